@@ -1,0 +1,142 @@
+// The only module that reads process.env: parses and validates it into a typed, frozen Config.
+import { randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Type, type Static } from '@sinclair/typebox';
+import { envSchema } from 'env-schema';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const EnvSchema = Type.Object({
+  NODE_ENV: Type.String({ default: 'development' }),
+  PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
+  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+  DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
+  DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
+  DATABASE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 3000 }),
+  DATA_DIR: Type.String({ minLength: 1, default: './data' }),
+  UPLOAD_DIR: Type.String({ minLength: 1, default: './uploads' }),
+  JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
+  API_KEY_SECRET: Type.Optional(Type.String({ pattern: '^[0-9a-fA-F]{64}$' })),
+  PUBLIC_BASE_URL: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  BCRYPT_COST: Type.Integer({ minimum: 4, maximum: 15, default: 12 }),
+  LOG_LEVEL: Type.Union(LOG_LEVELS.map((level) => Type.Literal(level)), { default: 'info' }),
+  TRUST_PROXY: Type.String({ pattern: '^(true|false|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$', default: 'false' }),
+  RATE_LIMIT_AUTH_PER_MIN: Type.Integer({ minimum: 0, default: 30 }),
+  RATE_LIMIT_V1_PER_MIN: Type.Integer({ minimum: 0, default: 1200 }),
+  SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 120000, default: 10000 }),
+});
+type Env = Static<typeof EnvSchema>;
+
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolSize: number; timeoutMs: number }
+  /** dataDir is a directory, or `memory://` for a throw-away in-memory database. */
+  | { kind: 'embedded'; dataDir: string };
+
+export interface Config {
+  production: boolean;
+  port: number;
+  host: string;
+  database: DatabaseTarget;
+  dataDir: string;
+  uploadDir: string;
+  jwtSecret: string;
+  /** 32 bytes: the AES-256-GCM key that seals developer keys at rest. */
+  apiKeySecret: Buffer;
+  publicBaseUrl: string | null;
+  bcryptCost: number;
+  logLevel: LogLevel;
+  /** false, true (trust every hop), or a comma-separated list of proxy addresses/CIDRs. */
+  trustProxy: boolean | string;
+  rateLimit: { authPerMinute: number; v1PerMinute: number };
+  shutdownGraceMs: number;
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError with one line naming the variable at fault. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
+  let parsed: Env;
+  try {
+    parsed = envSchema<Env>({ schema: EnvSchema, data: cleaned, dotenv: false });
+  } catch (error) {
+    throw new ConfigError(`Invalid configuration: ${describeEnvError(error)}`);
+  }
+  const production = parsed.NODE_ENV === 'production';
+  const dataDir = path.resolve(parsed.DATA_DIR);
+
+  if (production && !parsed.JWT_SECRET) {
+    throw new ConfigError('Invalid configuration: JWT_SECRET is required in production (at least 32 characters).');
+  }
+  if (production && !parsed.API_KEY_SECRET) {
+    throw new ConfigError('Invalid configuration: API_KEY_SECRET is required in production (64 hexadecimal characters).');
+  }
+  const jwtSecret = parsed.JWT_SECRET ?? readOrCreateSecret(dataDir, 'jwt-secret', 48).toString('base64url');
+  const apiKeySecret = parsed.API_KEY_SECRET
+    ? Buffer.from(parsed.API_KEY_SECRET, 'hex')
+    : readOrCreateSecret(dataDir, 'api-key-secret', 32);
+
+  return Object.freeze({
+    production,
+    port: parsed.PORT,
+    host: parsed.HOST,
+    database: parsed.DATABASE_URL
+      ? {
+          kind: 'postgres',
+          url: parsed.DATABASE_URL,
+          poolSize: parsed.DATABASE_POOL_SIZE,
+          timeoutMs: parsed.DATABASE_TIMEOUT_MS,
+        }
+      : { kind: 'embedded', dataDir: path.join(dataDir, 'pgdata') },
+    dataDir,
+    uploadDir: path.resolve(parsed.UPLOAD_DIR),
+    jwtSecret,
+    apiKeySecret,
+    publicBaseUrl: parsed.PUBLIC_BASE_URL ? parsed.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
+    bcryptCost: parsed.BCRYPT_COST,
+    logLevel: parsed.LOG_LEVEL,
+    trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
+    rateLimit: { authPerMinute: parsed.RATE_LIMIT_AUTH_PER_MIN, v1PerMinute: parsed.RATE_LIMIT_V1_PER_MIN },
+    shutdownGraceMs: parsed.SHUTDOWN_GRACE_MS,
+  } satisfies Config);
+}
+
+function parseTrustProxy(value: string): boolean | string {
+  if (value === 'true') return true;
+  if (value === 'false') return false;
+  return value;
+}
+
+function describeEnvError(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  // env-schema reports "env/PORT must be <= 65535" or "env must have required property 'X'".
+  return message.replace(/^env\//, '').replace(/^env must/, 'environment must').split('\n')[0] ?? message;
+}
+
+/**
+ * Development secrets: generated once from a cryptographic source and kept in DATA_DIR with
+ * owner-only permissions, so tokens and sealed keys survive a restart.
+ */
+function readOrCreateSecret(dataDir: string, name: string, bytes: number): Buffer {
+  const file = path.join(dataDir, 'secrets', name);
+  try {
+    const existing = Buffer.from(readFileSync(file, 'utf8').trim(), 'hex');
+    if (existing.length === bytes) return existing;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+  }
+  const secret = randomBytes(bytes);
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  try {
+    writeFileSync(file, secret.toString('hex'), { mode: 0o600, flag: 'wx' });
+  } catch (error) {
+    // Another process created it first: use theirs so both agree.
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') return readOrCreateSecret(dataDir, name, bytes);
+    throw error;
+  }
+  chmodSync(file, 0o600);
+  return secret;
+}

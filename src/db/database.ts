@@ -1,0 +1,109 @@
+// The client factory: the only place that knows which engine is in use. Above it, code sees a
+// PrismaClient, a ping and a single-connection SQL session for the migrator.
+import { mkdir } from 'node:fs/promises';
+import { PGlite } from '@electric-sql/pglite';
+import { PrismaPg } from '@prisma/adapter-pg';
+import pg from 'pg';
+import { PrismaPGlite } from 'pglite-prisma-adapter';
+import type { DatabaseTarget } from '../config.js';
+import { PrismaClient } from '../generated/prisma/client.js';
+import type { SqlSession } from './sql.js';
+
+export type { PrismaClient };
+
+export interface Database {
+  prisma: PrismaClient;
+  /** Round trip to the database; rejects when it cannot be reached. */
+  ping(): Promise<void>;
+  /** Runs fn on one dedicated connection (what an advisory lock needs). */
+  withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+export interface DatabaseEvents {
+  /** Errors raised by idle connections, which would otherwise crash the process. */
+  onBackgroundError?: (error: Error) => void;
+}
+
+export async function openDatabase(target: DatabaseTarget, events: DatabaseEvents = {}): Promise<Database> {
+  return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target.dataDir);
+}
+
+function openPostgres(
+  target: Extract<DatabaseTarget, { kind: 'postgres' }>,
+  events: DatabaseEvents,
+): Database {
+  const pool = new pg.Pool({
+    connectionString: target.url,
+    max: target.poolSize,
+    connectionTimeoutMillis: target.timeoutMs,
+    query_timeout: target.timeoutMs,
+    idleTimeoutMillis: 30_000,
+    keepAlive: true,
+  });
+  pool.on('error', (error) => events.onBackgroundError?.(error));
+  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+
+  return {
+    prisma,
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async withSession(fn) {
+      // Its own connection without the pool's query timeout: a migration may take a while.
+      const client = new pg.Client({ connectionString: target.url, connectionTimeoutMillis: target.timeoutMs });
+      client.on('error', (error) => events.onBackgroundError?.(error));
+      await client.connect();
+      try {
+        return await fn({
+          query: async (sql, params) => (await client.query(sql, params as unknown[] | undefined)).rows,
+          exec: async (script) => {
+            await client.query(script);
+          },
+        });
+      } finally {
+        await client.end();
+      }
+    },
+    close: once(async () => {
+      await prisma.$disconnect();
+      await pool.end();
+    }),
+  };
+}
+
+async function openEmbedded(dataDir: string): Promise<Database> {
+  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir);
+  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const session: SqlSession = {
+    query: async <Row>(sql: string, params?: readonly unknown[]) =>
+      (await pglite.query<Row>(sql, params ? [...params] : undefined)).rows,
+    exec: async (script) => {
+      await pglite.exec(script);
+    },
+  };
+  // PGlite is a single connection: sessions take turns so two callers never interleave.
+  let sessionQueue: Promise<unknown> = Promise.resolve();
+  return {
+    prisma,
+    async ping() {
+      await pglite.query('SELECT 1');
+    },
+    withSession(fn) {
+      const run = sessionQueue.then(() => fn(session));
+      sessionQueue = run.catch(() => undefined);
+      return run;
+    },
+    close: once(async () => {
+      await prisma.$disconnect();
+      await pglite.close();
+    }),
+  };
+}
+
+/** Closing twice is harmless: the second call waits for the first. */
+function once(fn: () => Promise<void>): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  return () => (running ??= fn());
+}

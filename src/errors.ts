@@ -1,0 +1,54 @@
+// Domain errors carry an HTTP status; the one error handler (plugins/error-handler.ts) turns
+// them into the ApiError shape. Messages fixed by the interface live here, once.
+
+export class HttpError extends Error {
+  constructor(
+    readonly statusCode: number,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+export const badRequest = (message: string) => new HttpError(400, message);
+export const unauthorized = (message: string) => new HttpError(401, message);
+export const forbidden = (message: string) => new HttpError(403, message);
+export const notFound = (message: string) => new HttpError(404, message);
+export const conflict = (message: string) => new HttpError(409, message);
+
+/** Thrown by repositories when a unique constraint rejects a write. */
+export class UniqueViolationError extends Error {
+  constructor(readonly fields: readonly string[]) {
+    super(`Unique constraint violated on ${fields.join(', ') || 'unknown fields'}.`);
+    this.name = 'UniqueViolationError';
+  }
+}
+
+/** Thrown by the database layer when the database cannot be reached. */
+export class DatabaseUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('Database is unavailable.', options);
+    this.name = 'DatabaseUnavailableError';
+  }
+}
+
+export const MESSAGES = {
+  internal: 'An unexpected error occurred.',
+  databaseUnavailable: 'Database is unavailable.',
+  malformedJson: 'Request body is not valid JSON.',
+  unknownCategory: (id: string) => `Unknown template category '${id}'.`,
+  unknownTemplateId: (id: string) => `Unknown templateId '${id}'.`,
+  templateNotFound: (id: string) => `Template '${id}' was not found.`,
+  missingApiKey: 'Missing x-api-key header.',
+  invalidApiKey: 'Invalid API key.',
+  projectCap: 'The free plan includes up to 3 projects. Upgrade to create more.',
+  projectNotFound: 'Project not found.',
+  apiKeyNotFound: 'API key not found.',
+  fileNotFound: 'File not found.',
+  noFileUploaded: 'No file was uploaded.',
+  emailTaken: 'An account with this email already exists.',
+  invalidCredentials: 'Invalid email or password.',
+  authRequired: 'Authentication required.',
+  invalidToken: 'Invalid or expired token.',
+} as const;

@@ -1,0 +1,72 @@
+// The one error path: every failure leaves as { statusCode, error, message } and nothing more.
+import { STATUS_CODES } from 'node:http';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
+import { DatabaseUnavailableError, HttpError, MESSAGES } from '../errors.js';
+import { isDatabaseUnreachable } from '../db/errors.js';
+
+export interface ApiError {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+export function apiError(statusCode: number, message: string): ApiError {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
+
+/** Fastify and plugin errors whose own text is not what a client should read. */
+const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than 1 MiB.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'Unsupported Content-Type for this route.' },
+  FST_ERR_CTP_INVALID_TYPE: { status: 415, message: 'Unsupported Content-Type for this route.' },
+  FST_ERR_CTP_EMPTY_TYPE: { status: 415, message: 'Unsupported Content-Type for this route.' },
+  FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: MESSAGES.malformedJson },
+  FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: MESSAGES.malformedJson },
+  FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body.' },
+  FST_ERR_CTP_INSTANCE_ALREADY_STARTED: { status: 500, message: MESSAGES.internal },
+  FST_REQ_FILE_TOO_LARGE: { status: 413, message: 'File is larger than 25 MB (26,214,400 bytes).' },
+  FST_FILES_LIMIT: { status: 400, message: 'Only one file part named "file" may be sent.' },
+  FST_PARTS_LIMIT: { status: 400, message: 'Too many multipart parts.' },
+  FST_FIELDS_LIMIT: { status: 400, message: 'Too many multipart fields.' },
+  FST_PROTO_VIOLATION: { status: 400, message: 'Multipart part name is not allowed.' },
+  FST_INVALID_MULTIPART_CONTENT_TYPE: { status: 415, message: 'Request must be multipart/form-data.' },
+  FST_NO_FORM_DATA: { status: 400, message: MESSAGES.noFileUploaded },
+};
+
+export function toApiError(error: FastifyError | Error): ApiError {
+  if (error instanceof HttpError) return apiError(error.statusCode, error.message);
+  const fastifyError = error as FastifyError;
+  if (fastifyError.validation) return apiError(400, error.message);
+  if (error instanceof DatabaseUnavailableError || isDatabaseUnreachable(error)) {
+    return apiError(503, MESSAGES.databaseUnavailable);
+  }
+  const code = fastifyError.code;
+  if (code) {
+    const known = FRAMEWORK_ERRORS[code];
+    if (known) return apiError(known.status, known.message);
+    if (code.startsWith('FST_JWT_') || code.startsWith('FAST_JWT_')) return apiError(401, MESSAGES.invalidToken);
+  }
+  const status = fastifyError.statusCode;
+  if (typeof status === 'number' && status >= 400 && status < 500) return apiError(status, error.message);
+  return apiError(500, MESSAGES.internal);
+}
+
+async function errorHandlerPlugin(app: FastifyInstance) {
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const body = toApiError(error);
+    if (body.statusCode >= 500) {
+      request.log.error({ err: error }, 'request failed');
+    } else {
+      request.log.info({ statusCode: body.statusCode, reason: body.message }, 'request rejected');
+    }
+    return reply.code(body.statusCode).send(body);
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?', 1)[0];
+    return reply.code(404).send(apiError(404, `Route ${request.method} ${path} not found.`));
+  });
+}
+
+export default fp(errorHandlerPlugin, { name: 'error-handler' });

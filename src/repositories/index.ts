@@ -1,0 +1,12 @@
+// The repository layer: the only code that talks to Prisma. Every per-account query takes the
+// owner's id as a parameter.
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { createUserRepository } from './users.js';
+
+export function createRepositories(prisma: PrismaClient) {
+  return {
+    users: createUserRepository(prisma),
+  };
+}
+
+export type Repositories = ReturnType<typeof createRepositories>;

@@ -1,0 +1,28 @@
+// Translates Prisma's unique-constraint failure (P2002) into the domain's UniqueViolationError,
+// so any repository can map it and the service layer decides what it means (usually 409).
+import { UniqueViolationError } from '../errors.js';
+
+interface PrismaKnownError {
+  code?: unknown;
+  meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: unknown } } } };
+}
+
+export function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as PrismaKnownError).code === 'P2002';
+}
+
+export function uniqueViolationFields(error: unknown): string[] {
+  const meta = (error as PrismaKnownError).meta;
+  const fields = meta?.driverAdapterError?.cause?.constraint?.fields ?? meta?.target;
+  return Array.isArray(fields) ? fields.map(String) : typeof fields === 'string' ? [fields] : [];
+}
+
+/** Runs a write; a unique violation becomes UniqueViolationError, anything else passes through. */
+export async function mapUniqueViolation<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new UniqueViolationError(uniqueViolationFields(error));
+    throw error;
+  }
+}

@@ -1,0 +1,42 @@
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { DatabaseUnavailableError } from '../errors.js';
+import { EmptyQuery, errorResponses } from '../schemas/common.js';
+
+const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.get(
+    '/health',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Liveness: the process is up (never touches the database)',
+        querystring: EmptyQuery,
+        response: { 200: Type.Object({ status: Type.Literal('ok') }), ...errorResponses(400) },
+      },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
+
+  app.get(
+    '/health/ready',
+    {
+      schema: {
+        tags: ['health'],
+        summary: 'Readiness: the database answers',
+        querystring: EmptyQuery,
+        response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(400, 503) },
+      },
+    },
+    async (request) => {
+      try {
+        await app.db.ping();
+      } catch (error) {
+        request.log.warn({ err: error }, 'readiness check failed');
+        throw new DatabaseUnavailableError({ cause: error });
+      }
+      return { status: 'ready' as const };
+    },
+  );
+};
+
+export default healthRoutes;

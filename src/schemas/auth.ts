@@ -1,0 +1,37 @@
+import { Type } from '@sinclair/typebox';
+import { Id, IsoDateTime, StrictObject } from './common.js';
+
+export const UserSchema = Type.Object(
+  {
+    id: Id,
+    email: Type.String({ examples: ['ada@example.com'] }),
+    name: Type.String({ examples: ['Ada Lovelace'] }),
+    createdAt: IsoDateTime,
+  },
+  { $id: 'User', title: 'User', additionalProperties: false },
+);
+
+// Lengths are checked after trimming by the service, with clear messages; these bounds only cap input.
+export const RegisterBody = StrictObject(
+  {
+    email: Type.String({ maxLength: 320, description: 'Trimmed and lower-cased; at most 254 characters.' }),
+    password: Type.String({ maxLength: 256, description: '8 to 72 bytes in UTF-8, no NUL character.' }),
+    name: Type.String({ maxLength: 400, description: '1 to 100 characters after trimming.' }),
+  },
+  { examples: [{ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada Lovelace' }] },
+);
+
+export const LoginBody = StrictObject(
+  {
+    email: Type.String({ maxLength: 320 }),
+    password: Type.String({ maxLength: 256 }),
+  },
+  { examples: [{ email: 'ada@example.com', password: 'correct horse battery' }] },
+);
+
+export const AuthReply = Type.Object({
+  user: Type.Ref(UserSchema),
+  token: Type.String({ description: 'JWT (HS256) for the Authorization: Bearer header; valid 7 days.' }),
+});
+
+export const MeReply = Type.Object({ user: Type.Ref(UserSchema) });

@@ -1,0 +1,27 @@
+// Building blocks shared by every route schema.
+import { Type, type ObjectOptions, type TProperties } from '@sinclair/typebox';
+
+/** An object that rejects unknown fields (Ajv runs with removeAdditional: false). */
+export const StrictObject = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
+  Type.Object(properties, { additionalProperties: false, ...options });
+
+export const EmptyQuery = StrictObject({});
+
+export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' });
+
+export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Opaque cuid2 identifier.' });
+
+export const IdParams = StrictObject({ id: Type.String({ minLength: 1, maxLength: 100 }) });
+
+export const ApiErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer({ description: 'HTTP status code.' }),
+    error: Type.String({ description: 'HTTP status text.' }),
+    message: Type.String(),
+  },
+  { $id: 'ApiError', title: 'ApiError', additionalProperties: false },
+);
+
+/** Error responses, referenced by status so OpenAPI shows them and serialization stays fast. */
+export const errorResponses = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((status) => [status, Type.Ref(ApiErrorSchema)]));

@@ -1,0 +1,9 @@
+// Mappers from domain objects to the JSON shapes of the spec (dates as ISO 8601 strings).
+import type { User } from '../repositories/users.js';
+
+export const toUserDto = (user: User) => ({
+  id: user.id,
+  email: user.email,
+  name: user.name,
+  createdAt: user.createdAt.toISOString(),
+});

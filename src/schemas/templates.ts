@@ -1,0 +1,46 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { CATEGORY_IDS, FINISH_IDS, MATERIAL_IDS, TEMPLATE_KINDS } from '../catalog/index.js';
+import { StrictObject } from './common.js';
+
+const literals = <T extends readonly string[]>(values: T) => Type.Union(values.map((value) => Type.Literal(value)));
+
+export const DimensionsSchema = Type.Object(
+  { widthMm: Type.Number(), heightMm: Type.Number(), depthMm: Type.Number() },
+  { additionalProperties: false },
+);
+
+export const TemplateSchema = Type.Object(
+  {
+    id: Type.String(),
+    name: Type.String(),
+    category: literals(CATEGORY_IDS),
+    kind: literals(TEMPLATE_KINDS),
+    defaultDimensions: DimensionsSchema,
+    materials: Type.Array(literals(MATERIAL_IDS)),
+    finishes: Type.Array(literals(FINISH_IDS)),
+    dielineAvailable: Type.Boolean(),
+    description: Type.String(),
+  },
+  { $id: 'Template', title: 'Template' },
+);
+
+export const CategorySchema = Type.Object(
+  { id: literals(CATEGORY_IDS), label: Type.String(), count: Type.Integer() },
+  { $id: 'Category', title: 'Category' },
+);
+
+export const TemplateListQuery = StrictObject({
+  category: Type.Optional(Type.String({ maxLength: 100, description: 'One of the ten category ids.' })),
+  q: Type.Optional(
+    Type.String({ maxLength: 200, description: 'Case-insensitive substring of id, name or description.' }),
+  ),
+});
+export type TemplateListQuery = Static<typeof TemplateListQuery>;
+
+export const TemplateListReply = Type.Object({
+  templates: Type.Array(Type.Ref(TemplateSchema)),
+  total: Type.Integer(),
+  categories: Type.Array(Type.Ref(CategorySchema)),
+});
+
+export const TemplateReply = Type.Object({ template: Type.Ref(TemplateSchema) });

@@ -1,0 +1,11 @@
+import type { Config } from '../config.js';
+import type { Database } from '../db/database.js';
+import type { Services } from '../services/index.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    config: Config;
+    db: Database;
+    services: Services;
+  }
+}

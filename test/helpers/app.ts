@@ -1,0 +1,48 @@
+// Builds the real app on a real database: the run's PostgreSQL database when DATABASE_URL was
+// set, otherwise a fresh in-memory PGlite per app.
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { inject } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import { loadConfig, type Config } from '../../src/config.js';
+
+export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
+export const TEST_API_KEY_SECRET = 'ab'.repeat(32);
+
+export function databaseUrl(): string | null {
+  return inject('databaseUrl');
+}
+
+export const engineName = () => (databaseUrl() ? 'postgres' : 'embedded');
+
+/** A config for tests: low bcrypt cost, limits off, private temp directories. */
+export function testConfig(env: Record<string, string> = {}): Config {
+  const dir = mkdtempSync(path.join(tmpdir(), 'pf-test-'));
+  const url = databaseUrl();
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    DATA_DIR: path.join(dir, 'data'),
+    UPLOAD_DIR: path.join(dir, 'uploads'),
+    JWT_SECRET: TEST_JWT_SECRET,
+    API_KEY_SECRET: TEST_API_KEY_SECRET,
+    BCRYPT_COST: '4',
+    RATE_LIMIT_AUTH_PER_MIN: '0',
+    RATE_LIMIT_V1_PER_MIN: '0',
+    LOG_LEVEL: 'silent',
+    ...(url ? { DATABASE_URL: url } : {}),
+    ...env,
+  });
+  return url || env.DATABASE_URL ? config : { ...config, database: { kind: 'embedded', dataDir: 'memory://' } };
+}
+
+export async function createTestApp(env: Record<string, string> = {}, config = testConfig(env)): Promise<App> {
+  const app = await buildApp(config, { logger: false });
+  await app.ready();
+  return app;
+}
+
+export function uniqueEmail(prefix = 'user'): string {
+  return `${prefix}-${randomBytes(6).toString('hex')}@example.com`;
+}
