@@ -61,7 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   let parsed: Env;
   try {
-    parsed = envSchema<Env>({ schema: EnvSchema, data: cleaned, dotenv: false });
+    parsed = envSchema<Env>({ schema: EnvSchema, data: cleaned, env: false, dotenv: false });
   } catch (error) {
     throw new ConfigError(`Invalid configuration: ${describeEnvError(error)}`);
   }

@@ -1,0 +1,279 @@
+// npm run bench: measures the production build against the physical limit of this machine.
+// PostgreSQL when DATABASE_URL is set (a fresh database, dropped afterwards), else the embedded engine.
+// Prints one table and writes the figures to bench/results/.
+import { spawn } from 'node:child_process';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { createDatabase, freePort, json, ROOT, rssBytes, startService, type RunningService } from './support.js';
+
+const DURATION = Number(process.env.BENCH_DURATION ?? 10);
+const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
+const CONNECTIONS = 50;
+const engine = process.env.DATABASE_URL ? 'postgres' : 'embedded';
+
+interface Row {
+  id: string;
+  workload: string;
+  figures: Record<string, number>;
+  target?: string;
+  met?: boolean;
+}
+const rows: Row[] = [];
+const record = (row: Row) => {
+  rows.push(row);
+  const figures = Object.entries(row.figures)
+    .map(([key, value]) => `${key}=${round(value)}`)
+    .join(' ');
+  console.log(`#${row.id} ${row.workload}: ${figures}${row.target ? ` (target ${row.target}: ${row.met ? 'met' : 'MISSED'})` : ''}`);
+};
+interface CycleContext {
+  id?: string;
+}
+
+const round = (value: number) => (Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100);
+
+type Options = Parameters<typeof autocannon>[0];
+async function load(options: Options, { warmup = WARMUP } = {}) {
+  if (warmup > 0) await autocannon({ ...options, duration: warmup });
+  const result = await autocannon({ duration: DURATION, ...options });
+  if (result.errors > 0 || result.non2xx > 0) {
+    console.warn(`  warning: ${result.errors} errors, ${result.non2xx} non-2xx responses on ${options.url}`);
+  }
+  return result;
+}
+
+async function startReference(): Promise<{ url: string; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), String(port)], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+async function register(service: RunningService, index: number) {
+  const email = `bench-${Date.now()}-${index}-${Math.random().toString(16).slice(2)}@example.com`;
+  const password = 'bench password 1';
+  const body = await json<{ user: { id: string }; token: string }>(
+    await fetch(`${service.url}/auth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email, password, name: `Bench ${index}` }),
+    }),
+  );
+  return { email, password, token: body.token, auth: { authorization: `Bearer ${body.token}` } };
+}
+
+/** A PNG-signed body of the given size, streamed as a multipart upload; returns seconds and the answer. */
+function upload(service: RunningService, token: string, size: number, onProgress?: () => void) {
+  const boundary = `----bench${Date.now()}`;
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="bench.png"\r\nContent-Type: image/png\r\n\r\n`,
+  );
+  const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+  const png = Buffer.from('89504e470d0a1a0a0000000d49484452000000100000001008060000001ff3ff61', 'hex');
+  const chunk = Buffer.alloc(64 * 1024, 7);
+  return new Promise<{ seconds: number; status: number; body: string }>((resolve, reject) => {
+    const started = performance.now();
+    const req = httpRequest(`${service.url}/assets`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': `multipart/form-data; boundary=${boundary}`,
+        'content-length': String(head.length + size + tail.length),
+      },
+    });
+    req.on('response', (response) => {
+      let body = '';
+      response.on('data', (data) => (body += data));
+      response.on('end', () => resolve({ seconds: (performance.now() - started) / 1000, status: response.statusCode ?? 0, body }));
+    });
+    req.on('error', reject);
+    req.write(head);
+    req.write(png);
+    let sent = png.length;
+    const pump = () => {
+      while (sent < size) {
+        const piece = chunk.subarray(0, Math.min(chunk.length, size - sent));
+        sent += piece.length;
+        onProgress?.();
+        if (!req.write(piece)) return void req.once('drain', pump);
+      }
+      req.end(tail);
+    };
+    pump();
+  });
+}
+
+async function measureStartup(options: Parameters<typeof startService>[0]) {
+  const service = await startService(options);
+  await service.stop();
+  return service.startupMs;
+}
+
+async function main() {
+  console.log(`Benchmark on ${engine}, ${cpus().length} cores (${cpus()[0]?.model}), ${DURATION}s per workload after ${WARMUP}s warm-up, ${CONNECTIONS} connections`);
+  const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined;
+  const dataDir = mkdtempSync(path.join(tmpdir(), 'pf-bench-data-'));
+  const service = await startService({ databaseUrl: database?.url, dataDir });
+  const reference = await startReference();
+  try {
+    // 1. GET /templates against the reference.
+    const ref = await load({ url: `${reference.url}/templates`, connections: CONNECTIONS });
+    const svc = await load({ url: `${service.url}/templates`, connections: CONNECTIONS });
+    const ratio1 = svc.requests.average / ref.requests.average;
+    record({
+      id: '1',
+      workload: 'GET /templates vs bare node:http',
+      figures: { 'req/s': svc.requests.average, 'p99 ms': svc.latency.p99, 'ref req/s': ref.requests.average, 'ref p99 ms': ref.latency.p99, ratio: ratio1 },
+      target: 'ratio >= 0.90',
+      met: ratio1 >= 0.9,
+    });
+
+    // 2. Filtered catalog.
+    const filtered = await load({ url: `${service.url}/templates?category=product-boxes&q=box`, connections: CONNECTIONS });
+    record({ id: '2', workload: 'GET /templates?category=…&q=…', figures: { 'req/s': filtered.requests.average, 'p99 ms': filtered.latency.p99 } });
+
+    // 3. /v1 with a key.
+    const owner = await register(service, 0);
+    const { apiKey } = await json<{ apiKey: { key: string } }>(
+      await fetch(`${service.url}/api-keys`, { method: 'POST', headers: owner.auth }),
+    );
+    const v1 = await load({ url: `${service.url}/v1/templates`, connections: CONNECTIONS, headers: { 'x-api-key': apiKey.key } });
+    const ratio3 = v1.requests.average / svc.requests.average;
+    record({
+      id: '3',
+      workload: 'GET /v1/templates with a key vs #1',
+      figures: { 'req/s': v1.requests.average, 'p99 ms': v1.latency.p99, ratio: ratio3 },
+      target: 'ratio >= 0.85',
+      met: ratio3 >= 0.85,
+    });
+
+    // 4. GET /projects with 3 projects.
+    for (let i = 0; i < 3; i++) {
+      await json(
+        await fetch(`${service.url}/projects`, {
+          method: 'POST',
+          headers: { ...owner.auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: `Bench ${i}`, templateId: 'mailer-box' }),
+        }),
+      );
+    }
+    const list = await load({ url: `${service.url}/projects`, connections: CONNECTIONS, headers: owner.auth });
+    record({
+      id: '4',
+      workload: 'GET /projects (3 projects) with a JWT',
+      figures: { 'req/s': list.requests.average, 'p99 ms': list.latency.p99 },
+      target: 'p99 < 20 ms',
+      met: list.latency.p99 < 20,
+    });
+
+    // 5. create → update → delete, one free-plan account per connection.
+    const accounts = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => register(service, i + 1)));
+    let next = 0;
+    const cycle = await load({
+      url: service.url,
+      connections: CONNECTIONS,
+      setupClient: (client) => client.setHeaders({ ...accounts[next++ % accounts.length]!.auth, 'content-type': 'application/json' }),
+      requests: [
+        {
+          method: 'POST',
+          path: '/projects',
+          body: JSON.stringify({ name: 'Cycle', templateId: 'rsc-box', widthMm: 300 }),
+          onResponse: (_status, body, context) => {
+            (context as CycleContext).id = (JSON.parse(body) as { project: { id: string } }).project.id;
+          },
+        },
+        {
+          method: 'PUT',
+          setupRequest: (request, context) => ({ ...request, path: `/projects/${(context as CycleContext).id}`, body: JSON.stringify({ name: 'Cycle 2', heightMm: 120 }) }),
+        },
+        { method: 'DELETE', setupRequest: (request, context) => ({ ...request, path: `/projects/${(context as CycleContext).id}`, body: undefined }) },
+      ],
+    });
+    record({
+      id: '5',
+      workload: 'create → update → delete a project (per request)',
+      figures: { 'cycles/s': cycle.requests.average / 3, 'p50 ms': cycle.latency.p50, 'p99 ms': cycle.latency.p99 },
+      target: 'p99 < 20 ms',
+      met: cycle.latency.p99 < 20,
+    });
+
+    // 6 + 7. Logins at the configured cost, and /health latency meanwhile.
+    const loginBody = JSON.stringify({ email: owner.email, password: owner.password });
+    const [logins, health] = await Promise.all([
+      load({ url: `${service.url}/auth/login`, method: 'POST', connections: 20, headers: { 'content-type': 'application/json' }, body: loginBody }, { warmup: 1 }),
+      load({ url: `${service.url}/health`, connections: 2, overallRate: 200 }, { warmup: 1 }),
+    ]);
+    record({
+      id: '6',
+      workload: `POST /auth/login (bcrypt cost ${process.env.BCRYPT_COST ?? 12}, 20 at once)`,
+      figures: { 'logins/s': logins.requests.average, 'p50 ms': logins.latency.p50 },
+    });
+    record({
+      id: '7',
+      workload: 'GET /health p99 while #6 runs',
+      figures: { 'p99 ms': health.latency.p99, 'max ms': health.latency.max },
+      target: 'p99 < 20 ms',
+      met: health.latency.p99 < 20,
+    });
+
+    // 8. 25 MiB upload: time and the server's peak resident-memory growth.
+    const before = rssBytes(service.pid);
+    let peak = before;
+    const sampler = setInterval(() => (peak = Math.max(peak, rssBytes(service.pid))), 5);
+    const big = await upload(service, owner.token, 25 * 1024 * 1024, () => (peak = Math.max(peak, rssBytes(service.pid))));
+    clearInterval(sampler);
+    const growth = (peak - before) / (1024 * 1024);
+    record({
+      id: '8',
+      workload: '25 MiB upload',
+      figures: { seconds: big.seconds, 'RSS growth MiB': growth, status: big.status },
+      target: 'growth < 32 MiB',
+      met: growth < 32 && big.status === 201,
+    });
+
+    // 8b. Serving a 200 KB image.
+    const small = await upload(service, owner.token, 200 * 1024);
+    const asset = (JSON.parse(small.body) as { asset: { name: string } }).asset;
+    const files = await load({ url: `${service.url}/files/${asset.name}`, connections: CONNECTIONS });
+    record({ id: '8b', workload: 'GET /files/:name (200 KB image)', figures: { 'req/s': files.requests.average, 'p99 ms': files.latency.p99, 'MB/s': files.throughput.average / 1e6 } });
+  } finally {
+    reference.stop();
+    await service.stop();
+  }
+
+  // 9. Start-up to the first 200 on /health (the database already migrated).
+  const embeddedDir = mkdtempSync(path.join(tmpdir(), 'pf-bench-start-'));
+  const embeddedCold = await measureStartup({ dataDir: embeddedDir });
+  const embeddedWarm = await measureStartup({ dataDir: embeddedDir });
+  const startup: Record<string, number> = { 'embedded ms': embeddedWarm, 'embedded first boot ms': embeddedCold };
+  if (database) startup['postgres ms'] = await measureStartup({ databaseUrl: database.url });
+  record({
+    id: '9',
+    workload: 'start-up to first 200 on /health',
+    figures: startup,
+    target: '< 1500 ms',
+    met: Object.entries(startup).filter(([key]) => !key.includes('first boot')).every(([, ms]) => ms < 1500),
+  });
+
+  await database?.drop();
+
+  const resultsDir = path.join(ROOT, 'bench/results');
+  mkdirSync(resultsDir, { recursive: true });
+  const file = path.join(resultsDir, `bench-${engine}-${new Date().toISOString().replace(/[:.]/g, '-')}.json`);
+  writeFileSync(file, JSON.stringify({ engine, cpus: cpus().length, durationSeconds: DURATION, rows }, null, 2));
+
+  console.log('\n| # | Workload | Figures | Target |');
+  console.log('|---|---|---|---|');
+  for (const row of rows) {
+    const figures = Object.entries(row.figures).map(([key, value]) => `${key} ${round(value)}`).join(', ');
+    console.log(`| ${row.id} | ${row.workload} | ${figures} | ${row.target ? `${row.target}: ${row.met ? 'met' : 'missed'}` : ''} |`);
+  }
+  console.log(`\nWritten to ${path.relative(ROOT, file)}`);
+}
+
+await main();
