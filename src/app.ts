@@ -1,33 +1,52 @@
 // buildApp(config) assembles the service; it never listens and never touches process signals
 // (src/server.ts does). Register order: framework setup → cross-cutting plugins → services → routes.
-import Fastify, { type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fp from 'fastify-plugin';
+import type { DestinationStream } from 'pino';
 import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { badRequest, MESSAGES } from './errors.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
+import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
 import databasePlugin from './plugins/database.js';
-import errorHandlerPlugin from './plugins/error-handler.js';
+import errorHandlerPlugin, { apiError, type ApiError } from './plugins/error-handler.js';
+import openapiPlugin from './plugins/openapi.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import requestIdPlugin, { generateRequestId } from './plugins/request-id.js';
+import apiKeyRoutes from './routes/api-keys.js';
+import assetRoutes from './routes/assets.js';
 import authRoutes from './routes/auth.js';
+import fileRoutes from './routes/files.js';
 import healthRoutes from './routes/health.js';
+import projectRoutes from './routes/projects.js';
 import templateRoutes from './routes/templates.js';
+import v1Routes from './routes/v1.js';
+import { ApiKeySchema } from './schemas/api-keys.js';
+import { AssetSchema } from './schemas/assets.js';
 import { ApiErrorSchema } from './schemas/common.js';
 import { UserSchema } from './schemas/auth.js';
+import { ProjectSchema } from './schemas/projects.js';
 import { CategorySchema, TemplateSchema } from './schemas/templates.js';
 import { createServices } from './services/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
 
+const FRAMEWORK_ROUTING_ERRORS: Record<string, ApiError> = {
+  // A malformed percent-encoding or an over-long path parameter cannot name a resource that exists.
+  FST_ERR_BAD_URL: apiError(404, 'The URL is malformed.'),
+  FST_ERR_MAX_PARAM_LENGTH: apiError(404, 'A path parameter is too long.'),
+};
+
 export interface BuildOptions {
   /** A database opened by the caller (tests); otherwise the app opens config.database itself. */
   database?: Database;
-  /** Overrides the logger (tests pass false or a silent level). */
+  /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
+  /** Where log lines go instead of stdout (tests read them back). */
+  logStream?: DestinationStream;
 }
 
 export const REDACTED_PATHS = [
@@ -42,7 +61,11 @@ export const REDACTED_PATHS = [
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
-    logger: options.logger ?? { level: config.logLevel, redact: { paths: REDACTED_PATHS, censor: '[redacted]' } },
+    logger: options.logger ?? {
+      level: config.logLevel,
+      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      ...(options.logStream ? { stream: options.logStream } : {}),
+    },
     requestIdHeader: false,
     genReqId: generateRequestId,
     trustProxy: config.trustProxy,
@@ -52,8 +75,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     requestTimeout: 120_000,
     keepAliveTimeout: 72_000,
     return503OnClosing: true,
+    // Start-up includes opening the database and applying migrations, which can take a while.
+    pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
     schemaErrorFormatter: (errors, dataVar) => new Error(formatValidationError(errors, dataVar)),
+    // Router-level failures happen before any hook: answer them as ApiErrors too, never echoing the path.
+    frameworkErrors: (error, request, reply: FastifyReply) => {
+      const body = FRAMEWORK_ROUTING_ERRORS[error.code] ?? apiError(400, 'The request could not be routed.');
+      void reply.code(body.statusCode).header('x-request-id', request.id).send(body);
+    },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const validators = createValidators();
@@ -70,7 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     }
   });
 
-  for (const schema of [ApiErrorSchema, TemplateSchema, CategorySchema, UserSchema]) app.addSchema(schema);
+  for (const schema of [ApiErrorSchema, TemplateSchema, CategorySchema, UserSchema, ApiKeySchema, ProjectSchema, AssetSchema]) app.addSchema(schema);
 
   app.decorate('config', config);
   await app.register(requestIdPlugin);
@@ -86,10 +116,18 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   );
   await app.register(rateLimitPlugin);
   await app.register(authenticationPlugin);
+  await app.register(apiKeyGuardPlugin);
+  // Before every route: its onRoute hook documents the routes registered after it.
+  await app.register(openapiPlugin);
 
   await app.register(healthRoutes);
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(templateRoutes, { prefix: '/templates' });
+  await app.register(v1Routes, { prefix: '/v1' });
+  await app.register(apiKeyRoutes, { prefix: '/api-keys' });
+  await app.register(projectRoutes, { prefix: '/projects' });
+  await app.register(assetRoutes, { prefix: '/assets' });
+  await app.register(fileRoutes, { prefix: '/files' });
 
   return app;
 }

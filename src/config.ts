@@ -14,6 +14,7 @@ const EnvSchema = Type.Object({
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 3000 }),
+  DATABASE_STARTUP_RETRY_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 30000 }),
   DATA_DIR: Type.String({ minLength: 1, default: './data' }),
   UPLOAD_DIR: Type.String({ minLength: 1, default: './uploads' }),
   JWT_SECRET: Type.Optional(Type.String({ minLength: 32 })),
@@ -40,6 +41,8 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseTarget;
+  /** How long start-up keeps retrying an unreachable database before giving up (0: no retry). */
+  databaseStartupRetryMs: number;
   dataDir: string;
   uploadDir: string;
   jwtSecret: string;
@@ -91,6 +94,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           timeoutMs: parsed.DATABASE_TIMEOUT_MS,
         }
       : { kind: 'embedded', dataDir: path.join(dataDir, 'pgdata') },
+    databaseStartupRetryMs: parsed.DATABASE_STARTUP_RETRY_MS,
     dataDir,
     uploadDir: path.resolve(parsed.UPLOAD_DIR),
     jwtSecret,

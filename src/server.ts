@@ -2,6 +2,9 @@
 import closeWithGrace from 'close-with-grace';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { isDatabaseUnreachable } from './db/errors.js';
+import { retryWithBackoff } from './lib/startup-retry.js';
+import { assertWritableDirectory } from './storage/check-writable.js';
 
 let config: Config;
 try {
@@ -11,8 +14,20 @@ try {
   process.exit(1);
 }
 
-const app = await buildApp(config).catch((error: unknown) => {
-  console.error(`Start-up failed: ${(error as Error).message}`);
+const firstLine = (error: unknown) => String((error as Error).message ?? error).trim().split('\n', 1)[0];
+
+// Never half-started: either every dependency works, or one line on stderr and exit 1.
+const app = await (async () => {
+  await assertWritableDirectory(config.uploadDir, 'UPLOAD_DIR');
+  return retryWithBackoff(() => buildApp(config), {
+    budgetMs: config.databaseStartupRetryMs,
+    retryable: isDatabaseUnreachable,
+    onRetry: ({ attempt, delayMs, error }) =>
+      console.error(`Database unreachable at start-up (attempt ${attempt}): ${firstLine(error)}; retrying in ${delayMs} ms.`),
+  });
+})().catch((error: unknown) => {
+  const hint = isDatabaseUnreachable(error) ? ` (gave up after DATABASE_STARTUP_RETRY_MS=${config.databaseStartupRetryMs})` : '';
+  console.error(`Start-up failed${hint}: ${firstLine(error)}`);
   process.exit(1);
 });
 

@@ -12,6 +12,7 @@ const UNREACHABLE_CODES = new Set([
   'P1008', // Operations timed out
   'P1017', // Server has closed the connection
   'P2024', // Timed out fetching a connection from the pool
+  '53300', // too_many_connections
   '57P01', // admin_shutdown
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
@@ -28,20 +29,41 @@ const UNREACHABLE_MESSAGES = [
   /connection timeout/i,
   /Can't reach database server/i,
   /Client has encountered a connection error/i,
-  /server closed the connection/i,
+  /server (has )?closed the connection/i,
   /Connection refused/i,
+  /^PGlite is clos(ed|ing)$/, // the embedded engine after Database.close()
 ];
 
+// Driver-adapter error kinds (Prisma's DriverAdapterError.cause.kind) that mean the same.
+const UNREACHABLE_KINDS = new Set(['DatabaseNotReachable', 'ConnectionClosed', 'SocketTimeout', 'TooManyConnections']);
+
+interface ErrorLike {
+  code?: unknown;
+  kind?: unknown;
+  message?: unknown;
+  name?: unknown;
+  cause?: unknown;
+  /** Prisma keeps the adapter's error here (e.g. P2010 "Raw query failed" from a transaction). */
+  meta?: { driverAdapterError?: unknown };
+}
+
+function matches(candidate: ErrorLike): boolean {
+  if (typeof candidate.code === 'string' && UNREACHABLE_CODES.has(candidate.code)) return true;
+  if (typeof candidate.kind === 'string' && UNREACHABLE_KINDS.has(candidate.kind)) return true;
+  if (candidate.name === 'PrismaClientInitializationError') return true;
+  const message = candidate.message;
+  return typeof message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(message));
+}
+
+/** Looks through the error, its causes and Prisma's wrapped adapter errors (a bounded walk). */
 export function isDatabaseUnreachable(error: unknown): boolean {
-  for (let current = error, depth = 0; current && depth < 6; depth++) {
-    if (typeof current !== 'object') return false;
-    const candidate = current as { code?: unknown; message?: unknown; cause?: unknown; name?: unknown };
-    if (typeof candidate.code === 'string' && UNREACHABLE_CODES.has(candidate.code)) return true;
-    if (candidate.name === 'PrismaClientInitializationError') return true;
-    if (typeof candidate.message === 'string' && UNREACHABLE_MESSAGES.some((pattern) => pattern.test(candidate.message as string))) {
-      return true;
-    }
-    current = candidate.cause;
+  const pending: unknown[] = [error];
+  for (let visited = 0; pending.length > 0 && visited < 12; visited++) {
+    const current = pending.shift();
+    if (!current || typeof current !== 'object') continue;
+    const candidate = current as ErrorLike;
+    if (matches(candidate)) return true;
+    pending.push(candidate.cause, candidate.meta?.driverAdapterError);
   }
   return false;
 }

@@ -1,11 +1,12 @@
 // bcrypt, always through its asynchronous API so hashing runs on libuv's pool, not the event loop.
 import bcrypt from 'bcrypt';
+import { hasLoneSurrogate } from './text.js';
 
 export const PASSWORD_MIN_BYTES = 8;
 /** bcrypt reads at most 72 bytes; longer passwords are refused rather than silently cut. */
 export const PASSWORD_MAX_BYTES = 72;
 
-export type PasswordProblem = 'too-short' | 'too-long' | 'nul-byte';
+export type PasswordProblem = 'too-short' | 'too-long' | 'nul-byte' | 'malformed';
 
 export function checkPassword(password: string): PasswordProblem | null {
   const bytes = Buffer.byteLength(password, 'utf8');
@@ -13,6 +14,8 @@ export function checkPassword(password: string): PasswordProblem | null {
   if (bytes > PASSWORD_MAX_BYTES) return 'too-long';
   // The C implementation stops reading at NUL, so "a\0b" and "a\0c" would hash alike.
   if (password.includes('\0')) return 'nul-byte';
+  // Unpaired surrogates would be hashed as U+FFFD, so two different inputs would match.
+  if (hasLoneSurrogate(password)) return 'malformed';
   return null;
 }
 

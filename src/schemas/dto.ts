@@ -1,4 +1,5 @@
 // Mappers from domain objects to the JSON shapes of the spec (dates as ISO 8601 strings).
+import type { Project } from '../repositories/projects.js';
 import type { User } from '../repositories/users.js';
 
 export const toUserDto = (user: User) => ({
@@ -6,4 +7,10 @@ export const toUserDto = (user: User) => ({
   email: user.email,
   name: user.name,
   createdAt: user.createdAt.toISOString(),
+});
+
+export const toProjectDto = (project: Project) => ({
+  ...project,
+  createdAt: project.createdAt.toISOString(),
+  updatedAt: project.updatedAt.toISOString(),
 });

@@ -3,6 +3,7 @@
 import { createId } from '@paralleldrive/cuid2';
 import { badRequest, conflict, MESSAGES, UniqueViolationError, unauthorized } from '../errors.js';
 import { checkPassword, type PasswordHasher } from '../lib/passwords.js';
+import { isStorableText } from '../lib/text.js';
 import type { User, UserRepository } from '../repositories/users.js';
 
 export const EMAIL_MAX_LENGTH = 254;
@@ -16,6 +17,7 @@ const PASSWORD_MESSAGES = {
   'too-short': 'password must be 8 to 72 bytes long in UTF-8.',
   'too-long': 'password must be 8 to 72 bytes long in UTF-8.',
   'nul-byte': 'password must not contain a NUL character.',
+  malformed: 'password must not contain unpaired surrogate characters.',
 } as const;
 
 export function normalizeEmail(raw: string): string {
@@ -33,8 +35,13 @@ function assertPassword(password: string): void {
 
 function normalizeName(raw: string): string {
   const name = raw.trim();
-  if (name.length < 1 || name.length > NAME_MAX_LENGTH) {
+  const length = [...name].length;
+  if (length < 1 || length > NAME_MAX_LENGTH) {
     throw badRequest(`name must be 1 to ${NAME_MAX_LENGTH} characters long after trimming.`);
+  }
+  // PostgreSQL text cannot hold NUL, and a lone surrogate would be stored as U+FFFD.
+  if (!isStorableText(name)) {
+    throw badRequest('name must not contain NUL or unpaired surrogate characters.');
   }
   return name;
 }

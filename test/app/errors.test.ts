@@ -156,3 +156,22 @@ describe(`unexpected errors (${engineName()})`, () => {
     }
   });
 });
+
+describe(`router-level errors (${engineName()})`, () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await createTestApp();
+  });
+  afterAll(() => app.close());
+
+  it('answers a malformed URL and an over-long path parameter with an ApiError 404 that does not echo the path', async () => {
+    const malformed = await app.inject({ method: 'GET', url: '/files/%c0%ae%c0%ae%c0%afetc%E0%A4%A' });
+    expect(malformed.statusCode).toBe(404);
+    expect(malformed.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'The URL is malformed.' });
+    expect(malformed.headers['x-request-id']).toBeDefined();
+    const long = await app.inject({ method: 'GET', url: `/projects/${'a'.repeat(150)}` });
+    expect(long.statusCode).toBe(404);
+    expect(long.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'A path parameter is too long.' });
+    expect(long.body).not.toContain('aaaa');
+  });
+});

@@ -1,0 +1,83 @@
+/**
+ * The unrounded geometry a style generator produces, in any coordinate frame: `assembleDieline`
+ * moves it to the origin, rounds it and derives bleed, safe and path data.
+ */
+import type { BoxDimensions, PanelRole, Point } from './types.js';
+
+export interface DraftPiece {
+  id: string;
+  name: string;
+  outline: Point[];
+  holes: Point[][];
+}
+
+export interface DraftPanel {
+  id: string;
+  name: string;
+  role: PanelRole;
+  pieceId: string;
+  polygon: Point[];
+}
+
+export interface DraftGlueArea {
+  panelId: string;
+  polygon: Point[];
+}
+
+export interface StyleGeometry {
+  pieces: DraftPiece[];
+  panels: DraftPanel[];
+  creases: [Point, Point][];
+  glueAreas: DraftGlueArea[];
+  outside: BoxDimensions;
+  parameters: Record<string, number>;
+}
+
+/** Collects a style's geometry; panels and creases keep their insertion order (deterministic). */
+export class DielineDraft {
+  readonly pieces: DraftPiece[] = [];
+  readonly panels: DraftPanel[] = [];
+  readonly creases: [Point, Point][] = [];
+  readonly glueAreas: DraftGlueArea[] = [];
+
+  addPiece(id: string, name: string, outline: Point[], holes: Point[][] = []): this {
+    this.pieces.push({ id, name, outline, holes });
+    return this;
+  }
+
+  addPanel(id: string, name: string, role: PanelRole, polygon: Point[], pieceId = 'blank'): this {
+    this.panels.push({ id, name, role, pieceId, polygon });
+    return this;
+  }
+
+  addCrease(from: Point, to: Point): this {
+    this.creases.push([from, to]);
+    return this;
+  }
+
+  addGlueArea(panelId: string, polygon: Point[]): this {
+    this.glueAreas.push({ panelId, polygon });
+    return this;
+  }
+
+  finish(outside: BoxDimensions, parameters: Record<string, number>): StyleGeometry {
+    return {
+      pieces: this.pieces,
+      panels: this.panels,
+      creases: this.creases,
+      glueAreas: this.glueAreas,
+      outside,
+      parameters,
+    };
+  }
+}
+
+/** An axis-aligned rectangle as a clockwise polygon. */
+export function rect(x0: number, y0: number, x1: number, y1: number): Point[] {
+  return [
+    [x0, y0],
+    [x1, y0],
+    [x1, y1],
+    [x0, y1],
+  ];
+}

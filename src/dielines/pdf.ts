@@ -1,0 +1,101 @@
+/**
+ * Vector PDF rendering with pdfkit. The page is the blank plus bleed on each side; TrimBox is the
+ * blank. Every line type is stroked in its own named Separation (spot) colour — `CutContour`,
+ * `Crease`, `Glue`, `Bleed`, `SafeArea` — with overprint on, so a RIP can drop or map them.
+ * Fixed document dates make the bytes (and the trailer /ID derived from them) reproducible.
+ */
+import PDFDocument from 'pdfkit';
+import { formatNumber } from './format.js';
+import type { Dieline, DielinePathType } from './types.js';
+
+export const POINTS_PER_MM = 72 / 25.4;
+const FIXED_DATE = new Date(Date.UTC(2000, 0, 1, 0, 0, 0));
+
+interface SpotInk {
+  name: string;
+  /** CMYK fallback in percent. */
+  cmyk: [number, number, number, number];
+  widthMm: number;
+  dashMm?: [number, number];
+}
+
+const INKS: Readonly<Record<DielinePathType, SpotInk>> = {
+  bleed: { name: 'Bleed', cmyk: [100, 0, 100, 0], widthMm: 0.2 },
+  safe: { name: 'SafeArea', cmyk: [50, 0, 100, 0], widthMm: 0.2, dashMm: [1, 1] },
+  glue: { name: 'Glue', cmyk: [0, 50, 100, 0], widthMm: 0.2, dashMm: [2, 1] },
+  crease: { name: 'Crease', cmyk: [100, 0, 0, 0], widthMm: 0.25, dashMm: [3, 1.5] },
+  cut: { name: 'CutContour', cmyk: [0, 100, 0, 0], widthMm: 0.25 },
+};
+
+const DRAW_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'crease', 'cut'];
+
+/** pdfkit has `addSpotColor`, but @types/pdfkit does not declare it. */
+type SpotColorDocument = PDFKit.PDFDocument & {
+  addSpotColor(name: string, c: number, m: number, y: number, k: number): PDFKit.PDFDocument;
+};
+
+export function renderDielinePdf(dieline: Dieline): Promise<Buffer> {
+  const { artboard, blank } = dieline;
+  const { inside } = dieline.dimensions;
+  const title = `${dieline.styleName}, inside ${formatNumber(inside.widthMm)} x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;
+  const doc = new PDFDocument({
+    size: [artboard.width * POINTS_PER_MM, artboard.height * POINTS_PER_MM],
+    margin: 0,
+    pdfVersion: '1.4',
+    info: {
+      Title: title,
+      Subject: `Dieline for template ${dieline.templateId}`,
+      Creator: 'packaging-template-service dielines',
+      Producer: 'PDFKit',
+      CreationDate: FIXED_DATE,
+      ModDate: FIXED_DATE,
+    },
+  }) as SpotColorDocument;
+
+  const chunks: Buffer[] = [];
+  const done = new Promise<Buffer>((resolve, reject) => {
+    doc.on('data', (chunk: Buffer) => chunks.push(chunk));
+    doc.on('end', () => resolve(Buffer.concat(chunks)));
+    doc.on('error', reject);
+  });
+
+  const bleedPt = -artboard.x * POINTS_PER_MM;
+  Object.assign(doc.page.dictionary.data, {
+    TrimBox: [bleedPt, bleedPt, bleedPt + blank.width * POINTS_PER_MM, bleedPt + blank.height * POINTS_PER_MM],
+    BleedBox: [0, 0, artboard.width * POINTS_PER_MM, artboard.height * POINTS_PER_MM],
+  });
+  for (const type of DRAW_ORDER) {
+    const ink = INKS[type];
+    doc.addSpotColor(ink.name, ...ink.cmyk);
+  }
+  const overprint = doc.ref({ Type: 'ExtGState', OP: true, op: true, OPM: 1 });
+  // @types/pdfkit declares a required chunk; pdfkit writes the object when given none.
+  overprint.end(undefined);
+  doc.page.ext_gstates.GsOverprint = overprint;
+
+  doc.save();
+  doc.addContent('/GsOverprint gs');
+  doc.scale(POINTS_PER_MM);
+  doc.translate(-artboard.x, -artboard.y);
+  doc.lineJoin('round');
+  for (const type of DRAW_ORDER) {
+    const paths = dieline.paths.filter((path) => path.type === type);
+    if (paths.length === 0) continue;
+    const ink = INKS[type];
+    doc.lineWidth(ink.widthMm);
+    if (ink.dashMm) doc.dash(ink.dashMm[0], { space: ink.dashMm[1] });
+    else doc.undash();
+    doc.strokeColor(ink.name);
+    for (const path of paths) {
+      path.points.forEach(([x, y], index) => {
+        if (index === 0) doc.moveTo(x, y);
+        else doc.lineTo(x, y);
+      });
+      if (path.closed) doc.closePath();
+    }
+    doc.stroke();
+  }
+  doc.restore();
+  doc.end();
+  return done;
+}

@@ -1,0 +1,88 @@
+/** Which dieline style each catalog template uses, and each style's generator and limits. */
+import type { StyleGeometry } from './draft.js';
+import { DielineUnsupportedError } from './errors.js';
+import type { StyleLimits } from './limits.js';
+import { buildReverseTuckEnd, REVERSE_TUCK_END_LIMITS, REVERSE_TUCK_END_SUBJECT } from './styles/ecma-reverse-tuck-end.js';
+import { buildStraightTuckEnd, STRAIGHT_TUCK_END_LIMITS, STRAIGHT_TUCK_END_SUBJECT } from './styles/ecma-straight-tuck-end.js';
+import { buildRegularSlottedContainer, RSC_LIMITS, RSC_SUBJECT } from './styles/fefco-0201.js';
+import { buildMailer, MAILER_LIMITS, MAILER_SUBJECT } from './styles/fefco-0427.js';
+import { buildRigidTwoPiece, RIGID_LIMITS, RIGID_SUBJECT } from './styles/rigid-two-piece.js';
+import { AUTO_BOTTOM_LIMITS, AUTO_BOTTOM_SUBJECT, buildTuckTopAutoBottom } from './styles/tuck-top-auto-bottom.js';
+import type { BoxDimensions, DielineStyleId } from './types.js';
+
+export interface StyleContext {
+  bleedMm: number;
+}
+
+export interface StyleDefinition {
+  id: DielineStyleId;
+  name: string;
+  /** Completes "… is too small for <subject>". */
+  subject: string;
+  limits: StyleLimits;
+  build(inside: BoxDimensions, thicknessMm: number, context: StyleContext): StyleGeometry;
+}
+
+export const STYLE_DEFINITIONS: Readonly<Record<DielineStyleId, StyleDefinition>> = {
+  'fefco-0427': {
+    id: 'fefco-0427',
+    name: 'FEFCO 0427 roll-end tuck-front mailer',
+    subject: MAILER_SUBJECT,
+    limits: MAILER_LIMITS,
+    build: (inside, t) => buildMailer(inside, t),
+  },
+  'fefco-0201': {
+    id: 'fefco-0201',
+    name: 'FEFCO 0201 regular slotted container',
+    subject: RSC_SUBJECT,
+    limits: RSC_LIMITS,
+    build: (inside, t) => buildRegularSlottedContainer(inside, t),
+  },
+  'ecma-reverse-tuck-end': {
+    id: 'ecma-reverse-tuck-end',
+    name: 'ECMA reverse tuck end carton',
+    subject: REVERSE_TUCK_END_SUBJECT,
+    limits: REVERSE_TUCK_END_LIMITS,
+    build: (inside, t) => buildReverseTuckEnd(inside, t),
+  },
+  'ecma-straight-tuck-end': {
+    id: 'ecma-straight-tuck-end',
+    name: 'ECMA straight tuck end carton',
+    subject: STRAIGHT_TUCK_END_SUBJECT,
+    limits: STRAIGHT_TUCK_END_LIMITS,
+    build: (inside, t) => buildStraightTuckEnd(inside, t),
+  },
+  'tuck-top-auto-bottom': {
+    id: 'tuck-top-auto-bottom',
+    name: 'Tuck top, auto (crash-lock) bottom carton',
+    subject: AUTO_BOTTOM_SUBJECT,
+    limits: AUTO_BOTTOM_LIMITS,
+    build: (inside, t) => buildTuckTopAutoBottom(inside, t),
+  },
+  'rigid-two-piece': {
+    id: 'rigid-two-piece',
+    name: 'Two-piece rigid set-up box (base and lid trays)',
+    subject: RIGID_SUBJECT,
+    limits: RIGID_LIMITS,
+    build: (inside, t, context) => buildRigidTwoPiece(inside, t, context.bleedMm),
+  },
+};
+
+/** Template id → dieline style id, for every template with `dielineAvailable: true`. */
+export const DIELINE_STYLES: Readonly<Record<string, DielineStyleId>> = {
+  'mailer-box': 'fefco-0427',
+  'rsc-box': 'fefco-0201',
+  'reverse-tuck-carton': 'ecma-reverse-tuck-end',
+  'straight-tuck-box': 'ecma-straight-tuck-end',
+  'auto-bottom-box': 'tuck-top-auto-bottom',
+  'rigid-lid-box': 'rigid-two-piece',
+};
+
+export function isDielineTemplate(templateId: string): boolean {
+  return Object.hasOwn(DIELINE_STYLES, templateId);
+}
+
+export function styleForTemplate(templateId: string): StyleDefinition {
+  if (!isDielineTemplate(templateId)) throw new DielineUnsupportedError(templateId);
+  return STYLE_DEFINITIONS[DIELINE_STYLES[templateId]!];
+}

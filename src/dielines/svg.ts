@@ -1,0 +1,98 @@
+/**
+ * SVG rendering: millimetre user units (viewBox in mm, width/height with an `mm` suffix) so the
+ * file imports 1:1 into Illustrator and CAD. One group per line type; panels are invisible
+ * polygons whose element id is `panel-<panelId>`.
+ */
+import { formatNumber } from './format.js';
+import type { Dieline, DielinePath, DielinePathType, Point } from './types.js';
+
+interface LayerStyle {
+  label: string;
+  stroke: string;
+  widthMm: number;
+  dash?: string;
+}
+
+/** Drawing order: guides first, cut lines on top. Colours follow common prepress conventions. */
+export const SVG_LAYER_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'crease', 'cut'];
+
+const LAYER_STYLES: Readonly<Record<DielinePathType, LayerStyle>> = {
+  bleed: { label: 'Bleed', stroke: '#00a651', widthMm: 0.2 },
+  safe: { label: 'Safe area', stroke: '#8dc63f', widthMm: 0.2, dash: '1 1' },
+  glue: { label: 'Glue', stroke: '#f7941d', widthMm: 0.2, dash: '2 1' },
+  crease: { label: 'Crease', stroke: '#00aeef', widthMm: 0.25, dash: '3 1.5' },
+  cut: { label: 'Cut', stroke: '#ec008c', widthMm: 0.25 },
+};
+
+export interface SvgRenderOptions {
+  /** Line types to draw (default: all). */
+  layers?: readonly DielinePathType[];
+  /** Include the invisible panel polygons (default: true). */
+  panels?: boolean;
+}
+
+export function escapeXml(value: string): string {
+  return value
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&apos;');
+}
+
+/** An XML id: letters, digits, `-` and `_`, starting with a letter. */
+function xmlId(prefix: string, value: string): string {
+  return `${prefix}-${value.replace(/[^A-Za-z0-9_-]/g, '_')}`;
+}
+
+function pointsAttribute(points: readonly Point[]): string {
+  return points.map(([x, y]) => `${formatNumber(x)},${formatNumber(y)}`).join(' ');
+}
+
+function pathElement(path: DielinePath): string {
+  const attributes = [`d="${escapeXml(path.d)}"`];
+  if (path.role) attributes.push(`data-role="${escapeXml(path.role)}"`);
+  if (path.pieceId) attributes.push(`data-piece-id="${escapeXml(path.pieceId)}"`);
+  if (path.panelId) attributes.push(`data-panel-id="${escapeXml(path.panelId)}"`);
+  return `<path ${attributes.join(' ')}/>`;
+}
+
+export function renderDielineSvg(dieline: Dieline, options: SvgRenderOptions = {}): string {
+  const layers = new Set(options.layers ?? SVG_LAYER_ORDER);
+  const { artboard } = dieline;
+  const { inside } = dieline.dimensions;
+  const size = `${formatNumber(inside.widthMm)} x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;
+  const lines: string[] = [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${formatNumber(artboard.width)}mm" height="${formatNumber(artboard.height)}mm" viewBox="${[artboard.x, artboard.y, artboard.width, artboard.height].map(formatNumber).join(' ')}" data-template-id="${escapeXml(dieline.templateId)}" data-style="${escapeXml(dieline.style)}">`,
+    `<title>${escapeXml(`${dieline.styleName}, inside ${size}`)}</title>`,
+    `<desc>${escapeXml(`Units: mm. Board ${formatNumber(dieline.thicknessMm)} mm, bleed ${formatNumber(dieline.bleedMm)} mm, blank ${formatNumber(dieline.blank.width)} x ${formatNumber(dieline.blank.height)} mm. Printed side up.`)}</desc>`,
+  ];
+  if (options.panels !== false) {
+    lines.push('<g id="panels" fill="none" stroke="none">');
+    const used = new Set<string>();
+    for (const panel of dieline.panels) {
+      let id = xmlId('panel', panel.id);
+      for (let k = 2; used.has(id); k++) id = `${xmlId('panel', panel.id)}-${k}`;
+      used.add(id);
+      lines.push(
+        `<polygon id="${escapeXml(id)}" data-panel-id="${escapeXml(panel.id)}" data-role="${escapeXml(panel.role)}" points="${pointsAttribute(panel.polygon)}"><title>${escapeXml(panel.name)}</title></polygon>`,
+      );
+    }
+    lines.push('</g>');
+  }
+  for (const type of SVG_LAYER_ORDER) {
+    if (!layers.has(type)) continue;
+    const paths = dieline.paths.filter((path) => path.type === type);
+    if (paths.length === 0) continue;
+    const style = LAYER_STYLES[type];
+    const dash = style.dash ? ` stroke-dasharray="${style.dash}"` : '';
+    lines.push(
+      `<g id="${type}" data-label="${style.label}" fill="none" stroke="${style.stroke}" stroke-width="${style.widthMm}" stroke-linejoin="round"${dash}>`,
+    );
+    for (const path of paths) lines.push(pathElement(path));
+    lines.push('</g>');
+  }
+  lines.push('</svg>');
+  return `${lines.join('\n')}\n`;
+}

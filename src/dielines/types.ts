@@ -1,0 +1,120 @@
+/**
+ * The dieline model: one JSON-serialisable geometry object from which SVG and PDF (and later DXF)
+ * are rendered. All lengths are millimetres; the origin is the top-left corner of the blank, x runs
+ * right and y runs down (SVG convention). Coordinates are rounded to 3 decimals.
+ *
+ * The flat blank is drawn with the printed (outside) face towards the viewer.
+ */
+
+/** A point as `[x, y]` in millimetres. */
+export type Point = [number, number];
+
+/** Inside dimensions as the catalog carries them: width = L (front panel), depth = W, height = D/H. */
+export interface BoxDimensions {
+  widthMm: number;
+  heightMm: number;
+  depthMm: number;
+}
+
+export type DielineStyleId =
+  | 'fefco-0427'
+  | 'fefco-0201'
+  | 'ecma-reverse-tuck-end'
+  | 'ecma-straight-tuck-end'
+  | 'tuck-top-auto-bottom'
+  | 'rigid-two-piece';
+
+/** Line types, one SVG group / PDF spot colour each. */
+export type DielinePathType = 'cut' | 'crease' | 'bleed' | 'safe' | 'glue';
+
+export const DIELINE_PATH_TYPES: readonly DielinePathType[] = ['cut', 'crease', 'bleed', 'safe', 'glue'];
+
+export type PanelRole =
+  | 'wall'
+  | 'bottom'
+  | 'lid'
+  | 'closure'
+  | 'tuck'
+  | 'dust-flap'
+  | 'glue-flap'
+  | 'major-flap'
+  | 'minor-flap'
+  | 'lock-flap'
+  | 'glue-tab'
+  | 'corner-flap'
+  | 'rim'
+  | 'inner-wall';
+
+export interface Bounds {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** One separately cut part. Most styles have a single piece, `blank`; the rigid box has `base` and `lid`. */
+export interface DielinePiece {
+  id: string;
+  name: string;
+  bounds: Bounds;
+}
+
+/**
+ * A region between creases and cut lines. `id` is the stable `panelId` the editor uses to place
+ * artwork (kebab-case, unique within a dieline).
+ */
+export interface DielinePanel {
+  id: string;
+  name: string;
+  role: PanelRole;
+  pieceId: string;
+  polygon: Point[];
+  bounds: Bounds;
+}
+
+/**
+ * A drawn line. `points` is the polyline geometry (closed when `closed` is true); `d` is the same
+ * geometry as SVG path data in millimetres.
+ * - cut: `role` is `outline` (one closed, simple polygon per piece) or `hole` (an inner cut-out).
+ * - crease: one straight segment each.
+ * - bleed: one closed polygon per piece (`pieceId`).
+ * - safe and glue: one closed polygon per panel (`panelId`).
+ */
+export interface DielinePath {
+  type: DielinePathType;
+  closed: boolean;
+  points: Point[];
+  d: string;
+  role?: 'outline' | 'hole';
+  pieceId?: string;
+  panelId?: string;
+}
+
+export interface Dieline {
+  templateId: string;
+  style: DielineStyleId;
+  styleName: string;
+  units: 'mm';
+  thicknessMm: number;
+  bleedMm: number;
+  safeMarginMm: number;
+  /** Size of the cut blank (bounding box of every piece's outline). */
+  blank: { width: number; height: number };
+  /** Blank plus bleed on every side: the SVG viewBox and the PDF page. */
+  artboard: Bounds;
+  dimensions: { inside: BoxDimensions; outside: BoxDimensions };
+  /** Derived construction values of the style (flap depths, allowances, …), in millimetres. */
+  parameters: Record<string, number>;
+  pieces: DielinePiece[];
+  panels: DielinePanel[];
+  paths: DielinePath[];
+}
+
+export interface DielineOptions {
+  /** Board caliper. Defaults to `defaultThicknessMm(templateId, material)`. */
+  thicknessMm?: number;
+  /** Bleed around every cut outline. Defaults to 3 mm. */
+  bleedMm?: number;
+  /** Used only to choose the default thickness. */
+  material?: string;
+}

@@ -1,0 +1,62 @@
+// The /v1 surface's guard: the x-api-key header, verified by the api-keys service (see there for
+// how a revocation reaches every process by the next request).
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import fp from 'fastify-plugin';
+import { MESSAGES, unauthorized } from '../errors.js';
+import type { ApiKeyOwner } from '../repositories/api-keys.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** onRequest hook for the /v1 context: sets request.apiKey or answers 401. */
+    requireApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+  }
+  interface FastifyRequest {
+    /** The developer key behind a /v1 request and its owner, set by app.requireApiKey. */
+    apiKey: ApiKeyOwner | null;
+  }
+}
+
+const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
+
+/**
+ * The presented key, or null when the header is absent or empty. Surrounding spaces and tabs are
+ * not part of an HTTP field value (RFC 9110 §5.5), so whitespace-only counts as empty. A repeated
+ * header reaches us joined with ", " (or as an array) and so never matches the key format.
+ */
+export function readApiKeyHeader(value: string | string[] | undefined): string | null {
+  if (value === undefined) return null;
+  if (Array.isArray(value)) return value.length === 0 ? null : value.join(', ');
+  const trimmed = value.replace(OPTIONAL_WHITESPACE, '');
+  return trimmed === '' ? null : trimmed;
+}
+
+type BindableLogger = FastifyBaseLogger & { setBindings?: (bindings: Record<string, string>) => void };
+
+/**
+ * Adds the key and its owner to every later log line of the request. pino's setBindings on the
+ * per-request logger costs far less than a second child logger; child() remains the fallback.
+ */
+function bindLogger(request: FastifyRequest, reply: FastifyReply, bindings: Record<string, string>) {
+  const log = request.log as BindableLogger;
+  if (typeof log.setBindings === 'function' && log !== request.server.log) {
+    log.setBindings(bindings);
+    return;
+  }
+  request.log = request.log.child(bindings);
+  reply.log = request.log;
+}
+
+async function apiKeyGuardPlugin(app: FastifyInstance) {
+  app.decorateRequest('apiKey', null);
+
+  app.decorate('requireApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
+    const presented = readApiKeyHeader(request.headers['x-api-key']);
+    if (presented === null) throw unauthorized(MESSAGES.missingApiKey);
+    const owner = await app.services.apiKeys.verify(presented);
+    if (!owner) throw unauthorized(MESSAGES.invalidApiKey);
+    request.apiKey = owner;
+    bindLogger(request, reply, { apiKeyId: owner.id, userId: owner.userId });
+  });
+}
+
+export default fp(apiKeyGuardPlugin, { name: 'api-key-guard', dependencies: ['services'] });

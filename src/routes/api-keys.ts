@@ -1,0 +1,66 @@
+// Developer keys of the signed-in account: issue, list (full keys), revoke.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ApiKeyListReply, ApiKeyReply, IssueApiKeyBody, toApiKeyDto } from '../schemas/api-keys.js';
+import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
+
+const security = [{ bearerAuth: [] }];
+
+const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Issue a developer key for the /v1 surface',
+        security,
+        querystring: EmptyQuery,
+        body: IssueApiKeyBody,
+        response: { 201: ApiKeyReply, ...errorResponses(400, 401, 413, 415) },
+      },
+    },
+    async function issueApiKey(request, reply) {
+      const apiKey = await app.services.apiKeys.issue(request.userId);
+      return reply.code(201).send({ apiKey: toApiKeyDto(apiKey) });
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['api-keys'],
+        summary: 'List the developer keys of the account, newest first, with full key values',
+        security,
+        querystring: EmptyQuery,
+        response: { 200: ApiKeyListReply, ...errorResponses(400, 401) },
+      },
+    },
+    async function listApiKeys(request) {
+      const apiKeys = await app.services.apiKeys.list(request.userId);
+      return { apiKeys: apiKeys.map(toApiKeyDto), total: apiKeys.length };
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['api-keys'],
+        summary: 'Revoke a developer key; it stops working from the next request',
+        security,
+        params: IdParams,
+        querystring: EmptyQuery,
+        response: { 204: Type.Null({ description: 'Revoked. Empty body.' }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async function revokeApiKey(request, reply) {
+      await app.services.apiKeys.revoke(request.userId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default apiKeyRoutes;

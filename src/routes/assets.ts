@@ -1,0 +1,118 @@
+// Image uploads of the signed-in account. @fastify/multipart is registered in this context only,
+// so no other route accepts multipart bodies; the token is checked in onRequest, before any
+// part of the body is read.
+import fastifyMultipart, { type Multipart } from '@fastify/multipart';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { badRequest, MESSAGES } from '../errors.js';
+import { AssetListReply, AssetReply, toAssetDto } from '../schemas/assets.js';
+import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import { MAX_UPLOAD_BYTES, type AssetService, type ReceivedFile } from '../services/assets.js';
+
+const FILE_FIELD = 'file';
+const security = [{ bearerAuth: [] }];
+
+// Multipart bypasses Fastify's bodyLimit: every parser limit is explicit.
+const MULTIPART_LIMITS = {
+  fileSize: MAX_UPLOAD_BYTES,
+  files: 1,
+  fields: 4,
+  parts: 5,
+  fieldNameSize: 100,
+  fieldSize: 1024,
+  headerPairs: 8,
+};
+
+const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  await app.register(fastifyMultipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
+
+  app.post(
+    '/',
+    {
+      schema: {
+        tags: ['assets'],
+        summary: 'Upload an image (multipart/form-data, one file part named "file", at most 25 MB)',
+        consumes: ['multipart/form-data'],
+        security,
+        querystring: EmptyQuery,
+        response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415) },
+      },
+    },
+    async function uploadAsset(request, reply) {
+      try {
+        const received = await receiveOneFile(request, app.services.assets);
+        const asset = await received.save(request.userId);
+        return reply.code(201).send({ asset: toAssetDto(asset, app.config.publicBaseUrl) });
+      } catch (error) {
+        // The rest of a rejected body is not worth reading: answer, then close the connection.
+        if (!request.raw.complete) reply.header('connection', 'close');
+        throw error;
+      }
+    },
+  );
+
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['assets'],
+        summary: "List the account's uploads, newest first",
+        security,
+        querystring: EmptyQuery,
+        response: { 200: AssetListReply, ...errorResponses(400, 401) },
+      },
+    },
+    async function listAssets(request) {
+      const assets = await app.services.assets.list(request.userId);
+      return { assets: assets.map((asset) => toAssetDto(asset, app.config.publicBaseUrl)), total: assets.length };
+    },
+  );
+};
+
+/**
+ * Reads the whole multipart body: exactly one file part named "file" and nothing else. The file
+ * is streamed to storage as it arrives; anything after it still has to be read before the upload
+ * counts, and a violation discards what was received.
+ */
+async function receiveOneFile(request: FastifyRequest, assets: AssetService): Promise<ReceivedFile> {
+  let received: ReceivedFile | undefined;
+  try {
+    for await (const part of partsOf(request)) {
+      if (part.type !== 'file' || part.fieldname !== FILE_FIELD || received) {
+        if (part.type === 'file') part.file.destroy();
+        throw badRequest(MESSAGES.onlyOneFilePart);
+      }
+      received = await assets.receive({ filename: part.filename, declaredType: part.mimetype, stream: part.file });
+    }
+  } catch (error) {
+    await received?.discard();
+    throw error;
+  }
+  if (!received) throw badRequest(MESSAGES.noFileUploaded);
+  return received;
+}
+
+/**
+ * request.parts(), with busboy's own failures (which carry no status) turned into a 400, and a
+ * field declared as JSON that does not parse (which the plugin answers with 406) into the 400
+ * any field gets.
+ */
+async function* partsOf(request: FastifyRequest): AsyncGenerator<Multipart> {
+  const parts = request.parts();
+  for (;;) {
+    let next: IteratorResult<Multipart>;
+    try {
+      next = await parts.next();
+    } catch (error) {
+      const { statusCode, code } = error as { statusCode?: unknown; code?: unknown };
+      if (code === 'FST_INVALID_JSON_FIELD_ERROR') throw badRequest(MESSAGES.onlyOneFilePart);
+      if (typeof statusCode === 'number') throw error;
+      throw badRequest(MESSAGES.malformedMultipart);
+    }
+    if (next.done) return;
+    yield next.value;
+  }
+}
+
+export default assetRoutes;

@@ -1,0 +1,63 @@
+// Public access to stored uploads under their unguessable names. Only a name of the stored form
+// that is also in the assets table is ever opened, and the client's path never reaches the disk.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { FileBytes, FileParams, NotModified } from '../schemas/assets.js';
+import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import type { StoredFile } from '../repositories/assets.js';
+
+// Applies to every stored type, not only SVG: no script, no plugin, no form, no navigation can run
+// from a served file even if a browser renders it as a document.
+export const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+export const FILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+
+/** Strong: a stored file never changes, and its name is never reused. */
+export const etagOf = (file: StoredFile) => `"${file.name}-${file.sizeBytes}"`;
+
+/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): W/ prefixes are ignored. */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+}
+
+// undefined, not null: null would be serialized as JSON "null" (with a Content-Length) on a 304.
+const NO_BODY = undefined as never;
+
+const fileHeaders = (etag: string) => ({
+  etag,
+  'cache-control': FILE_CACHE_CONTROL,
+  'x-content-type-options': 'nosniff',
+  'content-security-policy': FILE_CSP,
+});
+
+const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.route({
+    method: ['GET', 'HEAD'],
+    url: '/:name',
+    schema: {
+      tags: ['files'],
+      summary: 'Fetch a stored upload by its name',
+      params: FileParams,
+      querystring: EmptyQuery,
+      response: { 200: FileBytes, 304: NotModified, ...errorResponses(400, 404) },
+    },
+    handler: async function serveFile(request, reply) {
+      const { assets } = app.services;
+      const file = await assets.findFile(request.params.name);
+      const etag = etagOf(file);
+      if (matchesEtag(request.headers['if-none-match'], etag)) {
+        return reply.code(304).headers(fileHeaders(etag)).send(NO_BODY);
+      }
+      // Headers go on only once the bytes are known to exist: a 404 must not be cached for a year.
+      const body = request.method === 'HEAD' ? null : await assets.openFile(file);
+      const size = body ? body.size : (await assets.statFile(file)).size;
+      reply.headers(fileHeaders(etag)).type(file.mimeType).header('content-length', size);
+      // A stream is sent as is, unserialized; the cast only tells the type provider so.
+      return reply.send(body ? (body.stream as never) : NO_BODY);
+    },
+  });
+};
+
+export default fileRoutes;

@@ -1,0 +1,36 @@
+import { Type } from '@sinclair/typebox';
+import type { ApiKey } from '../services/api-keys.js';
+import { Id, IsoDateTime, StrictObject } from './common.js';
+
+export const ApiKeySchema = Type.Object(
+  {
+    id: Id,
+    userId: Id,
+    key: Type.String({
+      pattern: '^pf_[0-9a-f]{48}$',
+      description: 'Send as the x-api-key header on /v1 routes. Valid until revoked.',
+      examples: ['pf_3f9c2a7d1e5b8c4f6a0d9e2b7c1f5a8d3e6b9c2f4a7d0e1b'],
+    }),
+    createdAt: IsoDateTime,
+  },
+  { $id: 'ApiKey', title: 'ApiKey', additionalProperties: false },
+);
+
+/** POST /api-keys takes no body: none, `{}` or `null` is accepted; any field is a 400. */
+export const IssueApiKeyBody = Type.Union([StrictObject({}), Type.Null()], {
+  description: 'No body. An empty object is tolerated; any field is rejected.',
+});
+
+export const ApiKeyReply = Type.Object({ apiKey: Type.Ref(ApiKeySchema) });
+
+export const ApiKeyListReply = Type.Object({
+  apiKeys: Type.Array(Type.Ref(ApiKeySchema), { description: 'Newest first.' }),
+  total: Type.Integer(),
+});
+
+export const toApiKeyDto = (apiKey: ApiKey) => ({
+  id: apiKey.id,
+  userId: apiKey.userId,
+  key: apiKey.key,
+  createdAt: apiKey.createdAt.toISOString(),
+});

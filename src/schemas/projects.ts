@@ -1,0 +1,151 @@
+// Project and EditorState schemas, declared once: request bodies (create, update), replies and
+// OpenAPI all come from here. Every object is strict at every depth, every string bounded.
+import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
+import { FINISH_IDS } from '../catalog/index.js';
+import { Id, IsoDateTime, StrictObject } from './common.js';
+
+export const PROJECT_NAME_MAX_LENGTH = 200;
+export const DIMENSION_MIN_MM = 1;
+export const DIMENSION_MAX_MM = 3000;
+export const ARTWORKS_MAX_ITEMS = 200;
+
+export const BACKGROUND_KINDS = ['color', 'gradient', 'image'] as const;
+export const LIGHTING_IDS = ['studio', 'softbox', 'dramatic', 'outdoor'] as const;
+
+const stringEnum = <T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
+
+// Strings inside artworkJson live in a json column, which keeps any JSON string (even "\u0000").
+const Text = (maxLength: number, description?: string) =>
+  Type.String({ maxLength, ...(description ? { description } : {}) });
+
+// Ajv runs in strict mode (strictNumbers), so a JSON number that overflows to Infinity is refused.
+const FiniteNumber = (description?: string) => Type.Number(description ? { description } : {});
+
+export const DimensionSchema = Type.Number({
+  minimum: DIMENSION_MIN_MM,
+  maximum: DIMENSION_MAX_MM,
+  description: `Millimetres, ${DIMENSION_MIN_MM} to ${DIMENSION_MAX_MM} inclusive; fractions allowed.`,
+});
+
+export const EditorDimensionsSchema = StrictObject(
+  {
+    widthMm: Type.Optional(DimensionSchema),
+    heightMm: Type.Optional(DimensionSchema),
+    depthMm: Type.Optional(DimensionSchema),
+  },
+  { title: 'EditorDimensions', description: 'Each value may become the project dimension, so each has its bounds.' },
+);
+
+export const BackgroundSchema = StrictObject(
+  {
+    kind: stringEnum(BACKGROUND_KINDS),
+    value: Text(2048, 'A colour, a gradient definition or an image URL, depending on kind.'),
+  },
+  { title: 'Background' },
+);
+
+export const ArtworkPlacementSchema = StrictObject(
+  {
+    id: Text(100),
+    panelId: Text(100),
+    imageUrl: Text(2048, 'Never fetched by the server.'),
+    offsetX: FiniteNumber(),
+    offsetY: FiniteNumber(),
+    scale: FiniteNumber(),
+    rotationDeg: FiniteNumber(),
+  },
+  { title: 'ArtworkPlacement', description: 'Every field is required within an item.' },
+);
+
+export const EditorStateSchema = StrictObject(
+  {
+    templateId: Type.Optional(Text(100)),
+    dimensions: Type.Optional(EditorDimensionsSchema),
+    material: Type.Optional(Text(50)),
+    thicknessMm: Type.Optional(FiniteNumber('Board thickness in millimetres.')),
+    finish: Type.Optional(stringEnum(FINISH_IDS)),
+    background: Type.Optional(BackgroundSchema),
+    lighting: Type.Optional(stringEnum(LIGHTING_IDS)),
+    artworks: Type.Optional(Type.Array(ArtworkPlacementSchema, { maxItems: ARTWORKS_MAX_ITEMS })),
+  },
+  { title: 'EditorState', description: 'Every field optional; stored verbatim and returned exactly as sent.' },
+);
+export type EditorState = Static<typeof EditorStateSchema>;
+
+// The name's length is checked after trimming by the service; this bound only caps the input. The
+// name goes to a text column, which cannot hold NUL and would silently replace an unpaired UTF-16
+// surrogate: both are refused (Ajv compiles patterns with the `u` flag, so a well-formed pair is
+// one code point outside the excluded range).
+const ProjectNameSchema = Type.String({
+  maxLength: 1000,
+  pattern: '^[^\\u0000\\uD800-\\uDFFF]*$',
+  description: `1 to ${PROJECT_NAME_MAX_LENGTH} characters after trimming; stored trimmed. No NUL character or unpaired surrogate.`,
+});
+const TemplateIdSchema = Type.String({ maxLength: 100, description: 'A template id from the catalog.' });
+
+const editableFields = {
+  name: ProjectNameSchema,
+  templateId: TemplateIdSchema,
+  widthMm: DimensionSchema,
+  heightMm: DimensionSchema,
+  depthMm: DimensionSchema,
+  artworkJson: EditorStateSchema,
+};
+
+const optional = <T extends Record<string, TSchema>>(fields: T) =>
+  Object.fromEntries(Object.entries(fields).map(([key, schema]) => [key, Type.Optional(schema)])) as {
+    [K in keyof T]: TOptional<T[K]>;
+  };
+
+const { name, templateId, ...createOptional } = editableFields;
+
+export const CreateProjectBody = StrictObject(
+  { name, templateId, ...optional(createOptional) },
+  {
+    description:
+      'Each dimension resolves to the body value, then artworkJson.dimensions, then the template default. ' +
+      'Without artworkJson a default EditorState is created from the template.',
+    examples: [{ name: 'Spring mailer', templateId: 'mailer-box', widthMm: 320 }],
+  },
+);
+export type CreateProjectBody = Static<typeof CreateProjectBody>;
+
+export const UpdateProjectBody = StrictObject(optional(editableFields), {
+  description: 'Only the fields sent change. artworkJson, when sent, replaces the stored one.',
+  examples: [{ name: 'Spring mailer v2' }],
+});
+export type UpdateProjectBody = Static<typeof UpdateProjectBody>;
+
+/**
+ * In replies artworkJson is an open object: fast-json-stringify would otherwise write its keys in
+ * schema order, and the interface promises the document back exactly as sent (key order too).
+ * What it holds was validated against EditorState on the way in.
+ */
+const StoredEditorStateSchema = Type.Unsafe<EditorState>({
+  type: 'object',
+  additionalProperties: true,
+  description: 'The EditorState exactly as sent (see the EditorState request schema).',
+});
+
+export const ProjectSchema = Type.Object(
+  {
+    id: Id,
+    userId: Id,
+    name: Type.String(),
+    templateId: Type.String(),
+    widthMm: Type.Number(),
+    heightMm: Type.Number(),
+    depthMm: Type.Number(),
+    artworkJson: StoredEditorStateSchema,
+    createdAt: IsoDateTime,
+    updatedAt: IsoDateTime,
+  },
+  { $id: 'Project', title: 'Project', additionalProperties: false },
+);
+
+export const ProjectReply = Type.Object({ project: Type.Ref(ProjectSchema) });
+
+export const ProjectListReply = Type.Object({
+  projects: Type.Array(Type.Ref(ProjectSchema), { description: 'Newest update first (updatedAt, then id, descending).' }),
+  total: Type.Integer(),
+});

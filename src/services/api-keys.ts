@@ -1,0 +1,69 @@
+// Developer keys: issue, list (the full key, unsealed), revoke, and verify a presented key.
+// Verification reuses a lookup for at most KEY_LEASE_MS (lib/lease-cache.ts), and a revocation is
+// confirmed only after that long, so a revoked key fails on every process from the next request.
+import { createId } from '@paralleldrive/cuid2';
+import { MESSAGES, notFound } from '../errors.js';
+import {
+  digestApiKey,
+  digestsEqual,
+  generateApiKey,
+  isWellFormedApiKey,
+  SealedKeyError,
+  type ApiKeySealer,
+} from '../lib/api-key-crypto.js';
+import { createLeaseCache, waitOutLease } from '../lib/lease-cache.js';
+import type { ApiKeyOwner, ApiKeyRepository, SealedApiKey } from '../repositories/api-keys.js';
+
+export interface ApiKey extends ApiKeyOwner {
+  key: string;
+  createdAt: Date;
+}
+
+/** How long one process may reuse a key lookup. Any code that deletes keys must wait it out before confirming. */
+export const KEY_LEASE_MS = 250;
+/** Allowance for clocks of different hosts running at slightly different rates. */
+const CLOCK_MARGIN_MS = 25;
+const MAX_CACHED_KEYS = 10_000;
+
+export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer) {
+  const owners = createLeaseCache<ApiKeyOwner>({ ttlMs: KEY_LEASE_MS, maxEntries: MAX_CACHED_KEYS });
+
+  /** Opens a stored key and checks it against its digest, so the list never shows a key that would not work. */
+  function unseal(row: SealedApiKey): ApiKey {
+    const key = sealer.open(row.sealedKey, row.id);
+    if (!digestsEqual(digestApiKey(key), row.keyDigest)) throw new SealedKeyError();
+    return { id: row.id, userId: row.userId, key, createdAt: row.createdAt };
+  }
+
+  return {
+    async issue(userId: string): Promise<ApiKey> {
+      const id = createId();
+      const key = generateApiKey();
+      const row = await keys.create({ id, userId, keyDigest: digestApiKey(key), sealedKey: sealer.seal(key, id) });
+      return { id: row.id, userId: row.userId, key, createdAt: row.createdAt };
+    },
+
+    async list(userId: string): Promise<ApiKey[]> {
+      return (await keys.listSealed(userId)).map(unseal);
+    },
+
+    /** 404 for an unknown key and for another account's key alike. Resolves once no process can still accept the key. */
+    async revoke(userId: string, id: string): Promise<void> {
+      if (!(await keys.deleteOwned(userId, id))) throw notFound(MESSAGES.apiKeyNotFound);
+      await waitOutLease(KEY_LEASE_MS + CLOCK_MARGIN_MS);
+    },
+
+    /** The key's owner, or null when it is malformed (checked before any database work), unknown or revoked. */
+    async verify(presented: string): Promise<ApiKeyOwner | null> {
+      if (!isWellFormedApiKey(presented)) return null;
+      const digest = digestApiKey(presented);
+      // One owner object serves every request within a lease, so it is frozen.
+      return owners.get(digest, async () => {
+        const owner = await keys.findOwnerByDigest(digest);
+        return owner && Object.freeze(owner);
+      });
+    },
+  };
+}
+
+export type ApiKeyService = ReturnType<typeof createApiKeyService>;

@@ -1,0 +1,32 @@
+// Where uploaded bytes live. Services see only this interface, so an object store can replace the
+// local disk without touching routes or services.
+import type { Readable } from 'node:stream';
+
+/** Bytes fully written under a temporary name, not yet visible under a real one. */
+export interface PendingFile {
+  readonly size: number;
+  /** Moves the bytes into place under name. On failure nothing is left. */
+  commit(name: string): Promise<void>;
+  /** Removes the temporary bytes; harmless after commit and when repeated. */
+  discard(): Promise<void>;
+}
+
+export interface OpenedFile {
+  size: number;
+  stream: Readable;
+}
+
+export interface FileStorage {
+  /**
+   * Streams source to a temporary object as it arrives and resolves once every byte is written.
+   * When source or the write fails it rejects with that error and leaves nothing behind.
+   */
+  put(source: Readable): Promise<PendingFile>;
+  /** A committed object ready to stream, or null when there is none under that name. */
+  open(name: string): Promise<OpenedFile | null>;
+  stat(name: string): Promise<{ size: number } | null>;
+  /** Removes a committed object; a missing one is not an error. */
+  delete(name: string): Promise<void>;
+}
+
+export { createLocalDiskStorage, TEMP_PREFIX } from './local-disk.js';

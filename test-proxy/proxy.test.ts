@@ -1,0 +1,270 @@
+// The service as deployed: a real server process behind a real nginx running deploy/nginx.conf,
+// reached under the /api prefix. PostgreSQL when DATABASE_URL is set (a database of its own,
+// dropped afterwards), otherwise the embedded engine in a temporary directory.
+import { randomBytes } from 'node:crypto';
+import { request as httpRequest } from 'node:http';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adminQuery, withDatabase } from '../test/global-setup.js';
+import { startServer, type ServerProcess } from '../test/helpers/server-process.js';
+import { startNginx, type NginxProcess } from './nginx.js';
+import { pngOfSize } from './png.js';
+
+const ADMIN_URL = process.env.DATABASE_URL;
+const REQUEST_TIMEOUT_MS = 20_000;
+const MAX_UPLOAD = 25 * 1024 * 1024;
+const LOCAL_CLIENT = '127.0.0.2';
+
+interface ApiKeyReply {
+  apiKey: { id: string; key: string };
+}
+interface Asset {
+  id: string;
+  name: string;
+  url: string;
+  mimeType: string;
+  sizeBytes: number;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('No free port was reported.'))));
+    });
+  });
+}
+
+/** A GET from a chosen local address (fetch cannot bind one), with a bounded wait. */
+function getFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { localAddress, headers, timeout: REQUEST_TIMEOUT_MS }, (res) => {
+      res.resume();
+      res.once('end', () => resolve(res.statusCode ?? 0));
+    });
+    req.once('timeout', () => req.destroy(new Error(`GET ${url} timed out`)));
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+interface LogLine {
+  reqId?: string;
+  msg?: string;
+  req?: { remoteAddress: string; url: string };
+}
+
+function parseLogLine(text: string): LogLine | undefined {
+  try {
+    return JSON.parse(text) as LogLine;
+  } catch {
+    return undefined; // Not a JSON line (or the cut-off start of the captured output).
+  }
+}
+
+describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embedded'})`, () => {
+  const workDir = mkdtempSync(path.join(tmpdir(), 'pf-proxy-'));
+  const nginxDir = mkdtempSync(path.join(tmpdir(), 'pf-nginx-'));
+  const databaseName = `pf_proxy_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  let service: ServerProcess | undefined;
+  let nginx: NginxProcess | undefined;
+  let api = '';
+  let publicBaseUrl = '';
+  let token = '';
+
+  const call = (pathAndQuery: string, init: RequestInit = {}) =>
+    fetch(`${api}${pathAndQuery}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...init });
+
+  beforeAll(async () => {
+    if (ADMIN_URL) await adminQuery(ADMIN_URL, `CREATE DATABASE "${databaseName}"`);
+    const nginxPort = await freePort();
+    publicBaseUrl = `http://127.0.0.1:${nginxPort}/api`;
+    service = await startServer({
+      // Empty: the embedded engine (the configuration treats an empty variable as unset).
+      databaseUrl: ADMIN_URL ? withDatabase(ADMIN_URL, databaseName) : '',
+      uploadDir: path.join(workDir, 'uploads'),
+      env: { TRUST_PROXY: '127.0.0.1', PUBLIC_BASE_URL: publicBaseUrl, LOG_LEVEL: 'info' },
+    });
+    nginx = await startNginx({
+      dir: nginxDir,
+      port: nginxPort,
+      upstream: new URL(service.baseUrl).host,
+    });
+    api = `${nginx.origin}/api`;
+  }, 90_000);
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await service?.stop();
+    if (ADMIN_URL) await adminQuery(ADMIN_URL, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    rmSync(workDir, { recursive: true, force: true });
+    rmSync(nginxDir, { recursive: true, force: true });
+  }, 60_000);
+
+  /** The JSON log line of the service's "incoming request" for a request id. */
+  async function incomingRequestLog(requestId: string): Promise<{ req: { remoteAddress: string; url: string } }> {
+    const deadline = Date.now() + 5_000;
+    for (;;) {
+      const line = (service?.output() ?? '')
+        .split('\n')
+        .map(parseLogLine)
+        .find((entry) => entry?.reqId === requestId && entry.msg === 'incoming request' && entry.req);
+      if (line?.req) return { req: line.req };
+      if (Date.now() > deadline) throw new Error(`No "incoming request" log line for ${requestId}.`);
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('answers /api/health with the prefix stripped', async () => {
+    const response = await call('/health');
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ status: 'ok' });
+    // No id from the caller: nginx's own $request_id reaches the service and comes back.
+    expect(response.headers.get('x-request-id')).toMatch(/^[0-9a-f]{32}$/);
+    const traced = await call('/health', { headers: { 'x-request-id': 'caller-trace-1' } });
+    expect(traced.headers.get('x-request-id')).toBe('caller-trace-1');
+  });
+
+  it('registers, issues a developer key and reads /v1 with it', async () => {
+    const register = await call('/auth/register', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: `proxy-${randomBytes(6).toString('hex')}@example.com`, password: 'correct horse battery', name: 'Proxy' }),
+    });
+    expect(register.status).toBe(201);
+    token = ((await register.json()) as { token: string }).token;
+
+    const issued = await call('/api-keys', { method: 'POST', headers: { authorization: `Bearer ${token}` } });
+    expect(issued.status).toBe(201);
+    const { apiKey } = (await issued.json()) as ApiKeyReply;
+    expect(apiKey.key).toMatch(/^pf_[0-9a-f]{48}$/);
+
+    const listed = await call('/v1/templates', { headers: { 'x-api-key': apiKey.key } });
+    expect(listed.status).toBe(200);
+    expect(((await listed.json()) as { total: number }).total).toBe(11);
+
+    const refused = await call('/v1/templates');
+    expect(refused.status).toBe(401);
+    expect(await refused.json()).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Missing x-api-key header.' });
+  });
+
+  it('passes query strings through', async () => {
+    const response = await call('/templates?category=mailer-boxes');
+    expect(response.status).toBe(200);
+    const body = (await response.json()) as { templates: Array<{ id: string; category: string }>; total: number };
+    expect(body.total).toBe(1);
+    expect(body.templates.map((template) => template.id)).toEqual(['mailer-box']);
+  });
+
+  it('streams an upload of a few MB and serves it back at its public URL, byte for byte', async () => {
+    expect(token).not.toBe('');
+    const image = pngOfSize(3 * 1024 * 1024 + 17);
+    const form = new FormData();
+    form.append('file', new File([image], 'proxy.png', { type: 'image/png' }));
+    const uploaded = await call('/assets', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(uploaded.status).toBe(201);
+    const { asset } = (await uploaded.json()) as { asset: Asset };
+    expect(asset.sizeBytes).toBe(image.length);
+    expect(asset.url).toBe(`${publicBaseUrl}/files/${asset.name}`);
+
+    const file = await fetch(asset.url, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+    expect(file.status).toBe(200);
+    expect(file.headers.get('content-type')).toMatch(/^image\/png/);
+    expect(Buffer.from(await file.arrayBuffer()).equals(image)).toBe(true);
+  });
+
+  it('lets a 25 MB upload through (body limit leaves room for the multipart framing)', async () => {
+    expect(token).not.toBe('');
+    const image = pngOfSize(MAX_UPLOAD);
+    const form = new FormData();
+    form.append('file', new File([image], 'largest.png', { type: 'image/png' }));
+    const uploaded = await call('/assets', { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: form });
+    expect(uploaded.status).toBe(201);
+    expect(((await uploaded.json()) as { asset: Asset }).asset.sizeBytes).toBe(MAX_UPLOAD);
+  });
+
+  it('answers a body over the proxy limit with an ApiError 413 before reading it', async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = httpRequest(`${api}/assets`, {
+        method: 'POST',
+        timeout: REQUEST_TIMEOUT_MS,
+        headers: {
+          authorization: `Bearer ${token}`,
+          'content-type': 'multipart/form-data; boundary=x',
+          'content-length': String(30 * 1024 * 1024),
+        },
+      });
+      req.once('response', (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (chunk: string) => (text += chunk));
+        res.once('end', () => {
+          resolve({ status: res.statusCode ?? 0, body: text });
+          req.destroy();
+        });
+      });
+      req.once('timeout', () => req.destroy(new Error('no answer to the oversized request')));
+      req.once('error', reject);
+      req.flushHeaders();
+    });
+    expect(status).toBe(413);
+    expect(JSON.parse(body)).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
+  });
+
+  it('sees the caller’s address through nginx, never a client-written X-Forwarded-For', async () => {
+    const viaProxy = `proxy-ip-${randomBytes(6).toString('hex')}`;
+    const status = await getFrom(LOCAL_CLIENT, `${api}/health`, {
+      'x-request-id': viaProxy,
+      'x-forwarded-for': '203.0.113.9',
+    });
+    expect(status).toBe(200);
+    expect((await incomingRequestLog(viaProxy)).req).toMatchObject({ remoteAddress: LOCAL_CLIENT, url: '/health' });
+
+    // Straight to the service from an address that is not the trusted proxy: the header is ignored.
+    const direct = `direct-ip-${randomBytes(6).toString('hex')}`;
+    expect(
+      await getFrom(LOCAL_CLIENT, `${service?.baseUrl}/health`, { 'x-request-id': direct, 'x-forwarded-for': '203.0.113.9' }),
+    ).toBe(200);
+    expect((await incomingRequestLog(direct)).req.remoteAddress).toBe(LOCAL_CLIENT);
+  });
+
+  it('serves the OpenAPI document with PUBLIC_BASE_URL as its server', async () => {
+    const response = await call('/openapi.json');
+    expect(response.status).toBe(200);
+    const doc = (await response.json()) as { servers: Array<{ url: string }>; paths: Record<string, unknown> };
+    expect(doc.servers.map((server) => server.url)).toEqual([publicBaseUrl]);
+    expect(Object.keys(doc.paths)).toEqual(expect.arrayContaining(['/health', '/v1/templates', '/assets']));
+  });
+
+  it('serves Swagger UI under the prefix, with and without the trailing slash, assets included', async () => {
+    for (const page of [`${api}/docs`, `${api}/docs/`]) {
+      const response = await fetch(page, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+      expect(response.status, page).toBe(200);
+      expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+      const html = await response.text();
+      const assets = [...html.matchAll(/(?:href|src)="([^"]+)"/g)].map((match) => new URL(match[1] ?? '', page).href);
+      expect(assets.length).toBeGreaterThanOrEqual(5);
+      // The initializer fetches the document from "./json" relative to the page.
+      assets.push(new URL('./json', page.endsWith('/') ? page : `${page}/`).href);
+      for (const asset of assets) {
+        expect(asset.startsWith(`${api}/docs/`), asset).toBe(true);
+        const loaded = await fetch(asset, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS) });
+        expect(loaded.status, asset).toBe(200);
+        await loaded.arrayBuffer();
+      }
+    }
+  });
+
+  it('answers with an ApiError 502 once the service is gone', async () => {
+    await service?.stop();
+    const response = await call('/health');
+    expect(response.status).toBe(502);
+    expect(await response.json()).toEqual({ statusCode: 502, error: 'Bad Gateway', message: 'The service is unavailable.' });
+  });
+});
