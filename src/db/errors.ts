@@ -27,6 +27,7 @@ const UNREACHABLE_MESSAGES = [
   /timeout exceeded when trying to connect/i,
   /query read timeout/i,
   /connection timeout/i,
+  /^timeout expired$/, // pg.Client's connectionTimeoutMillis (the migrator's own connection)
   /Can't reach database server/i,
   /Client has encountered a connection error/i,
   /server (has )?closed the connection/i,

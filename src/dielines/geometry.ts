@@ -225,74 +225,111 @@ export function offsetPolygon(polygon: readonly Point[], offset: number, miterLi
 
 /**
  * The offset outline before global loops are cut away: consecutive offset edges meet at mitred
- * (or bevelled) joins, and an offset edge that comes out reversed (a short edge swallowed by its
- * neighbours, e.g. a small step next to a notch) is dropped, its neighbours meeting directly.
+ * (or bevelled) joins. An offset edge that comes out reversed has been swallowed by its
+ * neighbours (e.g. a small step beside a notch); such edges are dropped one at a time in the
+ * order in which they vanish as the offset grows, the neighbours then meeting directly.
  * For a convex polygon inset without dropped edges, vertex i of the input stays vertex i.
  */
 export function offsetVertices(polygon: readonly Point[], offset: number, miterLimit = 2): Point[] {
-  const source = dedupe(polygon);
-  const n = source.length;
-  const orientation = signedArea(source) >= 0 ? 1 : -1;
-  const directions: Point[] = [];
-  const normals: Point[] = [];
-  for (let i = 0; i < n; i++) {
-    const u = normalize(sub(source[(i + 1) % n]!, source[i]!));
-    directions.push(u);
-    normals.push([u[1] * orientation, -u[0] * orientation]);
-  }
-  const lineStart = (k: number): Point => add(source[k]!, scale(normals[k]!, offset));
-  const lineEnd = (k: number): Point => add(source[(k + 1) % n]!, scale(normals[k]!, offset));
+  return new OffsetRing(dedupe(polygon), offset, miterLimit).vertices();
+}
 
-  /** Where offset edge a hands over to offset edge b (one point, or two for a bevel). */
-  const join = (a: number, b: number): Point[] => {
-    if ((a + 1) % n !== b) {
-      const hit = lineIntersection(lineStart(a), directions[a]!, lineStart(b), directions[b]!);
-      return hit ? [hit] : [lineEnd(a), lineStart(b)];
+/** The edges of a polygon moved along their normals, as a ring that can drop vanished edges. */
+class OffsetRing {
+  private readonly n: number;
+  private readonly directions: Point[] = [];
+  private readonly normals: Point[] = [];
+  private readonly previousOf: number[] = [];
+  private readonly nextOf: number[] = [];
+  private readonly orientation: number;
+
+  constructor(
+    private readonly source: readonly Point[],
+    private readonly offset: number,
+    private readonly miterLimit: number,
+  ) {
+    const n = source.length;
+    this.n = n;
+    this.orientation = signedArea(source) >= 0 ? 1 : -1;
+    for (let i = 0; i < n; i++) {
+      const u = normalize(sub(source[(i + 1) % n]!, source[i]!));
+      this.directions.push(u);
+      this.normals.push([u[1] * this.orientation, -u[0] * this.orientation]);
+      this.previousOf.push((i - 1 + n) % n);
+      this.nextOf.push((i + 1) % n);
     }
-    const u1 = directions[a]!;
-    const u2 = directions[b]!;
-    const n1 = normals[a]!;
-    const n2 = normals[b]!;
-    const turn = cross(u1, u2) * orientation;
-    if (Math.abs(turn) < 1e-12 && dot(u1, u2) > 0) return [lineEnd(a)];
-    const opensGap = turn * offset > 0;
+  }
+
+  vertices(): Point[] {
+    const { n } = this;
+    const vanishesAt = Array.from({ length: n }, (_, k) => this.vanishing(k));
+    let remaining = n;
+    let first = 0;
+    while (remaining > 3) {
+      let k = -1;
+      for (let i = 0; i < n; i++) if (vanishesAt[i]! < Infinity && (k < 0 || vanishesAt[i]! < vanishesAt[k]!)) k = i;
+      if (k < 0) break;
+      const before = this.previousOf[k]!;
+      const after = this.nextOf[k]!;
+      this.nextOf[before] = after;
+      this.previousOf[after] = before;
+      vanishesAt[k] = Infinity;
+      remaining--;
+      if (first === k) first = after;
+      vanishesAt[before] = this.vanishing(before);
+      vanishesAt[after] = this.vanishing(after);
+    }
+    const out: Point[] = [];
+    let k = first;
+    for (let count = 0; count < remaining; count++, k = this.nextOf[k]!) {
+      out.push(...this.join(this.previousOf[k]!, k, this.offset));
+    }
+    return dedupe(out);
+  }
+
+  /** Fraction of the offset at which edge k vanishes (its length is linear in the offset), or Infinity. */
+  private vanishing(k: number): number {
+    const atOffset = this.edgeLength(k, this.offset);
+    if (atOffset >= -1e-9) return Infinity;
+    const atZero = this.edgeLength(k, 0);
+    return atZero / (atZero - atOffset);
+  }
+
+  /** Length of offset edge k along its own direction, at offset d. */
+  private edgeLength(k: number, d: number): number {
+    const from = this.join(this.previousOf[k]!, k, d);
+    return dot(sub(this.join(k, this.nextOf[k]!, d)[0]!, from[from.length - 1]!), this.directions[k]!);
+  }
+
+  private lineStart(k: number, d: number): Point {
+    return add(this.source[k]!, scale(this.normals[k]!, d));
+  }
+
+  private lineEnd(k: number, d: number): Point {
+    return add(this.source[(k + 1) % this.n]!, scale(this.normals[k]!, d));
+  }
+
+  /** Where offset edge a hands over to offset edge b at offset d (one point, or two for a bevel). */
+  private join(a: number, b: number, d: number): Point[] {
+    if ((a + 1) % this.n !== b) {
+      const hit = lineIntersection(this.lineStart(a, d), this.directions[a]!, this.lineStart(b, d), this.directions[b]!);
+      return hit ? [hit] : [this.lineEnd(a, d), this.lineStart(b, d)];
+    }
+    const u1 = this.directions[a]!;
+    const u2 = this.directions[b]!;
+    const n1 = this.normals[a]!;
+    const n2 = this.normals[b]!;
+    const turn = cross(u1, u2) * this.orientation;
+    if (Math.abs(turn) < 1e-12 && dot(u1, u2) > 0) return [this.lineEnd(a, d)];
+    const opensGap = turn * this.offset > 0;
     const denominator = 1 + dot(n1, n2);
-    const miter = denominator > 1e-9 ? scale(add(n1, n2), offset / denominator) : null;
-    const limit = (opensGap ? miterLimit : 8) * Math.abs(offset);
-    if (miter && Math.hypot(miter[0], miter[1]) <= limit) return [add(source[b]!, miter)];
-    return [lineEnd(a), lineStart(b)];
-  };
-
-  let active = Array.from({ length: n }, (_, i) => i);
-  for (let pass = 0; pass < n && active.length > 3; pass++) {
-    const kept: number[] = [];
-    let droppedPrevious = false;
-    let dropped = false;
-    const m = active.length;
-    for (let index = 0; index < m; index++) {
-      const k = active[index]!;
-      const previous = active[(index - 1 + m) % m]!;
-      const next = active[(index + 1) % m]!;
-      const from = join(previous, k);
-      const to = join(k, next)[0]!;
-      const reversed = dot(sub(to, from[from.length - 1]!), directions[k]!) < -1e-9;
-      // Drop at most every other edge per pass, so each decision sees current neighbours.
-      if (reversed && !droppedPrevious && kept.length + (m - index - 1) > 3) {
-        droppedPrevious = true;
-        dropped = true;
-        continue;
-      }
-      droppedPrevious = false;
-      kept.push(k);
-    }
-    active = kept;
-    if (!dropped) break;
+    const miter = denominator > 1e-9 ? scale(add(n1, n2), 1 / denominator) : null;
+    // Mitre up to miterLimit × offset where the corner opens; concave corners keep the mitre
+    // unless the edges nearly fold back on each other.
+    const limit = opensGap ? this.miterLimit : 8;
+    if (miter && Math.hypot(miter[0], miter[1]) <= limit) return [add(this.source[b]!, scale(miter, d))];
+    return [this.lineEnd(a, d), this.lineStart(b, d)];
   }
-  const out: Point[] = [];
-  for (let index = 0, m = active.length; index < m; index++) {
-    out.push(...join(active[(index - 1 + m) % m]!, active[index]!));
-  }
-  return dedupe(out);
 }
 
 function lineIntersection(p: Point, u: Point, q: Point, v: Point): Point | null {

@@ -1,6 +1,6 @@
 // Developer keys at rest: the key itself, its SHA-256 digest (the lookup), and an AES-256-GCM seal
 // so the list route can show the key again while a database dump alone yields no usable key.
-import { createCipheriv, createDecipheriv, createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { createCipheriv, createDecipheriv, hash, randomBytes, timingSafeEqual } from 'node:crypto';
 
 export const API_KEY_PATTERN = /^pf_[0-9a-f]{48}$/;
 
@@ -21,7 +21,7 @@ export function isWellFormedApiKey(value: string): boolean {
 
 /** SHA-256 of the key, lower-case hex: what the database indexes and looks up. */
 export function digestApiKey(key: string): string {
-  return createHash('sha256').update(key, 'utf8').digest('hex');
+  return hash('sha256', key, 'hex');
 }
 
 /** Constant-time equality of two hex digests. */

@@ -72,13 +72,10 @@ export const EditorStateSchema = StrictObject(
 );
 export type EditorState = Static<typeof EditorStateSchema>;
 
-// The name's length is checked after trimming by the service; this bound only caps the input. The
-// name goes to a text column, which cannot hold NUL and would silently replace an unpaired UTF-16
-// surrogate: both are refused (Ajv compiles patterns with the `u` flag, so a well-formed pair is
-// one code point outside the excluded range).
+// The service checks the length after trimming and refuses NUL and unpaired surrogates (a text
+// column cannot hold them faithfully); this bound only caps the input.
 const ProjectNameSchema = Type.String({
   maxLength: 1000,
-  pattern: '^[^\\u0000\\uD800-\\uDFFF]*$',
   description: `1 to ${PROJECT_NAME_MAX_LENGTH} characters after trimming; stored trimmed. No NUL character or unpaired surrogate.`,
 });
 const TemplateIdSchema = Type.String({ maxLength: 100, description: 'A template id from the catalog.' });

@@ -24,6 +24,7 @@ export const KEY_LEASE_MS = 250;
 /** Allowance for clocks of different hosts running at slightly different rates. */
 const CLOCK_MARGIN_MS = 25;
 const MAX_CACHED_KEYS = 10_000;
+const KEY_ID = /^[a-z0-9]{1,64}$/;
 
 export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer) {
   const owners = createLeaseCache<ApiKeyOwner>({ ttlMs: KEY_LEASE_MS, maxEntries: MAX_CACHED_KEYS });
@@ -49,13 +50,15 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
 
     /** 404 for an unknown key and for another account's key alike. Resolves once no process can still accept the key. */
     async revoke(userId: string, id: string): Promise<void> {
+      // Ids are cuid2; anything else (a NUL byte would even make PostgreSQL fail) names no key.
+      if (!KEY_ID.test(id)) throw notFound(MESSAGES.apiKeyNotFound);
       if (!(await keys.deleteOwned(userId, id))) throw notFound(MESSAGES.apiKeyNotFound);
       await waitOutLease(KEY_LEASE_MS + CLOCK_MARGIN_MS);
     },
 
     /** The key's owner, or null when it is malformed (checked before any database work), unknown or revoked. */
-    async verify(presented: string): Promise<ApiKeyOwner | null> {
-      if (!isWellFormedApiKey(presented)) return null;
+    verify(presented: string): Promise<ApiKeyOwner | null> {
+      if (!isWellFormedApiKey(presented)) return Promise.resolve(null);
       const digest = digestApiKey(presented);
       // One owner object serves every request within a lease, so it is frozen.
       return owners.get(digest, async () => {

@@ -7,6 +7,7 @@ import { badRequest, forbidden, MESSAGES, notFound, unauthorized } from '../erro
 import type { Project, ProjectChanges, ProjectRepository } from '../repositories/projects.js';
 import { PROJECT_NAME_MAX_LENGTH, type EditorState } from '../schemas/projects.js';
 import { projectLimitFor } from './plans.js';
+import { isStorableText } from '../lib/text.js';
 
 export interface CreateProjectInput extends Partial<Dimensions> {
   name: string;
@@ -29,6 +30,7 @@ function normalizeName(raw: string): string {
   if (length < 1 || length > PROJECT_NAME_MAX_LENGTH) {
     throw badRequest(`name must be 1 to ${PROJECT_NAME_MAX_LENGTH} characters long after trimming.`);
   }
+  if (!isStorableText(name)) throw badRequest('name must not contain NUL or unpaired surrogate characters.');
   return name;
 }
 

@@ -142,7 +142,7 @@ describe(`developer keys (${engineName()})`, () => {
       const key = await issueKey(app, owner);
       const first = await app.inject({ method: 'DELETE', url: `/api-keys/${key.id}`, headers: owner.auth });
       expect(first.statusCode).toBe(204);
-      for (const id of [key.id, 'does-not-exist']) {
+      for (const id of [key.id, 'does-not-exist', '%00', encodeURIComponent(`${key.id}\u0000`), key.id.toUpperCase()]) {
         const response = await app.inject({ method: 'DELETE', url: `/api-keys/${id}`, headers: owner.auth });
         expect(response.statusCode).toBe(404);
         expect(response.json()).toEqual(apiError(404, 'API key not found.'));

@@ -95,6 +95,8 @@ describe(`revocation across servers: ${setup} (${engineName()})`, () => {
       expect(listed.status).toBe(200);
       expect((listed.body as { apiKeys: IssuedKey[] }).apiKeys).toContainEqual(apiKey);
 
+      // B has just verified the key, so it holds a fresh lookup when A revokes it.
+      expect((await useKey(b, apiKey.key)).status).toBe(200);
       const revoked = await a.send('DELETE', `/api-keys/${apiKey.id}`, auth);
       expect(revoked).toEqual({ status: 204, body: null });
 
@@ -104,11 +106,13 @@ describe(`revocation across servers: ${setup} (${engineName()})`, () => {
     }
   });
 
-  it('revoking through B stops a key on A, and a second revoke on A is 404', async () => {
+  it('revoking through B stops a key on A even while A is using it, and a second revoke on A is 404', async () => {
     const auth = await register(b);
     const apiKey = await issue(b, auth);
     expect((await useKey(a, apiKey.key)).status).toBe(200);
-    expect((await b.send('DELETE', `/api-keys/${apiKey.id}`, auth)).status).toBe(204);
+    const [used, revoked] = await Promise.all([useKey(a, apiKey.key), b.send('DELETE', `/api-keys/${apiKey.id}`, auth)]);
+    expect(used.status === 200 || used.status === 401).toBe(true);
+    expect(revoked.status).toBe(204);
     expect(await useKey(a, apiKey.key)).toEqual({ status: 401, body: apiError(401, 'Invalid API key.') });
     expect(await a.send('DELETE', `/api-keys/${apiKey.id}`, auth)).toEqual({
       status: 404,

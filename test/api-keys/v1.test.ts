@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
+import { waitOutLease } from '../../src/lib/lease-cache.js';
+import { KEY_LEASE_MS } from '../../src/services/api-keys.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName, testConfig } from '../helpers/app.js';
 import { apiError, issueKey, type IssuedKey } from './keys.js';
@@ -91,10 +93,12 @@ describe(`the /v1 surface (${engineName()})`, () => {
       expect(withBad.json()).toEqual(INVALID);
     });
 
-    it('stops working when the owning account is deleted', async () => {
+    it('stops working within one lease when the owning account is deleted', async () => {
       const doomed = await registerAccount(app);
       const key = await issueKey(app, doomed);
+      expect((await get('/v1/templates', { 'x-api-key': key.key })).statusCode).toBe(200);
       await app.db.prisma.user.delete({ where: { id: doomed.id } });
+      await waitOutLease(KEY_LEASE_MS);
       expect((await get('/v1/templates', { 'x-api-key': key.key })).json()).toEqual(INVALID);
     });
 

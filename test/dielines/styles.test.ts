@@ -95,30 +95,37 @@ const STYLE_CHECKS: Readonly<Record<string, Check>> = {
   'auto-bottom-box': (d, t) => {
     const { widthMm: L, depthMm: W, heightMm: D } = d.dimensions.inside;
     const T = tuckDepth(W);
-    const overlap = Math.min(30, Math.max(6, 0.3 * W));
-    const lockDepth = (W + t + overlap) / 2;
+    // Lock flaps on the longer panels, reaching across the shorter span's mid-planes.
+    const [locks, sides, span, midPlaneSpan] = W <= L ? [['back', 'front'], ['left', 'right'], W, W + t] : [['left', 'right'], ['back', 'front'], L, L + 2 * t];
+    const overlap = Math.min(30, Math.max(6, 0.3 * span));
+    const lockDepth = (midPlaneSpan + overlap) / 2;
     const sideDepth = 0.4 * Math.min(W + t, L + t);
     closeTo(d.blank.width, glueFlap(W) + 2 * L + 2 * W + 5 * t);
     closeTo(d.blank.height, W + t + T + D + 3 * t + lockDepth);
     expectTubeFolds(d, t);
     expectTuckClosures(d, t, ['top']);
-    for (const side of ['back', 'front']) {
-      const lock = panel(d, `bottom-flap-${side}`).bounds;
+    for (const side of locks) {
+      const lock = panel(d, `bottom-flap-${side}`);
       const tab = panel(d, `bottom-flap-${side}-glue-tab`).bounds;
-      closeTo(lock.height, lockDepth);
-      // The lock flaps reach past the centre of the bottom (back-to-front mid-plane span W + t).
-      expect(2 * lock.height - (W + t)).toBeGreaterThan(5.9);
-      // The glue tab sits at the flap's left end, hinged at the panel corner.
+      expect(lock.role).toBe('lock-flap');
+      closeTo(lock.bounds.height, lockDepth);
+      // The lock flaps reach past the centre of the bottom and overlap.
+      expect(2 * lock.bounds.height - midPlaneSpan).toBeGreaterThan(5.9);
+      // The glue tab sits at the flap's left end, hinged at the panel corner; equal legs.
       closeTo(tab.x, panel(d, side).bounds.x);
       closeTo(tab.width, tab.height);
+      // Its tip is wider than its tab and than the side flaps' tips.
+      expect(lock.bounds.width - 2 * sideDepth).toBeGreaterThan(0);
     }
-    for (const side of ['left', 'right']) {
+    for (const side of sides) {
       const flap = panel(d, `bottom-flap-${side}`).bounds;
+      expect(panel(d, `bottom-flap-${side}`).role).toBe('minor-flap');
       closeTo(flap.height, sideDepth);
-      // The neighbouring glue tab (legs equal, shorter than the side flap) fits on it.
-      const tab = panel(d, side === 'left' ? 'bottom-flap-front-glue-tab' : 'bottom-flap-back-glue-tab').bounds;
-      expect(tab.height).toBeLessThan(flap.height);
       expect(2 * flap.height).toBeLessThan(flap.width);
+    }
+    for (const side of locks) {
+      // Each glue tab is shorter than the side flap it is glued onto.
+      expect(panel(d, `bottom-flap-${side}-glue-tab`).bounds.height).toBeLessThan(sideDepth);
     }
   },
   'rsc-box': (d, t) => {

@@ -28,13 +28,6 @@ const CLOSURE_LAYERS_PER_END = 1.5;
 /** The joint must leave this much straight glue line between its angled ends. */
 const JOINT_MIN_GLUE_LENGTH_MM = 10;
 
-const FLAP_NAMES: Readonly<Record<TubePanelId, string>> = {
-  back: 'back',
-  left: 'left',
-  front: 'front',
-  right: 'right',
-};
-
 function flapFeature(
   width: number,
   height: number,
@@ -103,7 +96,7 @@ export function buildRegularSlottedContainer(inside: BoxDimensions, t: number): 
         flapHeight,
         slotWidth,
         `${edge}-flap-${id}`,
-        `${edge === 'top' ? 'Top' : 'Bottom'} ${major ? 'outer' : 'inner'} flap (${FLAP_NAMES[id]})`,
+        `${edge === 'top' ? 'Top' : 'Bottom'} ${major ? 'outer' : 'inner'} flap (${id})`,
         major ? 'major-flap' : 'minor-flap',
       );
     }

@@ -2,20 +2,28 @@
  * Tuck top, auto (crash-lock) bottom (ECMA A60 family). The top is the straight tuck-end top.
  *
  * Bottom: four flaps. Seen from outside, every flap is bounded by 45° lines from the corners, so
- * the flaps tile the bottom like a hip roof. The two L flaps (back, front) carry a triangular
- * glue tab at their left end behind a 45° crease; at the factory the tab is folded back and glued
- * onto the W flap on its left (the W flap's right end), which makes the corner a one-degree-of-
- * freedom linkage: squaring the flattened tube swings the bottom into place. The L flaps reach
- * past the centre and overlap by `lockOverlap`, one under the other, which locks the bottom.
- * The carton is knocked down flat along the left/front and seam (right/back) corners, where the
- * glued pairs sit.
+ * the flaps tile the bottom like a hip roof. The two lock flaps sit on the longer pair of panels
+ * (back and front when L ≥ W, else left and right) and reach past the centre of the shorter span,
+ * overlapping by `lockOverlap`, one under the other. Each lock flap carries a triangular glue tab
+ * at its left end behind a 45° crease; at the factory the tab is folded back and glued onto the
+ * right end of the side flap to its left, which makes that corner a one-degree-of-freedom
+ * linkage: squaring the flattened tube swings the bottom into place. The carton is knocked down
+ * flat along the two corners where the glued pairs sit.
  */
 import { DielineDraft, type StyleGeometry } from '../draft.js';
 import { ceilTenth, formatNumber } from '../format.js';
 import { offsetPolygon } from '../geometry.js';
 import { requireAtLeast, type StyleLimits } from '../limits.js';
 import type { BoxDimensions, Point } from '../types.js';
-import { buildTube, GLUE_AREA_INSET_MM, tubeOutside, tubePanelWidths, type EdgeFeature } from './tube.js';
+import {
+  buildTube,
+  GLUE_AREA_INSET_MM,
+  TUBE_ORDER,
+  tubeOutside,
+  tubePanelWidths,
+  type EdgeFeature,
+  type TubePanelId,
+} from './tube.js';
 import { GLUE_FLAP_END_ANGLE_DEG, tuckEndParameters, tuckEndSizes, tuckTop } from './tuck-end.js';
 
 export const AUTO_BOTTOM_SUBJECT = 'an auto-bottom carton';
@@ -27,9 +35,9 @@ export const AUTO_BOTTOM_LIMITS: StyleLimits = {
   thicknessMm: { min: 0.2, max: 2 },
 };
 
-/** W-flap depth as a share of the shorter bottom side (leaves a 20 % wide tip between the 45° edges). */
+/** Side-flap depth as a share of the shorter bottom side (leaves a 20 % wide tip between the 45° edges). */
 const SIDE_FLAP_SHARE = 0.4;
-/** Glue tab legs stop short of the W flap's tip edge. */
+/** Glue tab legs stop short of the side flap's tip edge. */
 const GLUE_TAB_MARGIN_MAX_MM = 3;
 const LOCK_OVERLAP_SHARE = 0.3;
 const LOCK_OVERLAP_MIN_MM = 6;
@@ -44,14 +52,24 @@ interface CrashLockSizes {
   lockOverlap: number;
 }
 
+/** Which panels carry the lock flaps: the longer pair, so the flaps reach across the shorter span. */
+function lockFlapPanels(inside: BoxDimensions): readonly ['back', 'front'] | readonly ['left', 'right'] {
+  return inside.depthMm <= inside.widthMm ? ['back', 'front'] : ['left', 'right'];
+}
+
 function crashLockSizes(inside: BoxDimensions, t: number, bodyHeight: number): CrashLockSizes {
   const { widthMm: L, depthMm: W, heightMm: D } = inside;
+  const bodyAllowance = bodyHeight - D;
   const sideFlapDepth = SIDE_FLAP_SHARE * Math.min(W + t, L + t);
   const glueTab = sideFlapDepth - Math.min(GLUE_TAB_MARGIN_MAX_MM, 0.2 * sideFlapDepth);
-  const lockOverlap = Math.min(LOCK_OVERLAP_MAX_MM, Math.max(LOCK_OVERLAP_MIN_MM, LOCK_OVERLAP_SHARE * W));
-  // Reaches the centre of the opening (half the back-to-front mid-plane span) plus half the overlap.
-  const lockFlapDepth = (W + t + lockOverlap) / 2;
-  const minHeight = D + lockFlapDepth + LOCK_FLAP_WALL_MARGIN_MM - bodyHeight;
+  const acrossBackAndFront = lockFlapPanels(inside)[0] === 'back';
+  const span = acrossBackAndFront ? W : L;
+  // Mid-plane span the lock flaps cross: back to front is W + t, left to right L + 2t (glue flap).
+  const midPlaneSpan = acrossBackAndFront ? W + t : L + 2 * t;
+  const lockOverlap = Math.min(LOCK_OVERLAP_MAX_MM, Math.max(LOCK_OVERLAP_MIN_MM, LOCK_OVERLAP_SHARE * span));
+  // Reaches the centre of the opening plus half the overlap.
+  const lockFlapDepth = (midPlaneSpan + lockOverlap) / 2;
+  const minHeight = lockFlapDepth + LOCK_FLAP_WALL_MARGIN_MM - bodyAllowance;
   requireAtLeast(
     'heightMm',
     D,
@@ -62,29 +80,27 @@ function crashLockSizes(inside: BoxDimensions, t: number, bodyHeight: number): C
   return { sideFlapDepth, glueTab, lockOverlap, lockFlapDepth };
 }
 
-/** An L flap: glue tab behind a 45° crease at its left end, 45° right end, tip past the centre. */
-function lockFlapFeature(width: number, sizes: CrashLockSizes, side: 'back' | 'front'): EdgeFeature {
+/** A lock flap: glue tab behind a 45° crease at its left end, 45° right end, tip past the centre. */
+function lockFlapFeature(width: number, sizes: CrashLockSizes, side: TubePanelId): EdgeFeature {
   const { sideFlapDepth: hW, glueTab: hT, lockFlapDepth: hL } = sizes;
   const tab: Point[] = [
     [0, 0],
     [0, hT],
     [hT, hT],
   ];
-  const main: Point[] = [
-    [0, 0],
-    [hT, hT],
+  // Past the tab the flap follows the 45° line to the W flap's depth, then drops to its tip.
+  const rest: Point[] = [
     [hW, hW],
     [hW, hL],
     [width - hW, hL],
     [width - hW, hW],
     [width, 0],
   ];
-  const label = side === 'back' ? 'back' : 'front';
   return {
-    profile: [[0, 0], [0, hT], [hT, hT], [hW, hW], [hW, hL], [width - hW, hL], [width - hW, hW], [width, 0]],
+    profile: [...tab, ...rest],
     panels: [
-      { id: `bottom-flap-${side}`, name: `Bottom lock flap (${label})`, role: 'lock-flap', polygon: main },
-      { id: `bottom-flap-${side}-glue-tab`, name: `Bottom glue tab (${label})`, role: 'glue-tab', polygon: tab },
+      { id: `bottom-flap-${side}`, name: `Bottom lock flap (${side})`, role: 'lock-flap', polygon: [[0, 0], [hT, hT], ...rest] },
+      { id: `bottom-flap-${side}-glue-tab`, name: `Bottom glue tab (${side})`, role: 'glue-tab', polygon: tab },
     ],
     creases: [
       [
@@ -100,8 +116,8 @@ function lockFlapFeature(width: number, sizes: CrashLockSizes, side: 'back' | 'f
   };
 }
 
-/** A W flap with 45° ends; its right-end triangle receives the neighbouring glue tab. */
-function sideFlapFeature(width: number, sizes: CrashLockSizes, side: 'left' | 'right'): EdgeFeature {
+/** A side flap with 45° ends; its right-end triangle receives the neighbouring glue tab. */
+function sideFlapFeature(width: number, sizes: CrashLockSizes, side: TubePanelId): EdgeFeature {
   const hW = sizes.sideFlapDepth;
   const profile: Point[] = [
     [0, 0],
@@ -126,18 +142,18 @@ export function buildTuckTopAutoBottom(inside: BoxDimensions, t: number): StyleG
   const sizes = tuckEndSizes(inside, t, AUTO_BOTTOM_SUBJECT);
   const lock = crashLockSizes(inside, t, sizes.bodyHeight);
   const widths = tubePanelWidths(L, W, t);
+  const locks: readonly TubePanelId[] = lockFlapPanels(inside);
+  const bottom: Partial<Record<TubePanelId, EdgeFeature>> = {};
+  for (const id of TUBE_ORDER) {
+    bottom[id] = locks.includes(id) ? lockFlapFeature(widths[id], lock, id) : sideFlapFeature(widths[id], lock, id);
+  }
   const draft = new DielineDraft();
   buildTube(draft, {
     widths,
     bodyHeight: sizes.bodyHeight,
     glueFlap: { width: sizes.glueFlapWidth, endAngleDeg: GLUE_FLAP_END_ANGLE_DEG, id: 'glue-flap', name: 'Glue flap' },
     top: tuckTop(widths, sizes),
-    bottom: {
-      back: lockFlapFeature(widths.back, lock, 'back'),
-      left: sideFlapFeature(widths.left, lock, 'left'),
-      front: lockFlapFeature(widths.front, lock, 'front'),
-      right: sideFlapFeature(widths.right, lock, 'right'),
-    },
+    bottom,
   });
   const parameters = {
     ...tuckEndParameters(sizes),
