@@ -1,18 +1,33 @@
-// The physical limit for GET /templates on this machine: bare node:http answering the same
-// precomputed bytes, with no routing, validation, hooks or logging.
+// The references for GET /templates, answering the same precomputed bytes:
+//   node     bare node:http, the physical limit of this machine;
+//   fastify  a bare Fastify instance with one route and no plugins, hooks or logger, the
+//            framework's own floor, so the service's overhead can be told from Fastify's.
 import { createServer } from 'node:http';
-import { FULL_LISTING_JSON } from '../src/catalog/index.js';
+import Fastify from 'fastify';
+import { FULL_LISTING_BYTES } from '../src/catalog/index.js';
 
-const body = Buffer.from(FULL_LISTING_JSON);
-const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': String(body.length) };
+const [, , kind = 'node', portArg = '0'] = process.argv;
+const port = Number(portArg);
+const contentType = 'application/json; charset=utf-8';
 
-const server = createServer((_request, response) => {
-  response.writeHead(200, headers);
-  response.end(body);
-});
-server.keepAliveTimeout = 72_000;
-server.listen(Number(process.argv[2] ?? 0), '127.0.0.1', () => {
-  const address = server.address();
-  process.stdout.write(`${typeof address === 'object' && address ? address.port : ''}\n`);
-});
-process.on('SIGTERM', () => server.close(() => process.exit(0)));
+const announce = (address: unknown) =>
+  process.stdout.write(`${typeof address === 'object' && address && 'port' in address ? String(address.port) : ''}\n`);
+
+if (kind === 'fastify') {
+  const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
+  app.get('/templates', (_request, reply) => {
+    reply.type(contentType).send(FULL_LISTING_BYTES);
+  });
+  await app.listen({ port, host: '127.0.0.1' });
+  announce(app.server.address());
+  process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
+} else {
+  const headers = { 'content-type': contentType, 'content-length': String(FULL_LISTING_BYTES.length) };
+  const server = createServer((_request, response) => {
+    response.writeHead(200, headers);
+    response.end(FULL_LISTING_BYTES);
+  });
+  server.keepAliveTimeout = 72_000;
+  server.listen(port, '127.0.0.1', () => announce(server.address()));
+  process.on('SIGTERM', () => server.close(() => process.exit(0)));
+}

@@ -45,9 +45,9 @@ async function load(options: Options, { warmup = WARMUP } = {}) {
   return result;
 }
 
-async function startReference(): Promise<{ url: string; stop: () => void }> {
+async function startReference(kind: 'node' | 'fastify'): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), String(port)], {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), kind, String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
@@ -119,16 +119,26 @@ async function main() {
   const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pf-bench-data-'));
   const service = await startService({ databaseUrl: database?.url, dataDir });
-  const reference = await startReference();
+  const reference = await startReference('node');
+  const fastifyFloor = await startReference('fastify');
   try {
     // 1. GET /templates against the reference.
     const ref = await load({ url: `${reference.url}/templates`, connections: CONNECTIONS });
+    const bare = await load({ url: `${fastifyFloor.url}/templates`, connections: CONNECTIONS });
     const svc = await load({ url: `${service.url}/templates`, connections: CONNECTIONS });
     const ratio1 = svc.requests.average / ref.requests.average;
     record({
       id: '1',
       workload: 'GET /templates vs bare node:http',
-      figures: { 'req/s': svc.requests.average, 'p99 ms': svc.latency.p99, 'ref req/s': ref.requests.average, 'ref p99 ms': ref.latency.p99, ratio: ratio1 },
+      figures: {
+        'req/s': svc.requests.average,
+        'p99 ms': svc.latency.p99,
+        'node:http req/s': ref.requests.average,
+        'bare Fastify req/s': bare.requests.average,
+        ratio: ratio1,
+        'bare Fastify ratio': bare.requests.average / ref.requests.average,
+        'service / bare Fastify': svc.requests.average / bare.requests.average,
+      },
       target: 'ratio >= 0.90',
       met: ratio1 >= 0.9,
     });
@@ -243,6 +253,7 @@ async function main() {
     record({ id: '8b', workload: 'GET /files/:name (200 KB image)', figures: { 'req/s': files.requests.average, 'p99 ms': files.latency.p99, 'MB/s': files.throughput.average / 1e6 } });
   } finally {
     reference.stop();
+    fastifyFloor.stop();
     await service.stop();
   }
 

@@ -52,3 +52,6 @@ function searchText(template: Template): string {
 
 /** The unfiltered listing, serialized once: GET /templates answers with these exact bytes. */
 export const FULL_LISTING_JSON: string = JSON.stringify(listTemplates());
+
+/** The same listing as UTF-8 bytes, encoded once. */
+export const FULL_LISTING_BYTES: Buffer = Buffer.from(FULL_LISTING_JSON, 'utf8');
