@@ -30,6 +30,7 @@ import { ApiErrorSchema } from './schemas/common.js';
 import { UserSchema } from './schemas/auth.js';
 import { ProjectSchema } from './schemas/projects.js';
 import { CategorySchema, TemplateSchema } from './schemas/templates.js';
+import { DielineSchema } from './schemas/dielines.js';
 import { createServices } from './services/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -87,7 +88,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const validators = createValidators();
-  app.setValidatorCompiler(({ schema, httpPart }) => validators.compilerFor(httpPart).compile(schema));
+  app.setValidatorCompiler(({ schema, httpPart }) => validators.compile(schema, httpPart));
 
   // JSON only: no text/plain parser (415), and a malformed body never echoes its content.
   app.removeContentTypeParser('text/plain');
@@ -100,7 +101,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     }
   });
 
-  for (const schema of [ApiErrorSchema, TemplateSchema, CategorySchema, UserSchema, ApiKeySchema, ProjectSchema, AssetSchema]) app.addSchema(schema);
+  for (const schema of [ApiErrorSchema, TemplateSchema, CategorySchema, UserSchema, ApiKeySchema, ProjectSchema, AssetSchema, DielineSchema]) app.addSchema(schema);
 
   app.decorate('config', config);
   await app.register(requestIdPlugin);

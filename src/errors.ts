@@ -40,6 +40,8 @@ export const MESSAGES = {
   unknownCategory: (id: string) => `Unknown template category '${id}'.`,
   unknownTemplateId: (id: string) => `Unknown templateId '${id}'.`,
   templateNotFound: (id: string) => `Template '${id}' was not found.`,
+  templateHasNoDieline: (id: string) => `Template '${id}' has no dieline.`,
+  materialNotForTemplate: (material: string, id: string) => `Material '${material}' is not available for template '${id}'.`,
   missingApiKey: 'Missing x-api-key header.',
   invalidApiKey: 'Invalid API key.',
   projectCap: 'The free plan includes up to 3 projects. Upgrade to create more.',

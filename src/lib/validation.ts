@@ -16,15 +16,47 @@ const shared: Options = {
   keywords: ['example'],
 };
 
+export type RequestValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
+
 export function createValidators() {
   const body = addFormats(new Ajv({ ...shared, coerceTypes: false }));
   const text = addFormats(new Ajv({ ...shared, coerceTypes: true }));
   return {
-    compilerFor(httpPart: string | undefined) {
-      return httpPart === 'body' ? body : text;
+    compile(schema: object, httpPart: string | undefined): RequestValidator {
+      return httpPart === 'body' ? body.compile(schema) : finiteAfterCoercion(text.compile(schema));
     },
   };
 }
+
+/**
+ * Ajv coerces "Infinity" and "1e400" in a query string to ±Infinity and then lets them past
+ * minimum/maximum. JSON bodies cannot carry them, but query strings can, so refuse them here.
+ */
+function finiteAfterCoercion(validate: RequestValidator): RequestValidator {
+  const wrapped: RequestValidator = (data) => {
+    if (!validate(data)) {
+      wrapped.errors = validate.errors;
+      return false;
+    }
+    const field = firstNonFiniteField(data);
+    wrapped.errors = field === undefined ? null : [nonFiniteError(field)];
+    return field === undefined;
+  };
+  return wrapped;
+}
+
+function firstNonFiniteField(data: unknown): string | undefined {
+  if (typeof data !== 'object' || data === null) return undefined;
+  return Object.entries(data).find(([, value]) => typeof value === 'number' && !Number.isFinite(value))?.[0];
+}
+
+const nonFiniteError = (field: string): ErrorObject => ({
+  keyword: 'type',
+  instancePath: `/${field}`,
+  schemaPath: '#/type',
+  params: { type: 'number' },
+  message: 'must be a finite number',
+});
 
 /** One clear sentence for the first violation, naming the field; never echoes the input value. */
 export function formatValidationError(errors: readonly ErrorObject[], dataVar: string): string {

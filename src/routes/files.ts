@@ -3,24 +3,15 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FileBytes, FileParams, NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import { matchesEtag, SANDBOX_CSP } from '../lib/http-caching.js';
 import type { StoredFile } from '../repositories/assets.js';
 
-// Applies to every stored type, not only SVG: no script, no plugin, no form, no navigation can run
-// from a served file even if a browser renders it as a document.
-export const FILE_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
+// Applies to every stored type, not only SVG, in case a browser renders a file as a document.
+export const FILE_CSP = SANDBOX_CSP;
 export const FILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Strong: a stored file never changes, and its name is never reused. */
 export const etagOf = (file: StoredFile) => `"${file.name}-${file.sizeBytes}"`;
-
-/** If-None-Match uses the weak comparison (RFC 9110 §13.1.2): W/ prefixes are ignored. */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  return ifNoneMatch.split(',').some((candidate) => {
-    const tag = candidate.trim();
-    return tag === '*' || tag.replace(/^W\//, '') === etag;
-  });
-}
 
 // undefined, not null: null would be serialized as JSON "null" (with a Content-Length) on a 304.
 const NO_BODY = undefined as never;

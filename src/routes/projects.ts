@@ -2,9 +2,12 @@
 // account's project answers exactly like a missing one.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
+import { DielineResponse, ProjectDielineQuery } from '../schemas/dielines.js';
 import { toProjectDto } from '../schemas/dto.js';
 import { CreateProjectBody, ProjectListReply, ProjectReply, UpdateProjectBody } from '../schemas/projects.js';
+import { PROJECT_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 
 const security = [{ bearerAuth: [] }];
 
@@ -98,6 +101,28 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async (request, reply) => {
       await app.services.projects.remove(request.userId, request.params.id);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.get(
+    '/:id/dieline',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: "Generate the flat dieline of a project's box as JSON, SVG or PDF",
+        description:
+          "Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the " +
+          "box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3.",
+        security,
+        params: IdParams,
+        querystring: ProjectDielineQuery,
+        response: { 200: DielineResponse, 304: NotModified, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async function projectDieline(request, reply) {
+      const project = await app.services.projects.get(request.userId, request.params.id);
+      const dieline = await app.services.dielines.forProject(project, request.query);
+      return sendDieline(request, reply, dieline, PROJECT_DIELINE_CACHE);
     },
   );
 };

@@ -1,10 +1,13 @@
-// The catalog routes. Registered twice: at the root (public) and inside the /v1 context (key
-// gated), so both surfaces answer from this one module, byte for byte.
+// The catalog routes and template dielines. Registered twice: at the root (public) and inside the
+// /v1 context (key gated), so both surfaces answer from this one module, byte for byte.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FULL_LISTING_JSON, getTemplate, isCategoryId, listTemplates } from '../catalog/index.js';
+import { FULL_LISTING_BYTES, getTemplate, isCategoryId, listTemplates } from '../catalog/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
+import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
+import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
 import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/templates.js';
+import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 
 export interface TemplateRoutesOptions {
   /** Extra statuses the surrounding context can answer with (401 and 429 on /v1). */
@@ -17,6 +20,8 @@ const JSON_TYPE = 'application/json; charset=utf-8';
 const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, options) => {
   const contextErrors = options.contextErrors ?? [];
   const security = options.security ?? [];
+  // Behind a credential, shared caches must not keep (and hand out) the answer.
+  const dielineCache = security.length > 0 ? KEYED_DIELINE_CACHE : PUBLIC_DIELINE_CACHE;
 
   app.get(
     '/',
@@ -29,15 +34,17 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
         response: { 200: TemplateListReply, ...errorResponses(400, ...contextErrors) },
       },
     },
-    async (request, reply) => {
+    // Synchronous on purpose: the unfiltered listing is the hottest route and needs no promise.
+    (request, reply) => {
       const { category, q } = request.query;
       if (category === undefined && q === undefined) {
-        // Pre-serialized bytes: a string payload with a content type bypasses the serializer,
-        // so the cast only tells the type provider what those bytes contain.
-        return reply.type(JSON_TYPE).send(FULL_LISTING_JSON as never);
+        // Pre-encoded bytes: a Buffer payload bypasses the serializer and any re-encoding, so the
+        // cast only tells the type provider what those bytes contain.
+        reply.type(JSON_TYPE).send(FULL_LISTING_BYTES as never);
+        return;
       }
       if (category !== undefined && !isCategoryId(category)) throw badRequest(MESSAGES.unknownCategory(category));
-      return listTemplates({ category, q });
+      reply.send(listTemplates({ category, q }));
     },
   );
 
@@ -57,6 +64,28 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       const template = getTemplate(request.params.id);
       if (!template) throw notFound(MESSAGES.templateNotFound(request.params.id));
       return { template };
+    },
+  );
+
+  app.get(
+    '/:id/dieline',
+    {
+      schema: {
+        tags: ['templates'],
+        summary: 'Generate the flat dieline of a box template as JSON, SVG or PDF',
+        description:
+          "Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the " +
+          'material (or for the style), bleedMm to 3 and format to json. Container templates have no dieline ' +
+          '(400). A size or caliper the style cannot be built at is a 400 naming the parameter.',
+        security,
+        params: IdParams,
+        querystring: TemplateDielineQuery,
+        response: { 200: DielineResponse, 304: NotModified, ...errorResponses(400, 404, ...contextErrors) },
+      },
+    },
+    async function templateDieline(request, reply) {
+      const dieline = await app.services.dielines.forTemplate(request.params.id, request.query);
+      return sendDieline(request, reply, dieline, dielineCache);
     },
   );
 };

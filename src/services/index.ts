@@ -9,6 +9,7 @@ import { createLocalDiskStorage } from '../storage/index.js';
 import { createApiKeyService } from './api-keys.js';
 import { createAssetService } from './assets.js';
 import { createAuthService } from './auth.js';
+import { createDielineService } from './dielines.js';
 import { createProjectService } from './projects.js';
 
 export function createServices(config: Config, db: Database) {
@@ -18,6 +19,7 @@ export function createServices(config: Config, db: Database) {
     apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
     projects: createProjectService(repositories.projects),
     assets: createAssetService(repositories.assets, createLocalDiskStorage(config.uploadDir)),
+    dielines: createDielineService(),
   };
 }
 

@@ -2,7 +2,7 @@
 // code and time, its output, and signals sent at chosen moments. test/helpers/server-process.ts
 // runs healthy fleets; this is for start-up failures and shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -29,6 +29,8 @@ export interface LifecycleServer {
   waitUntilHealthy(timeoutMs?: number): Promise<void>;
   /** SIGKILL if still running (cleanup after a failed test). */
   kill(): Promise<void>;
+  /** kill(), then removes the temporary directories this helper made. */
+  cleanup(): Promise<void>;
 }
 
 /**
@@ -39,6 +41,7 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Lif
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pf-life-data-'));
   const uploadDir = env.UPLOAD_DIR ?? mkdtempSync(path.join(tmpdir(), 'pf-life-uploads-'));
+  const madeDirs = env.UPLOAD_DIR === undefined ? [dataDir, uploadDir] : [dataDir];
   const url = databaseUrl();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
@@ -74,6 +77,13 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Lif
   let exit: Exit | undefined;
   void exited.then((value) => (exit = value));
 
+  const kill = async () => {
+    if (!exit) {
+      child.kill('SIGKILL');
+      await exited;
+    }
+  };
+
   return {
     child,
     port,
@@ -95,11 +105,10 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Lif
       }
       throw new Error(`The server did not answer /health within ${timeoutMs} ms:\n${output}`);
     },
-    async kill() {
-      if (!exit) {
-        child.kill('SIGKILL');
-        await exited;
-      }
+    kill,
+    async cleanup() {
+      await kill();
+      for (const dir of madeDirs) rmSync(dir, { recursive: true, force: true });
     },
   };
 }

@@ -3,7 +3,7 @@
 // recovers once the database is back, and no write is lost or half-done.
 // PostgreSQL: a TCP relay between the app and the server is cut three ways. Embedded engine: the
 // database is closed under the running app, then reopened from its files to check what was kept.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { InjectOptions } from 'fastify';
@@ -266,6 +266,7 @@ if (!url) {
         }
       } finally {
         await reopened.close();
+        rmSync(dataDir, { recursive: true, force: true });
       }
     });
   });

@@ -93,7 +93,7 @@ function tryConnect(port: number): Promise<string> {
 
 describe('graceful shutdown (real process, SIGTERM)', () => {
   let server: LifecycleServer;
-  afterAll(() => server?.kill());
+  afterAll(() => server?.cleanup());
 
   it('finishes all 50 in-flight requests, refuses new connections, exits 0 within 10 s, leaves no temp file', { timeout: 90_000 }, async () => {
     // bcrypt at cost 10 makes logins and registrations slow enough to still be running at exit.

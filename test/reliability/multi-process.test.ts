@@ -2,7 +2,7 @@
 // UPLOAD_DIR, over real HTTP: the free-plan cap, key revocation, unique emails, and uploads served
 // by any process. PostgreSQL run: two real server processes. Embedded run (one process per
 // database by nature): two app instances on one shared database, each listening on its own port.
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -50,9 +50,9 @@ async function register(baseUrl: string): Promise<string> {
 describe(`several processes on one database (${engineName()})`, () => {
   let bases: [string, string];
   const cleanups: Array<() => Promise<unknown>> = [];
+  const uploadDir = mkdtempSync(path.join(tmpdir(), 'pf-multi-uploads-'));
 
   beforeAll(async () => {
-    const uploadDir = mkdtempSync(path.join(tmpdir(), 'pf-multi-uploads-'));
     const url = databaseUrl();
     if (url) {
       const servers: ServerProcess[] = await startServers(2, { databaseUrl: url, uploadDir });
@@ -79,6 +79,7 @@ describe(`several processes on one database (${engineName()})`, () => {
 
   afterAll(async () => {
     for (const cleanup of cleanups) await cleanup();
+    rmSync(uploadDir, { recursive: true, force: true });
   });
 
   it('holds the free-plan cap when ten simultaneous creates are spread over both', async () => {

@@ -12,7 +12,7 @@ import { startTcpRelay, type TcpRelay } from '../helpers/tcp-relay.js';
 const spawned: LifecycleServer[] = [];
 const relays: TcpRelay[] = [];
 afterEach(async () => {
-  await Promise.all(spawned.splice(0).map((server) => server.kill()));
+  await Promise.all(spawned.splice(0).map((server) => server.cleanup()));
   await Promise.all(relays.splice(0).map((relay) => relay.close()));
 });
 

@@ -1,0 +1,185 @@
+// Dieline request and reply schemas. The JSON reply is sent pre-serialized (its bytes are hashed
+// for the ETag and cached), so DielineSchema documents that body rather than serializing it; the
+// service assigns every Dieline to DielineReplyBody, so the compiler keeps the two in step.
+import { Type, type Static, type StringOptions } from '@sinclair/typebox';
+import { MATERIAL_IDS } from '../catalog/index.js';
+import { DEFAULT_BLEED_MM, DIELINE_FORMATS, DIELINE_STYLES, type PanelRole } from '../dielines/index.js';
+import { BLEED_LIMITS } from '../dielines/limits.js';
+import { DIELINE_PATH_TYPES } from '../dielines/types.js';
+import { StrictObject } from './common.js';
+import { DIMENSION_MAX_MM, DIMENSION_MIN_MM } from './projects.js';
+
+const stringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
+  Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
+
+const PANEL_ROLES = [
+  'wall',
+  'bottom',
+  'lid',
+  'closure',
+  'tuck',
+  'dust-flap',
+  'glue-flap',
+  'major-flap',
+  'minor-flap',
+  'lock-flap',
+  'glue-tab',
+  'corner-flap',
+  'rim',
+  'inner-wall',
+] as const satisfies readonly PanelRole[];
+
+const STYLE_IDS = [...new Set(Object.values(DIELINE_STYLES))];
+
+// ---- Query strings (numbers arrive as text; the querystring validator coerces them) ----------
+
+/** The largest caliper any style accepts is 12 mm; each style checks its own range. */
+export const THICKNESS_QUERY_MAX_MM = 20;
+
+const dimension = (what: string) =>
+  Type.Number({
+    minimum: DIMENSION_MIN_MM,
+    maximum: DIMENSION_MAX_MM,
+    description: `${what}, inside, in millimetres (${DIMENSION_MIN_MM}–${DIMENSION_MAX_MM}); default: the template's defaultDimensions. Each style accepts a narrower range.`,
+  });
+
+const BleedQuery = Type.Number({
+  minimum: BLEED_LIMITS.min,
+  maximum: BLEED_LIMITS.max,
+  default: DEFAULT_BLEED_MM,
+  description: `Bleed around every cut outline, in millimetres (${BLEED_LIMITS.min}–${BLEED_LIMITS.max}).`,
+});
+
+const FormatQuery = stringEnum(DIELINE_FORMATS, {
+  default: 'json',
+  description: 'json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines.',
+});
+
+export const TemplateDielineQuery = StrictObject({
+  widthMm: Type.Optional(dimension('Length L (front panel width)')),
+  heightMm: Type.Optional(dimension('Height H')),
+  depthMm: Type.Optional(dimension('Width W (front to back)')),
+  thicknessMm: Type.Optional(
+    Type.Number({
+      exclusiveMinimum: 0,
+      maximum: THICKNESS_QUERY_MAX_MM,
+      description: 'Board caliper in millimetres; default: a typical board for the material. Each style accepts its own range.',
+    }),
+  ),
+  material: Type.Optional(
+    stringEnum(MATERIAL_IDS, {
+      description: "One of the template's materials; only chooses the default thicknessMm.",
+    }),
+  ),
+  bleedMm: Type.Optional(BleedQuery),
+  format: Type.Optional(FormatQuery),
+});
+export type TemplateDielineQuery = Static<typeof TemplateDielineQuery>;
+
+export const ProjectDielineQuery = StrictObject({
+  bleedMm: Type.Optional(BleedQuery),
+  format: Type.Optional(FormatQuery),
+});
+export type ProjectDielineQuery = Static<typeof ProjectDielineQuery>;
+
+// ---- The Dieline model (src/dielines/types.ts) -----------------------------------------------
+
+const Closed = <T extends Parameters<typeof Type.Object>[0]>(properties: T, description?: string) =>
+  Type.Object(properties, { additionalProperties: false, ...(description ? { description } : {}) });
+
+const PointSchema = Type.Array(Type.Number(), { minItems: 2, maxItems: 2, description: '[x, y] in millimetres.' });
+
+const BoundsSchema = Closed({ x: Type.Number(), y: Type.Number(), width: Type.Number(), height: Type.Number() });
+
+const BoxDimensionsSchema = Closed({ widthMm: Type.Number(), heightMm: Type.Number(), depthMm: Type.Number() });
+
+const PieceSchema = Closed(
+  { id: Type.String(), name: Type.String(), bounds: BoundsSchema },
+  'A separately cut part: `blank`, or `base` and `lid` for the rigid box.',
+);
+
+const PanelSchema = Closed(
+  {
+    id: Type.String({ description: 'Stable kebab-case panelId for artwork placement.' }),
+    name: Type.String(),
+    role: stringEnum(PANEL_ROLES),
+    pieceId: Type.String(),
+    polygon: Type.Array(PointSchema),
+    bounds: BoundsSchema,
+  },
+  'A region between creases and cut lines.',
+);
+
+const PathSchema = Closed(
+  {
+    type: stringEnum(DIELINE_PATH_TYPES),
+    closed: Type.Boolean(),
+    points: Type.Array(PointSchema),
+    d: Type.String({ description: 'The same geometry as SVG path data, in millimetres.' }),
+    role: Type.Optional(stringEnum(['outline', 'hole'] as const, { description: 'Cut lines only.' })),
+    pieceId: Type.Optional(Type.String()),
+    panelId: Type.Optional(Type.String()),
+  },
+  'cut (outline or hole), crease (one segment), bleed (per piece), safe and glue (per panel).',
+);
+
+export const DielineSchema = Type.Object(
+  {
+    templateId: Type.String(),
+    style: stringEnum(STYLE_IDS),
+    styleName: Type.String(),
+    units: Type.Literal('mm'),
+    thicknessMm: Type.Number({ description: 'Board caliper the geometry was built for.' }),
+    bleedMm: Type.Number(),
+    safeMarginMm: Type.Number(),
+    blank: Closed({ width: Type.Number(), height: Type.Number() }, 'Size of the cut blank.'),
+    artboard: Type.Object(BoundsSchema.properties, {
+      additionalProperties: false,
+      description: 'Blank plus bleed on every side: the SVG viewBox and the PDF page.',
+    }),
+    dimensions: Closed({ inside: BoxDimensionsSchema, outside: BoxDimensionsSchema }),
+    parameters: Type.Object(
+      {},
+      { additionalProperties: Type.Number(), description: 'Derived construction values of the style, in millimetres.' },
+    ),
+    pieces: Type.Array(PieceSchema),
+    panels: Type.Array(PanelSchema),
+    paths: Type.Array(PathSchema),
+  },
+  {
+    $id: 'Dieline',
+    title: 'Dieline',
+    additionalProperties: false,
+    description:
+      'Flat blank in millimetres, origin top-left, y down, printed side up; coordinates rounded to 0.001 mm.',
+  },
+);
+
+export const DielineReply = Type.Object({ dieline: Type.Ref(DielineSchema) }, { additionalProperties: false });
+export type DielineReplyBody = Static<typeof DielineReply>;
+
+/** The 200 answer in its three media types, with the caching headers every variant carries. */
+export const DielineResponse = {
+  description: 'The dieline, in the media type chosen by `format`.',
+  headers: {
+    etag: Type.String({ description: 'Strong validator: a hash of the body. Send it back in If-None-Match for a 304.' }),
+    'cache-control': Type.String({
+      description: 'public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects.',
+    }),
+    'content-disposition': Type.String({
+      description: 'svg and pdf only: inline; filename="<template>-<L>x<W>x<H>.<format>".',
+    }),
+  },
+  content: {
+    'application/json': { schema: DielineReply },
+    'image/svg+xml': {
+      schema: Type.String({ description: 'An SVG document sized in mm (viewBox in mm), one group per line type.' }),
+    },
+    'application/pdf': {
+      schema: Type.String({
+        format: 'binary',
+        description: 'A one-page vector PDF: the artboard as the page, lines in the spot colours CutContour, Crease, Glue, Bleed and SafeArea.',
+      }),
+    },
+  },
+};
