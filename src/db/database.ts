@@ -40,6 +40,9 @@ function openPostgres(
     query_timeout: target.timeoutMs,
     idleTimeoutMillis: 30_000,
     keepAlive: true,
+    // A transaction orphaned by a network partition would otherwise hold its row locks (the
+    // project cap locks the owner's row) until the server notices the dead socket, possibly hours.
+    idle_in_transaction_session_timeout: 30_000,
   });
   pool.on('error', (error) => events.onBackgroundError?.(error));
   const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });

@@ -60,6 +60,8 @@ async function errorHandlerPlugin(app: FastifyInstance) {
     } else {
       request.log.info({ statusCode: body.statusCode, reason: body.message }, 'request rejected');
     }
+    // The service recovers by itself once the database answers again: tell clients when to retry.
+    if (body.statusCode === 503) void reply.header('retry-after', '5');
     return reply.code(body.statusCode).send(body);
   });
 

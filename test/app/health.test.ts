@@ -33,5 +33,6 @@ describe(`health (${engineName()})`, () => {
     const ready = await app.inject({ method: 'GET', url: '/health/ready' });
     expect(ready.statusCode).toBe(503);
     expect(ready.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Database is unavailable.' });
+    expect(ready.headers['retry-after']).toBe('5');
   });
 });
