@@ -8,6 +8,7 @@ import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { badRequest, MESSAGES } from './errors.js';
+import { redactSecrets } from './lib/log-redaction.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
 import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
@@ -42,29 +43,22 @@ const FRAMEWORK_ROUTING_ERRORS: Record<string, ApiError> = {
 };
 
 export interface BuildOptions {
-  /** A database opened by the caller (tests); otherwise the app opens config.database itself. */
+  /** A database opened by the caller; otherwise the app opens config.database itself. */
   database?: Database;
+  /** Close the caller's database when the app closes (it is handed over, not lent). */
+  ownsDatabase?: boolean;
   /** Overrides the logger (tests pass false). */
   logger?: FastifyServerOptions['logger'];
   /** Where log lines go instead of stdout (tests read them back). */
   logStream?: DestinationStream;
 }
 
-export const REDACTED_PATHS = [
-  'req.headers.authorization',
-  'req.headers["x-api-key"]',
-  'req.headers.cookie',
-  'res.headers["set-cookie"]',
-  '*.password',
-  '*.token',
-  '*.passwordHash',
-];
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
-      redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
+      formatters: { log: redactSecrets },
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     requestIdHeader: false,
@@ -106,7 +100,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.decorate('config', config);
   await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
-  await app.register(databasePlugin, { config, database: options.database });
+  await app.register(databasePlugin, { config, database: options.database, ownsDatabase: options.ownsDatabase });
   await app.register(
     fp(
       async (instance) => {

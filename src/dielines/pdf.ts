@@ -3,8 +3,8 @@
  * blank. Every line type is stroked in its own named Separation (spot) colour — `CutContour`,
  * `Crease`, `Glue`, `Bleed`, `SafeArea` — with overprint on, so a RIP can drop or map them.
  * Fixed document dates make the bytes (and the trailer /ID derived from them) reproducible.
+ * pdfkit is loaded on first use: it is the heaviest import of the service and only PDFs need it.
  */
-import PDFDocument from 'pdfkit';
 import { formatNumber } from './format.js';
 import type { Dieline, DielinePathType } from './types.js';
 
@@ -34,7 +34,11 @@ type SpotColorDocument = PDFKit.PDFDocument & {
   addSpotColor(name: string, c: number, m: number, y: number, k: number): PDFKit.PDFDocument;
 };
 
-export function renderDielinePdf(dieline: Dieline): Promise<Buffer> {
+const loadPdfKit = () => import('pdfkit');
+let pdfkit: ReturnType<typeof loadPdfKit> | undefined;
+
+export async function renderDielinePdf(dieline: Dieline): Promise<Buffer> {
+  const PDFDocument = (await (pdfkit ??= loadPdfKit())).default;
   const { artboard, blank } = dieline;
   const { inside } = dieline.dimensions;
   const title = `${dieline.styleName}, inside ${formatNumber(inside.widthMm)} x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;

@@ -1,5 +1,7 @@
 // bcrypt, always through its asynchronous API so hashing runs on libuv's pool, not the event loop.
+import { availableParallelism } from 'node:os';
 import bcrypt from 'bcrypt';
+import { createLimiter } from './concurrency.js';
 import { hasLoneSurrogate } from './text.js';
 
 export const PASSWORD_MIN_BYTES = 8;
@@ -26,15 +28,23 @@ export interface PasswordHasher {
   verifyAgainstDummy(password: string): Promise<false>;
 }
 
-export function createPasswordHasher(cost: number): PasswordHasher {
+/**
+ * bcrypt runs on libuv's thread pool (4 threads): on a 2-core machine four hashes at once would
+ * starve the event loop's own thread. One core is left for the event loop.
+ */
+export const BCRYPT_CONCURRENCY = Math.max(1, availableParallelism() - 1);
+
+export function createPasswordHasher(cost: number, concurrency = BCRYPT_CONCURRENCY): PasswordHasher {
+  const limit = createLimiter(concurrency);
   // A hash of the same cost as real ones, or the timing of unknown emails would differ.
   let dummyHash: Promise<string> | undefined;
-  const dummy = () => (dummyHash ??= bcrypt.hash('dummy-password-for-timing', cost));
+  const dummy = () => (dummyHash ??= limit(() => bcrypt.hash('dummy-password-for-timing', cost)));
   return {
-    hash: (password) => bcrypt.hash(password, cost),
-    verify: (password, hash) => bcrypt.compare(password, hash),
+    hash: (password) => limit(() => bcrypt.hash(password, cost)),
+    verify: (password, hash) => limit(() => bcrypt.compare(password, hash)),
     async verifyAgainstDummy(password) {
-      await bcrypt.compare(password, await dummy());
+      const hash = await dummy();
+      await limit(() => bcrypt.compare(password, hash));
       return false;
     },
   };

@@ -8,12 +8,13 @@ import { migrate } from '../db/migrator.js';
 
 export interface DatabasePluginOptions {
   config: Config;
-  /** A database opened by the caller; it stays open when the app closes. */
+  /** A database opened by the caller; it stays open when the app closes unless ownsDatabase. */
   database?: Database;
+  ownsDatabase?: boolean;
 }
 
-async function databasePlugin(app: FastifyInstance, { config, database }: DatabasePluginOptions) {
-  const owned = !database;
+async function databasePlugin(app: FastifyInstance, { config, database, ownsDatabase }: DatabasePluginOptions) {
+  const owned = !database || ownsDatabase === true;
   const db =
     database ??
     (await openDatabase(config.database, {

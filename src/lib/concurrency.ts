@@ -1,0 +1,18 @@
+// A counting semaphore: at most `limit` tasks run at once, the rest wait in arrival order.
+export function createLimiter(limit: number) {
+  let running = 0;
+  const waiting: Array<() => void> = [];
+  const release = () => {
+    running--;
+    waiting.shift()?.();
+  };
+  return async function run<T>(task: () => Promise<T>): Promise<T> {
+    if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
+    running++;
+    try {
+      return await task();
+    } finally {
+      release();
+    }
+  };
+}
