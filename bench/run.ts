@@ -7,6 +7,7 @@ import { request as httpRequest } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
+import pg from 'pg';
 import { createDatabase, freePort, json, ROOT, rssBytes, startService, type RunningService } from './support.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -108,6 +109,14 @@ function upload(service: RunningService, token: string, size: number, onProgress
   });
 }
 
+async function settle(url: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  await client.query('CHECKPOINT').catch(() => undefined);
+  await client.end();
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+}
+
 async function measureStartup(options: Parameters<typeof startService>[0]) {
   const service = await startService(options);
   await service.stop();
@@ -119,6 +128,9 @@ async function main() {
   const database = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined;
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pf-bench-data-'));
   const service = await startService({ databaseUrl: database?.url, dataDir });
+  // A fresh database keeps PostgreSQL busy for a moment (checkpoint, autovacuum of the new
+  // catalog); let it settle so #1 measures the service, not the neighbour.
+  if (database) await settle(database.url);
   const reference = await startReference('node');
   const fastifyFloor = await startReference('fastify');
   try {

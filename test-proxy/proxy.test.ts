@@ -4,12 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { adminQuery, withDatabase } from '../test/global-setup.js';
-import { startServer, type ServerProcess } from '../test/helpers/server-process.js';
+import { freePort, startServer, type ServerProcess } from '../test/helpers/server-process.js';
 import { startNginx, type NginxProcess } from './nginx.js';
 import { pngOfSize } from './png.js';
 
@@ -29,17 +28,6 @@ interface Asset {
   sizeBytes: number;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('No free port was reported.'))));
-    });
-  });
-}
 
 /** A GET from a chosen local address (fetch cannot bind one), with a bounded wait. */
 function getFrom(localAddress: string, url: string, headers: Record<string, string>): Promise<number> {

@@ -3,10 +3,12 @@
 // runs healthy fleets; this is for start-up failures and shutdown.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { databaseUrl, TEST_API_KEY_SECRET, TEST_JWT_SECRET } from './app.js';
+import { databaseUrl } from './app.js';
+import { freePort, serverEnv } from './server-process.js';
+
+export { freePort };
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 
@@ -45,23 +47,13 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Lif
   const url = databaseUrl();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
+    env: serverEnv({
       PORT: String(port),
       DATA_DIR: dataDir,
       UPLOAD_DIR: uploadDir,
-      JWT_SECRET: TEST_JWT_SECRET,
-      API_KEY_SECRET: TEST_API_KEY_SECRET,
-      BCRYPT_COST: '4',
-      RATE_LIMIT_AUTH_PER_MIN: '0',
-      RATE_LIMIT_V1_PER_MIN: '0',
-      LOG_LEVEL: 'warn',
       ...(url ? { DATABASE_URL: url } : {}),
       ...env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -113,14 +105,3 @@ export async function spawnServer(env: Record<string, string> = {}): Promise<Lif
   };
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const address = probe.address();
-      const port = typeof address === 'object' && address ? address.port : 0;
-      probe.close(() => (port > 0 ? resolve(port) : reject(new Error('No free port was reported.'))));
-    });
-  });
-}

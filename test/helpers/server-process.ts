@@ -30,6 +30,23 @@ export interface StartOptions {
 }
 
 /** Starts `count` processes in parallel and waits until each answers GET /health with 200. */
+/** The environment of a test server process: test secrets, cheap bcrypt, limits off, quiet logs. */
+export function serverEnv(overrides: Record<string, string>): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    HOME: process.env.HOME ?? tmpdir(),
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    JWT_SECRET: TEST_JWT_SECRET,
+    API_KEY_SECRET: TEST_API_KEY_SECRET,
+    BCRYPT_COST: '4',
+    RATE_LIMIT_AUTH_PER_MIN: '0',
+    RATE_LIMIT_V1_PER_MIN: '0',
+    LOG_LEVEL: 'warn',
+    ...overrides,
+  };
+}
+
 export async function startServers(count: number, options: StartOptions): Promise<ServerProcess[]> {
   const uploadDir = options.uploadDir ?? mkdtempSync(path.join(tmpdir(), 'pf-uploads-'));
   const started = await Promise.allSettled(Array.from({ length: count }, () => startServer({ ...options, uploadDir })));
@@ -51,24 +68,14 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const dataDir = mkdtempSync(path.join(tmpdir(), 'pf-data-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server.ts'], {
     cwd: ROOT,
-    env: {
-      PATH: process.env.PATH ?? '',
-      HOME: process.env.HOME ?? tmpdir(),
-      NODE_ENV: 'test',
-      HOST: '127.0.0.1',
+    env: serverEnv({
       PORT: String(port),
       DATABASE_URL: options.databaseUrl,
       DATA_DIR: dataDir,
       UPLOAD_DIR: options.uploadDir ?? mkdtempSync(path.join(tmpdir(), 'pf-uploads-')),
-      JWT_SECRET: TEST_JWT_SECRET,
-      API_KEY_SECRET: TEST_API_KEY_SECRET,
-      BCRYPT_COST: '4',
-      RATE_LIMIT_AUTH_PER_MIN: '0',
-      RATE_LIMIT_V1_PER_MIN: '0',
-      LOG_LEVEL: 'warn',
       SHUTDOWN_GRACE_MS: '5000',
       ...options.env,
-    },
+    }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let output = '';
@@ -93,7 +100,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   return server;
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const probe = createServer();
     probe.once('error', reject);
