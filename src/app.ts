@@ -53,6 +53,17 @@ export interface BuildOptions {
   logStream?: DestinationStream;
 }
 
+/** Schemas referenced by $id from several routes (and shown under components/schemas in OpenAPI). */
+const SHARED_SCHEMAS = [
+  ApiErrorSchema,
+  TemplateSchema,
+  CategorySchema,
+  UserSchema,
+  ApiKeySchema,
+  ProjectSchema,
+  AssetSchema,
+  DielineSchema,
+];
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
@@ -95,7 +106,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     }
   });
 
-  for (const schema of [ApiErrorSchema, TemplateSchema, CategorySchema, UserSchema, ApiKeySchema, ProjectSchema, AssetSchema, DielineSchema]) app.addSchema(schema);
+  for (const schema of SHARED_SCHEMAS) app.addSchema(schema);
 
   app.decorate('config', config);
   await app.register(requestIdPlugin);
