@@ -16,11 +16,15 @@ export interface LeaseCacheOptions {
 interface Lease<V> {
   startedAt: number;
   result: Promise<V | null>;
+  /** Set once the lookup has resolved to a value, so a fresh lease can be read without waiting. */
+  value?: V;
 }
 
 export interface LeaseCache<V> {
   /** The value for key, reusing a lease younger than ttlMs, otherwise from load(). */
   get(key: string, load: () => Promise<V | null>): Promise<V | null>;
+  /** The value of a lease younger than ttlMs whose lookup has already resolved, else undefined. */
+  peek(key: string): V | undefined;
   readonly size: number;
 }
 
@@ -47,10 +51,15 @@ export function createLeaseCache<V>({ ttlMs, maxEntries, now = () => performance
       lease.result.then(
         (value) => {
           if (value === null) forget(key, lease);
+          else lease.value = value;
         },
         () => forget(key, lease),
       );
       return lease.result;
+    },
+    peek(key) {
+      const current = leases.get(key);
+      return current && now() - current.startedAt < ttlMs ? current.value : undefined;
     },
     get size() {
       return leases.size;

@@ -1,6 +1,6 @@
 // The /v1 surface's guard: the x-api-key header, verified by the api-keys service (see there for
 // how a revocation reaches every process by the next request).
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES, unauthorized } from '../errors.js';
 import type { ApiKeyOwner } from '../repositories/api-keys.js';
@@ -8,7 +8,7 @@ import type { ApiKeyOwner } from '../repositories/api-keys.js';
 declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook for the /v1 context: sets request.apiKey or answers 401. */
-    requireApiKey(request: FastifyRequest, reply: FastifyReply): Promise<void>;
+    requireApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
   }
   interface FastifyRequest {
     /** The developer key behind a /v1 request and its owner, set by app.requireApiKey. */
@@ -49,13 +49,21 @@ function bindLogger(request: FastifyRequest, reply: FastifyReply, bindings: Reco
 async function apiKeyGuardPlugin(app: FastifyInstance) {
   app.decorateRequest('apiKey', null);
 
-  app.decorate('requireApiKey', async (request: FastifyRequest, reply: FastifyReply) => {
-    const presented = readApiKeyHeader(request.headers['x-api-key']);
-    if (presented === null) throw unauthorized(MESSAGES.missingApiKey);
-    const owner = await app.services.apiKeys.verify(presented);
-    if (!owner) throw unauthorized(MESSAGES.invalidApiKey);
+  function admit(request: FastifyRequest, reply: FastifyReply, owner: ApiKeyOwner | null, done: HookHandlerDoneFunction) {
+    if (!owner) return done(unauthorized(MESSAGES.invalidApiKey));
     request.apiKey = owner;
     bindLogger(request, reply, { apiKeyId: owner.id, userId: owner.userId });
+    done();
+  }
+
+  // Callback style on purpose: a key whose lease is settled is admitted in the same tick, without
+  // the promise round trips an async hook costs on every /v1 request.
+  app.decorate('requireApiKey', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+    const presented = readApiKeyHeader(request.headers['x-api-key']);
+    if (presented === null) return done(unauthorized(MESSAGES.missingApiKey));
+    const known = app.services.apiKeys.verifyNow(presented);
+    if (known !== undefined) return admit(request, reply, known, done);
+    app.services.apiKeys.verify(presented).then((owner) => admit(request, reply, owner, done), done);
   });
 }
 

@@ -56,6 +56,14 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
       await waitOutLease(KEY_LEASE_MS + CLOCK_MARGIN_MS);
     },
 
+    /**
+     * Answers without waiting when it can: null for a malformed key, the owner for a key whose
+     * lease is fresh and settled; undefined when only verify() can tell.
+     */
+    verifyNow(presented: string): ApiKeyOwner | null | undefined {
+      return isWellFormedApiKey(presented) ? owners.peek(digestApiKey(presented)) : null;
+    },
+
     /** The key's owner, or null when it is malformed (checked before any database work), unknown or revoked. */
     verify(presented: string): Promise<ApiKeyOwner | null> {
       if (!isWellFormedApiKey(presented)) return Promise.resolve(null);

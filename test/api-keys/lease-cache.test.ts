@@ -106,3 +106,23 @@ describe('waitOutLease', () => {
     expect(clock.now() - 1_000).toBeGreaterThanOrEqual(35);
   });
 });
+
+describe('LeaseCache.peek', () => {
+  it('reads a fresh, settled lease without waiting, and nothing else', async () => {
+    let clock = 0;
+    const cache = createLeaseCache<string>({ ttlMs: 100, maxEntries: 10, now: () => clock });
+    expect(cache.peek('k')).toBeUndefined();
+    let resolve!: (value: string | null) => void;
+    const pending = cache.get('k', () => new Promise((r) => (resolve = r)));
+    expect(cache.peek('k'), 'not settled yet').toBeUndefined();
+    resolve('owner');
+    await pending;
+    expect(cache.peek('k')).toBe('owner');
+    clock = 99;
+    expect(cache.peek('k')).toBe('owner');
+    clock = 100;
+    expect(cache.peek('k'), 'the lease has run out').toBeUndefined();
+    await cache.get('missing', async () => null);
+    expect(cache.peek('missing'), 'null results are never kept').toBeUndefined();
+  });
+});
