@@ -1,12 +1,11 @@
 // Shared by the benchmark scripts: start the production build as a child process, make and drop a
 // database, read a process's resident memory.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
+import { createScratchDatabase } from '../test/helpers/postgres-admin.js';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const JWT_SECRET = 'bench-jwt-secret-at-least-32-characters-long';
@@ -29,29 +28,10 @@ export function requireBuild(): string {
   return entry;
 }
 
-export interface BenchDatabase {
-  url: string;
-  drop(): Promise<void>;
-}
-
-async function admin(url: string, sql: string) {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
-}
+export type { ScratchDatabase as BenchDatabase } from '../test/helpers/postgres-admin.js';
 
 /** A fresh PostgreSQL database beside the one DATABASE_URL names. */
-export async function createDatabase(baseUrl: string, prefix = 'pf_bench'): Promise<BenchDatabase> {
-  const name = `${prefix}_${Date.now()}_${randomBytes(3).toString('hex')}`;
-  await admin(baseUrl, `CREATE DATABASE "${name}"`);
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
-}
+export const createDatabase = (baseUrl: string, prefix = 'pf_bench') => createScratchDatabase(baseUrl, prefix);
 
 export interface RunningService {
   url: string;

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { adminQuery, withDatabase } from '../test/global-setup.js';
+import { createScratchDatabase, type ScratchDatabase } from '../test/helpers/postgres-admin.js';
 import { freePort, startServer, type ServerProcess } from '../test/helpers/server-process.js';
 import { startNginx, type NginxProcess } from './nginx.js';
 import { pngOfSize } from './png.js';
@@ -59,7 +59,7 @@ function parseLogLine(text: string): LogLine | undefined {
 describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embedded'})`, () => {
   const workDir = mkdtempSync(path.join(tmpdir(), 'pf-proxy-'));
   const nginxDir = mkdtempSync(path.join(tmpdir(), 'pf-nginx-'));
-  const databaseName = `pf_proxy_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  let database: ScratchDatabase | undefined;
   let service: ServerProcess | undefined;
   let nginx: NginxProcess | undefined;
   let api = '';
@@ -70,12 +70,12 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
     fetch(`${api}${pathAndQuery}`, { signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS), ...init });
 
   beforeAll(async () => {
-    if (ADMIN_URL) await adminQuery(ADMIN_URL, `CREATE DATABASE "${databaseName}"`);
+    if (ADMIN_URL) database = await createScratchDatabase(ADMIN_URL, 'pf_proxy');
     const nginxPort = await freePort();
     publicBaseUrl = `http://127.0.0.1:${nginxPort}/api`;
     service = await startServer({
       // Empty: the embedded engine (the configuration treats an empty variable as unset).
-      databaseUrl: ADMIN_URL ? withDatabase(ADMIN_URL, databaseName) : '',
+      databaseUrl: database?.url ?? '',
       uploadDir: path.join(workDir, 'uploads'),
       env: { TRUST_PROXY: '127.0.0.1', PUBLIC_BASE_URL: publicBaseUrl, LOG_LEVEL: 'info' },
     });
@@ -90,7 +90,7 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
   afterAll(async () => {
     await nginx?.stop();
     await service?.stop();
-    if (ADMIN_URL) await adminQuery(ADMIN_URL, `DROP DATABASE IF EXISTS "${databaseName}" WITH (FORCE)`);
+    await database?.drop();
     rmSync(workDir, { recursive: true, force: true });
     rmSync(nginxDir, { recursive: true, force: true });
   }, 60_000);

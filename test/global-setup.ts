@@ -1,10 +1,9 @@
 // With DATABASE_URL set, the run gets its own uniquely named PostgreSQL database, migrated once
 // here and dropped at the end. Without it, every test app opens its own in-memory PGlite.
-import { randomBytes } from 'node:crypto';
-import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
+import { createScratchDatabase } from './helpers/postgres-admin.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -18,9 +17,8 @@ export default async function setup(project: TestProject) {
     project.provide('databaseUrl', null);
     return;
   }
-  const name = `pf_test_${Date.now()}_${randomBytes(4).toString('hex')}`;
-  await adminQuery(baseUrl, `CREATE DATABASE "${name}"`);
-  const url = withDatabase(baseUrl, name);
+  const scratch = await createScratchDatabase(baseUrl, 'pf_test');
+  const url = scratch.url;
   const database = await openDatabase({ kind: 'postgres', url, poolSize: 2, timeoutMs: 10_000 });
   try {
     await database.withSession((session) => migrate(session));
@@ -28,23 +26,5 @@ export default async function setup(project: TestProject) {
     await database.close();
   }
   project.provide('databaseUrl', url);
-  return async () => {
-    await adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-  };
-}
-
-export function withDatabase(url: string, database: string): string {
-  const parsed = new URL(url);
-  parsed.pathname = `/${database}`;
-  return parsed.toString();
-}
-
-export async function adminQuery(url: string, sql: string): Promise<void> {
-  const client = new pg.Client({ connectionString: url });
-  await client.connect();
-  try {
-    await client.query(sql);
-  } finally {
-    await client.end();
-  }
+  return () => scratch.drop();
 }

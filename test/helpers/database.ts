@@ -1,7 +1,6 @@
 // Fresh, empty databases for tests of the migrator itself.
-import { randomBytes } from 'node:crypto';
 import { openDatabase, type Database } from '../../src/db/database.js';
-import { adminQuery, withDatabase } from '../global-setup.js';
+import { createScratchDatabase } from './postgres-admin.js';
 import { databaseUrl } from './app.js';
 
 export interface EmptyDatabase {
@@ -13,12 +12,10 @@ export interface EmptyDatabase {
 export async function createEmptyDatabase(): Promise<EmptyDatabase> {
   const base = databaseUrl();
   if (base) {
-    const name = `pf_mig_${Date.now()}_${randomBytes(3).toString('hex')}`;
-    await adminQuery(base, `CREATE DATABASE "${name}"`);
-    const url = withDatabase(base, name);
+    const { url, drop } = await createScratchDatabase(base, 'pf_mig');
     return {
       open: () => openDatabase({ kind: 'postgres', url, poolSize: 2, timeoutMs: 10_000 }),
-      drop: () => adminQuery(base, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+      drop,
     };
   }
   let shared: Promise<Database> | undefined;

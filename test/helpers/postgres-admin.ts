@@ -1,0 +1,34 @@
+// Scratch PostgreSQL databases beside the one a URL names: created with a unique name, dropped
+// (forcibly) when done. Shared by the test setup, the proxy test and the benchmarks.
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+
+export interface ScratchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
+
+export async function createScratchDatabase(baseUrl: string, prefix: string): Promise<ScratchDatabase> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(baseUrl, `CREATE DATABASE "${name}"`);
+  return {
+    url: withDatabase(baseUrl, name),
+    drop: () => adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
+  };
+}
+
+function withDatabase(url: string, database: string): string {
+  const parsed = new URL(url);
+  parsed.pathname = `/${database}`;
+  return parsed.toString();
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
