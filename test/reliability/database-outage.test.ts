@@ -187,8 +187,10 @@ if (url) {
         let restored = false;
         try {
           await acknowledged(writers.results, 0);
-          cutAt = performance.now();
           await relay.cut(mode);
+          // Taken once the cut is complete: a create sent while it was under way may have committed
+          // and lost its answer (the ambiguity checkWrites allows for), so it is not "after the cut".
+          cutAt = performance.now();
 
           // More concurrent requests than the pool has connections, so queued ones are bounded too.
           const [probes, reads, live, ready] = await Promise.all([
@@ -233,8 +235,9 @@ if (!url) {
       let cutAt = 0;
       try {
         await acknowledged(writers.results, 0);
-        cutAt = performance.now();
         await database.close();
+        // After the close completes, as in the PostgreSQL run: writes in flight during it are ambiguous.
+        cutAt = performance.now();
 
         const [probes, live, ready] = await Promise.all([
           Promise.all(outageProbes(app, reader, `embedded-${Date.now()}`)),
