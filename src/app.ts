@@ -8,6 +8,7 @@ import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { badRequest, MESSAGES } from './errors.js';
+import { logContextMixin } from './lib/log-context.js';
 import { redactSecrets } from './lib/log-redaction.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
 import apiKeyGuardPlugin from './plugins/api-key-guard.js';
@@ -70,6 +71,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     logger: options.logger ?? {
       level: config.logLevel,
       formatters: { log: redactSecrets },
+      mixin: logContextMixin,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     requestIdHeader: false,

@@ -1,8 +1,9 @@
 // The /v1 surface's guard: the x-api-key header, verified by the api-keys service (see there for
 // how a revocation reaches every process by the next request).
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES, unauthorized } from '../errors.js';
+import { setLogContext } from '../lib/log-context.js';
 import type { ApiKeyOwner } from '../repositories/api-keys.js';
 
 declare module 'fastify' {
@@ -17,6 +18,7 @@ declare module 'fastify' {
 }
 
 const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
+const isOptionalWhitespace = (code: number) => code === 0x20 || code === 0x09;
 
 /**
  * The presented key, or null when the header is absent or empty. Surrounding spaces and tabs are
@@ -26,44 +28,32 @@ const OPTIONAL_WHITESPACE = /^[ \t]+|[ \t]+$/g;
 export function readApiKeyHeader(value: string | string[] | undefined): string | null {
   if (value === undefined) return null;
   if (Array.isArray(value)) return value.length === 0 ? null : value.join(', ');
+  if (value === '') return null;
+  // Node's HTTP parser has already stripped it from wire requests: skip the regex when there is none.
+  if (!isOptionalWhitespace(value.charCodeAt(0)) && !isOptionalWhitespace(value.charCodeAt(value.length - 1))) return value;
   const trimmed = value.replace(OPTIONAL_WHITESPACE, '');
   return trimmed === '' ? null : trimmed;
-}
-
-type BindableLogger = FastifyBaseLogger & { setBindings?: (bindings: Record<string, string>) => void };
-
-/**
- * Adds the key and its owner to every later log line of the request. pino's setBindings on the
- * per-request logger costs far less than a second child logger; child() remains the fallback.
- */
-function bindLogger(request: FastifyRequest, reply: FastifyReply, bindings: Record<string, string>) {
-  const log = request.log as BindableLogger;
-  if (typeof log.setBindings === 'function' && log !== request.server.log) {
-    log.setBindings(bindings);
-    return;
-  }
-  request.log = request.log.child(bindings);
-  reply.log = request.log;
 }
 
 async function apiKeyGuardPlugin(app: FastifyInstance) {
   app.decorateRequest('apiKey', null);
 
-  function admit(request: FastifyRequest, reply: FastifyReply, owner: ApiKeyOwner | null, done: HookHandlerDoneFunction) {
+  function admit(request: FastifyRequest, owner: ApiKeyOwner | null, done: HookHandlerDoneFunction) {
     if (!owner) return done(unauthorized(MESSAGES.invalidApiKey));
     request.apiKey = owner;
-    bindLogger(request, reply, { apiKeyId: owner.id, userId: owner.userId });
+    // With logging off, Fastify hands every request the one shared logger: nothing to label.
+    if (request.log !== request.server.log) setLogContext(request.log, { apiKeyId: owner.id, userId: owner.userId });
     done();
   }
 
   // Callback style on purpose: a key whose lease is settled is admitted in the same tick, without
   // the promise round trips an async hook costs on every /v1 request.
-  app.decorate('requireApiKey', (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  app.decorate('requireApiKey', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const presented = readApiKeyHeader(request.headers['x-api-key']);
     if (presented === null) return done(unauthorized(MESSAGES.missingApiKey));
     const known = app.services.apiKeys.verifyNow(presented);
-    if (known !== undefined) return admit(request, reply, known, done);
-    app.services.apiKeys.verify(presented).then((owner) => admit(request, reply, owner, done), done);
+    if (known !== undefined) return admit(request, known, done);
+    app.services.apiKeys.verify(presented).then((owner) => admit(request, owner, done), done);
   });
 }
 

@@ -27,7 +27,16 @@ const MAX_CACHED_KEYS = 10_000;
 const KEY_ID = /^[a-z0-9]{1,64}$/;
 
 export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer) {
-  const owners = createLeaseCache<ApiKeyOwner>({ ttlMs: KEY_LEASE_MS, maxEntries: MAX_CACHED_KEYS });
+  // Keyed by digest, so the cache holds no key and its lookups compare no key.
+  const owners = createLeaseCache<ApiKeyOwner>({
+    ttlMs: KEY_LEASE_MS,
+    maxEntries: MAX_CACHED_KEYS,
+    // One owner object serves every request within a lease, so it is frozen.
+    load: async (digest) => {
+      const owner = await keys.findOwnerByDigest(digest);
+      return owner && Object.freeze(owner);
+    },
+  });
 
   /** Opens a stored key and checks it against its digest, so the list never shows a key that would not work. */
   function unseal(row: SealedApiKey): ApiKey {
@@ -67,12 +76,7 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
     /** The key's owner, or null when it is malformed (checked before any database work), unknown or revoked. */
     verify(presented: string): Promise<ApiKeyOwner | null> {
       if (!isWellFormedApiKey(presented)) return Promise.resolve(null);
-      const digest = digestApiKey(presented);
-      // One owner object serves every request within a lease, so it is frozen.
-      return owners.get(digest, async () => {
-        const owner = await keys.findOwnerByDigest(digest);
-        return owner && Object.freeze(owner);
-      });
+      return owners.get(digestApiKey(presented));
     },
   };
 }

@@ -191,7 +191,7 @@ describe(`the /v1 surface (${engineName()})`, () => {
         callback();
       },
     });
-    const logged = await buildApp(testConfig(), { logger: { level: 'info', stream } });
+    const logged = await buildApp(testConfig({ LOG_LEVEL: 'info' }), { logStream: stream });
     try {
       const owner = await registerAccount(logged);
       const key = await issueKey(logged, owner);
@@ -208,6 +208,14 @@ describe(`the /v1 surface (${engineName()})`, () => {
       expect(completed).toMatchObject({ apiKeyId: key.id, userId: owner.id });
       expect(rejected).toMatchObject({ apiKeyId: key.id, userId: owner.id });
       expect(lines.join('\n')).not.toContain(key.key.slice(3));
+
+      // The key belongs to that request's logger alone, not to the next request's.
+      const publicRequest = await logged.inject({ method: 'GET', url: '/templates/does-not-exist' });
+      const publicEntries = lines
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .filter((entry) => entry.reqId === publicRequest.headers['x-request-id']);
+      expect(publicEntries.length).toBeGreaterThan(0);
+      for (const entry of publicEntries) expect(entry).not.toHaveProperty('apiKeyId');
     } finally {
       await logged.close();
     }
