@@ -51,7 +51,7 @@ async function apiKeyGuardPlugin(app: FastifyInstance) {
   app.decorate('requireApiKey', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const presented = readApiKeyHeader(request.headers['x-api-key']);
     if (presented === null) return done(unauthorized(MESSAGES.missingApiKey));
-    const known = app.services.apiKeys.verifyNow(presented);
+    const known = app.services.apiKeys.verifyNow(presented, request.raw.socket);
     if (known !== undefined) return admit(request, known, done);
     app.services.apiKeys.verify(presented).then((owner) => admit(request, owner, done), done);
   });

@@ -11,6 +11,7 @@ import {
   SealedKeyError,
   type ApiKeySealer,
 } from '../lib/api-key-crypto.js';
+import { createDigestMemo } from '../lib/digest-memo.js';
 import { createLeaseCache, waitOutLease } from '../lib/lease-cache.js';
 import type { ApiKeyOwner, ApiKeyRepository, SealedApiKey } from '../repositories/api-keys.js';
 
@@ -27,6 +28,9 @@ const MAX_CACHED_KEYS = 10_000;
 const KEY_ID = /^[a-z0-9]{1,64}$/;
 
 export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer) {
+  /** The digest a key is looked up by, or null when it is malformed (no database work for those). */
+  const lookupDigest = (presented: string) => (isWellFormedApiKey(presented) ? digestApiKey(presented) : null);
+  const lookupDigestOnConnection = createDigestMemo(lookupDigest);
   // Keyed by digest, so the cache holds no key and its lookups compare no key.
   const owners = createLeaseCache<ApiKeyOwner>({
     ttlMs: KEY_LEASE_MS,
@@ -67,16 +71,18 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
 
     /**
      * Answers without waiting when it can: null for a malformed key, the owner for a key whose
-     * lease is fresh and settled; undefined when only verify() can tell.
+     * lease is fresh and settled; undefined when only verify() can tell. `connection` scopes a
+     * memo of the key's digest (lib/digest-memo.ts).
      */
-    verifyNow(presented: string): ApiKeyOwner | null | undefined {
-      return isWellFormedApiKey(presented) ? owners.peek(digestApiKey(presented)) : null;
+    verifyNow(presented: string, connection?: object): ApiKeyOwner | null | undefined {
+      const digest = connection ? lookupDigestOnConnection(connection, presented) : lookupDigest(presented);
+      return digest === null ? null : owners.peek(digest);
     },
 
     /** The key's owner, or null when it is malformed (checked before any database work), unknown or revoked. */
     verify(presented: string): Promise<ApiKeyOwner | null> {
-      if (!isWellFormedApiKey(presented)) return Promise.resolve(null);
-      return owners.get(digestApiKey(presented));
+      const digest = lookupDigest(presented);
+      return digest === null ? Promise.resolve(null) : owners.get(digest);
     },
   };
 }

@@ -1,5 +1,4 @@
-import { request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { Agent, request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
@@ -7,6 +6,7 @@ import { waitOutLease } from '../../src/lib/lease-cache.js';
 import { KEY_LEASE_MS } from '../../src/services/api-keys.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName, testConfig } from '../helpers/app.js';
+import { listenLocally } from '../helpers/raw-http.js';
 import { apiError, issueKey, type IssuedKey } from './keys.js';
 
 const MISSING = apiError(401, 'Missing x-api-key header.');
@@ -107,8 +107,7 @@ describe(`the /v1 surface (${engineName()})`, () => {
       try {
         const owner = await registerAccount(server);
         const key = await issueKey(server, owner);
-        await server.listen({ port: 0, host: '127.0.0.1' });
-        const { port } = server.server.address() as AddressInfo;
+        const port = await listenLocally(server);
         const twice = await rawGet(port, '/v1/templates', { 'x-api-key': [key.key, key.key] });
         expect(twice.status).toBe(401);
         expect(JSON.parse(twice.body)).toEqual(INVALID);
@@ -267,12 +266,58 @@ describe(`the /v1 rate limit per key (${engineName()})`, () => {
   });
 });
 
-function rawGet(port: number, path: string, headers: Record<string, string | string[]>) {
-  return new Promise<{ status: number; body: string }>((resolve, reject) => {
-    const request = httpRequest({ host: '127.0.0.1', port, path, method: 'GET', headers }, (response) => {
+// The guard remembers the digest of the key last seen on a connection (lib/digest-memo.ts): on one
+// connection, every request must still be judged by its own key.
+describe(`/v1 keys on one keep-alive connection, over real HTTP (${engineName()})`, () => {
+  it('identifies each request by its own key, whatever the connection carried before', async () => {
+    const server = await createTestApp({ RATE_LIMIT_V1_PER_MIN: '3' });
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    try {
+      const owner = await registerAccount(server);
+      const first = await issueKey(server, owner);
+      const second = await issueKey(server, owner);
+      let connections = 0;
+      server.server.on('connection', () => (connections += 1));
+      const port = await listenLocally(server);
+      const get = (key: string) => rawGet(port, '/v1/templates', { 'x-api-key': key }, agent);
+      const remaining = async (key: string) => {
+        const response = await get(key);
+        expect(response.status, response.body).toBe(200);
+        return response.headers['x-ratelimit-remaining'];
+      };
+
+      // Each key spends its own per-key budget, alternating on one connection.
+      expect([await remaining(first.key), await remaining(second.key), await remaining(first.key), await remaining(second.key)]).toEqual([
+        '2', '2', '1', '1',
+      ]);
+      // A key one character away from the one the connection last carried, and a malformed one.
+      const nearMiss = second.key.slice(0, -1) + (second.key.endsWith('0') ? '1' : '0');
+      expect(JSON.parse((await get(nearMiss)).body)).toEqual(INVALID);
+      expect(JSON.parse((await get(`${second.key}0`)).body)).toEqual(INVALID);
+      // Revoked while the connection still remembers its digest.
+      expect(await remaining(first.key)).toBe('0');
+      const revoked = await server.inject({ method: 'DELETE', url: `/api-keys/${first.id}`, headers: owner.auth });
+      expect(revoked.statusCode).toBe(204);
+      const afterRevoke = await get(first.key);
+      expect(afterRevoke.status).toBe(401);
+      expect(JSON.parse(afterRevoke.body)).toEqual(INVALID);
+      expect(await remaining(second.key)).toBe('0');
+      expect(connections, 'every request went over one connection').toBe(1);
+    } finally {
+      agent.destroy();
+      await server.close();
+    }
+  });
+});
+
+function rawGet(port: number, path: string, headers: Record<string, string | string[]>, agent?: Agent) {
+  return new Promise<{ status: number; headers: IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const request = httpRequest({ host: '127.0.0.1', port, path, method: 'GET', headers, agent }, (response) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, body: Buffer.concat(chunks).toString('utf8') }),
+      );
       response.on('error', reject);
     });
     request.on('error', reject);
