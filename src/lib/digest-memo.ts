@@ -3,7 +3,10 @@
 // the largest part of the /v1 key check. Only the digest is remembered, never whether the key is
 // valid: every request still goes through the key's lease (lib/lease-cache.ts).
 // The previous request on a connection may have come from another client (a proxy pools its
-// upstream connections), so the keys are compared in constant time.
+// upstream connections), so the keys are compared in constant time: in JavaScript, because
+// crypto.timingSafeEqual needs both keys as Buffers, and encoding one per request measured as
+// costly as the hash it replaces. A remembered key lives as long as its connection, like the
+// headers it came in.
 
 interface Memo {
   key: string;
