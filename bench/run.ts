@@ -44,9 +44,9 @@ interface CycleContext {
 const round = (value: number) => (Math.abs(value) >= 100 ? Math.round(value) : Math.round(value * 100) / 100);
 
 type Options = Parameters<typeof autocannon>[0];
-async function load(options: Options, { warmup = WARMUP } = {}) {
+async function load(options: Options, { warmup = WARMUP, duration = DURATION } = {}) {
   if (warmup > 0) await autocannon({ ...options, duration: warmup });
-  const result = await autocannon({ duration: DURATION, ...options });
+  const result = await autocannon({ duration, ...options });
   if (result.errors > 0 || result.non2xx > 0) {
     console.warn(`  warning: ${result.errors} errors, ${result.non2xx} non-2xx responses on ${options.url}`);
   }
@@ -73,8 +73,7 @@ async function interleave(workloads: Workload[]): Promise<Sample[][]> {
       const index = (round + turn) % workloads.length;
       const { options, pid } = workloads[index]!;
       const cpuBefore = pid === undefined ? 0 : cpuMicros(pid);
-      const result = await autocannon({ ...options, duration: ROUND_SECONDS });
-      if (result.errors > 0 || result.non2xx > 0) console.warn(`  warning: ${result.errors} errors, ${result.non2xx} non-2xx on ${options.url}`);
+      const result = await load(options, { warmup: 0, duration: ROUND_SECONDS });
       const requests = result.requests.total || 1;
       samples[index]!.push({
         reqPerSec: result.requests.average,
@@ -87,12 +86,11 @@ async function interleave(workloads: Workload[]): Promise<Sample[][]> {
 }
 
 const medianOf = (samples: Sample[], field: keyof Sample) => median(samples.map((sample) => sample[field]));
-/** The median over rounds of one workload's throughput divided by another's in the same round. */
-const medianRatio = (numerator: Sample[], denominator: Sample[]) =>
-  median(numerator.map((sample, round) => sample.reqPerSec / denominator[round]!.reqPerSec));
-const roundRatios = (numerator: Sample[], denominator: Sample[]) =>
-  numerator.map((sample, round) => round2(sample.reqPerSec / denominator[round]!.reqPerSec)).join(' ');
-const round2 = (value: number) => Math.round(value * 100) / 100;
+/** One workload's throughput divided by another's, round by round. */
+const ratiosPerRound = (numerator: Sample[], denominator: Sample[]) =>
+  numerator.map((sample, index) => sample.reqPerSec / denominator[index]!.reqPerSec);
+const medianRatio = (numerator: Sample[], denominator: Sample[]) => median(ratiosPerRound(numerator, denominator));
+const roundRatios = (numerator: Sample[], denominator: Sample[]) => ratiosPerRound(numerator, denominator).map(round).join(' ');
 
 async function startReference(kind: 'node' | 'fastify'): Promise<{ url: string; stop: () => void }> {
   const port = await freePort();
