@@ -16,6 +16,7 @@ export const unauthorized = (message: string) => new HttpError(401, message);
 export const forbidden = (message: string) => new HttpError(403, message);
 export const notFound = (message: string) => new HttpError(404, message);
 export const conflict = (message: string) => new HttpError(409, message);
+export const preconditionFailed = (message: string) => new HttpError(412, message);
 
 /** Thrown by repositories when a unique constraint rejects a write. */
 export class UniqueViolationError extends Error {
@@ -46,6 +47,8 @@ export const MESSAGES = {
   invalidApiKey: 'Invalid API key.',
   projectCap: 'The free plan includes up to 3 projects. Upgrade to create more.',
   projectNotFound: 'Project not found.',
+  projectChanged: 'The project was changed since you loaded it.',
+  versionNotFound: 'Version not found.',
   apiKeyNotFound: 'API key not found.',
   fileNotFound: 'File not found.',
   noFileUploaded: 'No file was uploaded.',

@@ -1,15 +1,32 @@
-// /projects: the caller's editor documents. Every route in this plugin requires a JWT; another
-// account's project answers exactly like a missing one.
+// /projects: the caller's editor documents, their version history and copies. Every route in this
+// plugin requires a JWT; another account's project answers exactly like a missing one. Every
+// { project } answer carries ETag "<version>"; writes honour If-Match (see project-etag.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
 import { DielineResponse, ProjectDielineQuery } from '../schemas/dielines.js';
 import { toProjectDto } from '../schemas/dto.js';
-import { CreateProjectBody, ProjectListReply, ProjectReply, UpdateProjectBody } from '../schemas/projects.js';
+import {
+  CreateProjectBody,
+  DuplicateProjectBody,
+  IfMatchHeaders,
+  IfNoneMatchHeaders,
+  ProjectListReply,
+  ProjectNotModified,
+  ProjectReply,
+  UpdateProjectBody,
+  VersionListReply,
+  VersionParams,
+  VersionReply,
+} from '../schemas/projects.js';
+import { matchesEtag } from '../lib/http-caching.js';
 import { PROJECT_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
+import { ifMatchPrecondition, projectEtag, sendProject } from './project-etag.js';
 
 const security = [{ bearerAuth: [] }];
+
+const toVersionDto = <T extends { createdAt: Date }>(version: T) => ({ ...version, createdAt: version.createdAt.toISOString() });
 
 const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -45,7 +62,7 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const project = await app.services.projects.create(request.userId, request.body);
-      return reply.code(201).send({ project: toProjectDto(project) });
+      return sendProject(reply, project, 201);
     },
   );
 
@@ -58,12 +75,17 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: IdParams,
         querystring: EmptyQuery,
-        response: { 200: ProjectReply, ...errorResponses(400, 401, 404) },
+        headers: IfNoneMatchHeaders,
+        response: { 200: ProjectReply, 304: ProjectNotModified, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const project = await app.services.projects.get(request.userId, request.params.id);
-      return { project: toProjectDto(project) };
+      if (matchesEtag(request.headers['if-none-match'], projectEtag(project.version))) {
+        // undefined, not null: null would be serialized as a JSON "null" body.
+        return reply.code(304).headers({ etag: projectEtag(project.version), 'cache-control': 'private, no-cache' }).send(undefined as never);
+      }
+      return sendProject(reply, project);
     },
   );
 
@@ -73,16 +95,19 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['projects'],
         summary: 'Change the fields sent, leave the others',
+        description: 'A change records the replaced state as a version first. Sending only stored values changes nothing.',
         security,
         params: IdParams,
         querystring: EmptyQuery,
+        headers: IfMatchHeaders,
         body: UpdateProjectBody,
-        response: { 200: ProjectReply, ...errorResponses(400, 401, 404, 413, 415) },
+        response: { 200: ProjectReply, ...errorResponses(400, 401, 404, 412, 413, 415) },
       },
     },
-    async (request) => {
-      const project = await app.services.projects.update(request.userId, request.params.id, request.body);
-      return { project: toProjectDto(project) };
+    async (request, reply) => {
+      const precondition = ifMatchPrecondition(request.headers['if-match']);
+      const project = await app.services.projects.update(request.userId, request.params.id, request.body, precondition);
+      return sendProject(reply, project);
     },
   );
 
@@ -91,16 +116,98 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['projects'],
-        summary: 'Delete a project permanently',
+        summary: 'Delete a project permanently, with its versions',
         security,
         params: IdParams,
         querystring: EmptyQuery,
-        response: { 204: Type.Null({ description: 'Deleted; the body is empty.' }), ...errorResponses(400, 401, 404) },
+        headers: IfMatchHeaders,
+        response: { 204: Type.Null({ description: 'Deleted; the body is empty.' }), ...errorResponses(400, 401, 404, 412) },
       },
     },
     async (request, reply) => {
-      await app.services.projects.remove(request.userId, request.params.id);
+      const precondition = ifMatchPrecondition(request.headers['if-match']);
+      await app.services.projects.remove(request.userId, request.params.id, precondition);
       return reply.code(204).send(null);
+    },
+  );
+
+  app.post(
+    '/:id/duplicate',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: "Create a project from another's current state",
+        security,
+        params: IdParams,
+        querystring: EmptyQuery,
+        body: DuplicateProjectBody,
+        response: { 201: ProjectReply, ...errorResponses(400, 401, 403, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => {
+      const project = await app.services.projects.duplicate(request.userId, request.params.id, request.body ?? {});
+      return sendProject(reply, project, 201);
+    },
+  );
+
+  app.get(
+    '/:id/versions',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: "List a project's recorded versions, newest first",
+        description: 'Each entry is a state a change replaced; the latest 50 are kept. Documents are read one at a time.',
+        security,
+        params: IdParams,
+        querystring: EmptyQuery,
+        response: { 200: VersionListReply, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const versions = await app.services.projects.listVersions(request.userId, request.params.id);
+      return { versions: versions.map(toVersionDto), total: versions.length };
+    },
+  );
+
+  app.get(
+    '/:id/versions/:version',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Read one recorded version with its artworkJson',
+        security,
+        params: VersionParams,
+        querystring: EmptyQuery,
+        response: { 200: VersionReply, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async (request) => {
+      const version = await app.services.projects.getVersion(request.userId, request.params.id, request.params.version);
+      return { version: toVersionDto(version) };
+    },
+  );
+
+  app.post(
+    '/:id/versions/:version/restore',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Bring a recorded version back as the current state',
+        description:
+          'Sets name, templateId, dimensions and artworkJson to the recorded ones. When that changes something, the ' +
+          'replaced state is recorded as a version first; restoring the current state changes nothing.',
+        security,
+        params: VersionParams,
+        querystring: EmptyQuery,
+        headers: IfMatchHeaders,
+        response: { 200: ProjectReply, ...errorResponses(400, 401, 404, 412) },
+      },
+    },
+    async (request, reply) => {
+      const precondition = ifMatchPrecondition(request.headers['if-match']);
+      const { id, version } = request.params;
+      const project = await app.services.projects.restore(request.userId, id, version, precondition);
+      return sendProject(reply, project);
     },
   );
 

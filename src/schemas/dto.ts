@@ -9,7 +9,8 @@ export const toUserDto = (user: User) => ({
   createdAt: user.createdAt.toISOString(),
 });
 
-export const toProjectDto = (project: Project) => ({
+/** The version is not part of the body: it travels as the ETag. */
+export const toProjectDto = ({ version: _version, ...project }: Project) => ({
   ...project,
   createdAt: project.createdAt.toISOString(),
   updatedAt: project.updatedAt.toISOString(),

@@ -1,7 +1,7 @@
 // Project and EditorState schemas, declared once: request bodies (create, update), replies and
 // OpenAPI all come from here. Every object is strict at every depth, every string bounded.
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
-import { FINISH_IDS } from '../catalog/index.js';
+import { FINISH_IDS, MATERIAL_IDS } from '../catalog/index.js';
 import { Id, IsoDateTime, StrictObject } from './common.js';
 
 export const PROJECT_NAME_MAX_LENGTH = 200;
@@ -61,7 +61,7 @@ export const EditorStateSchema = StrictObject(
   {
     templateId: Type.Optional(Text(100)),
     dimensions: Type.Optional(EditorDimensionsSchema),
-    material: Type.Optional(Text(50)),
+    material: Type.Optional(stringEnum(MATERIAL_IDS)),
     thicknessMm: Type.Optional(FiniteNumber('Board thickness in millimetres.')),
     finish: Type.Optional(stringEnum(FINISH_IDS)),
     background: Type.Optional(BackgroundSchema),
@@ -140,7 +140,82 @@ export const ProjectSchema = Type.Object(
   { $id: 'Project', title: 'Project', additionalProperties: false },
 );
 
-export const ProjectReply = Type.Object({ project: Type.Ref(ProjectSchema) });
+/** Response headers of every { project } answer (documented in OpenAPI from here). */
+export const PROJECT_ETAG_HEADER = {
+  etag: {
+    type: 'string',
+    description: 'The project\'s version as a strong entity tag, "<version>"; it changes exactly when the project changes.',
+  },
+} as const;
+
+export const ProjectReply = Type.Object({ project: Type.Ref(ProjectSchema) }, { headers: PROJECT_ETAG_HEADER });
+
+export const ProjectNotModified = Type.Null({
+  description: 'Not modified: the If-None-Match ETag is the current one.',
+  headers: PROJECT_ETAG_HEADER,
+});
+
+/** Request headers are open objects: only the named ones are described and checked. */
+export const IfMatchHeaders = Type.Object({
+  'if-match': Type.Optional(
+    Type.String({
+      description:
+        'Write only if the project is still at one of these versions: "*" or a comma-separated list of ETags ' +
+        '("3", "4"). Weak tags (W/"3") never match. Otherwise 412 and nothing changes. Without it the last write wins.',
+    }),
+  ),
+});
+
+export const IfNoneMatchHeaders = Type.Object({
+  'if-none-match': Type.Optional(
+    Type.String({ description: 'The ETag of the copy the client holds: 304 with no body while it is current.' }),
+  ),
+});
+
+export const DuplicateProjectBody = StrictObject(
+  { name: Type.Optional(ProjectNameSchema) },
+  {
+    description: `Default name: "<name> (copy)", cut to ${PROJECT_NAME_MAX_LENGTH} characters. Versions are not copied.`,
+    examples: [{ name: 'Spring mailer, kraft variant' }],
+  },
+);
+export type DuplicateProjectBody = Static<typeof DuplicateProjectBody>;
+
+/** Versions are numbered from 1 like the project's version; the column is a 32-bit integer. */
+export const VersionParams = StrictObject({
+  id: Type.String({ minLength: 1, maxLength: 100 }),
+  version: Type.Integer({ minimum: 1, maximum: 2_147_483_647, description: 'A version number from the list.' }),
+});
+
+const versionSummaryProperties = {
+  version: Type.Integer({ description: 'The project\'s version while this state was current.' }),
+  name: Type.String(),
+  templateId: Type.String(),
+  widthMm: Type.Number(),
+  heightMm: Type.Number(),
+  depthMm: Type.Number(),
+  createdAt: Type.String({
+    format: 'date-time',
+    description: 'When this state was saved (the project\'s updatedAt while it was current), ISO 8601 UTC.',
+  }),
+};
+
+export const ProjectVersionSummarySchema = Type.Object(versionSummaryProperties, {
+  title: 'ProjectVersionSummary',
+  additionalProperties: false,
+});
+
+export const ProjectVersionSchema = Type.Object(
+  { ...versionSummaryProperties, artworkJson: StoredEditorStateSchema },
+  { title: 'ProjectVersion', additionalProperties: false },
+);
+
+export const VersionListReply = Type.Object({
+  versions: Type.Array(ProjectVersionSummarySchema, { description: 'Newest first; the latest 50 are kept.' }),
+  total: Type.Integer(),
+});
+
+export const VersionReply = Type.Object({ version: ProjectVersionSchema });
 
 export const ProjectListReply = Type.Object({
   projects: Type.Array(Type.Ref(ProjectSchema), { description: 'Newest update first (updatedAt, then id, descending).' }),

@@ -1,10 +1,21 @@
 // Project rules: name normalisation, template check, dimension resolution, the default
-// EditorState, the plan's project cap and partial-update semantics. Knows nothing of HTTP beyond
-// the status-bearing errors it throws.
+// EditorState, the plan's project cap, partial-update semantics, version history and duplicates.
+// Knows nothing of HTTP beyond the status-bearing errors it throws (If-Match arrives as a
+// precondition on the project's version).
 import { createId } from '@paralleldrive/cuid2';
 import { getTemplate, type Dimensions, type Template } from '../catalog/index.js';
-import { badRequest, forbidden, MESSAGES, notFound, unauthorized } from '../errors.js';
-import type { Project, ProjectChanges, ProjectRepository } from '../repositories/projects.js';
+import { badRequest, forbidden, MESSAGES, notFound, preconditionFailed, unauthorized } from '../errors.js';
+import type {
+  CreateOutcome,
+  Project,
+  ProjectChanges,
+  ProjectRepository,
+  ProjectState,
+  ProjectVersion,
+  ProjectVersionSummary,
+  VersionPrecondition,
+  WriteOutcome,
+} from '../repositories/projects.js';
 import { PROJECT_NAME_MAX_LENGTH, type EditorState } from '../schemas/projects.js';
 import { projectLimitFor } from './plans.js';
 import { isStorableText } from '../lib/text.js';
@@ -17,12 +28,23 @@ export interface CreateProjectInput extends Partial<Dimensions> {
 
 export type UpdateProjectInput = Partial<CreateProjectInput>;
 
+export interface DuplicateProjectInput {
+  name?: string;
+}
+
+const COPY_SUFFIX = ' (copy)';
+
 const DIMENSION_KEYS = ['widthMm', 'heightMm', 'depthMm'] as const;
 export const DEFAULT_THICKNESS_MM = 3;
 
 // Ids are cuid2 (lower-case letters and digits); anything else cannot name a project, and is
 // answered like a missing one without a query.
 const PROJECT_ID = /^[a-z0-9]{1,64}$/;
+
+/** "<name> (copy)", cut to the longest name a project may have (in code points), trimmed. */
+export function copyName(name: string): string {
+  return [...`${name}${COPY_SUFFIX}`].slice(0, PROJECT_NAME_MAX_LENGTH).join('').trimEnd();
+}
 
 function normalizeName(raw: string): string {
   const name = raw.trim();
@@ -65,7 +87,7 @@ export function defaultEditorState(template: Template, dimensions: Dimensions): 
 }
 
 /** The sent values that differ from the stored ones; artworkJson differs when its JSON text does. */
-function changedFields(current: Project, wanted: ProjectChanges): ProjectChanges {
+function changedFields(current: ProjectState, wanted: ProjectChanges): ProjectChanges {
   const changes: ProjectChanges = {};
   if (wanted.name !== undefined && wanted.name !== current.name) changes.name = wanted.name;
   if (wanted.templateId !== undefined && wanted.templateId !== current.templateId) {
@@ -85,6 +107,33 @@ function assertProjectId(id: string): void {
   if (!PROJECT_ID.test(id)) throw notFound(MESSAGES.projectNotFound);
 }
 
+function createdProject(outcome: CreateOutcome | { kind: 'not-found' }): Project {
+  switch (outcome.kind) {
+    case 'created':
+      return outcome.project;
+    case 'limit-reached':
+      throw forbidden(MESSAGES.projectCap);
+    case 'owner-missing':
+      // The account was deleted after its token was checked.
+      throw unauthorized(MESSAGES.invalidToken);
+    case 'not-found':
+      throw notFound(MESSAGES.projectNotFound);
+  }
+}
+
+function writtenProject(outcome: WriteOutcome | { kind: 'version-not-found' }): Project {
+  switch (outcome.kind) {
+    case 'written':
+      return outcome.project;
+    case 'not-found':
+      throw notFound(MESSAGES.projectNotFound);
+    case 'precondition-failed':
+      throw preconditionFailed(MESSAGES.projectChanged);
+    case 'version-not-found':
+      throw notFound(MESSAGES.versionNotFound);
+  }
+}
+
 export function createProjectService(projects: ProjectRepository) {
   return {
     list(userId: string): Promise<Project[]> {
@@ -100,15 +149,21 @@ export function createProjectService(projects: ProjectRepository) {
         { id: createId(), userId, name, templateId: template.id, ...dimensions, artworkJson },
         projectLimitFor,
       );
-      switch (outcome.kind) {
-        case 'created':
-          return outcome.project;
-        case 'limit-reached':
-          throw forbidden(MESSAGES.projectCap);
-        case 'owner-missing':
-          // The account was deleted after its token was checked.
-          throw unauthorized(MESSAGES.invalidToken);
-      }
+      return createdProject(outcome);
+    },
+
+    /** A new project with the source's current state (not its history), under the plan's cap. */
+    async duplicate(userId: string, id: string, input: DuplicateProjectInput): Promise<Project> {
+      const name = input.name === undefined ? undefined : normalizeName(input.name);
+      assertProjectId(id);
+      const outcome = await projects.duplicateWithinLimit(
+        userId,
+        id,
+        createId(),
+        (source) => name ?? copyName(source.name),
+        projectLimitFor,
+      );
+      return createdProject(outcome);
     },
 
     async get(userId: string, id: string): Promise<Project> {
@@ -118,8 +173,11 @@ export function createProjectService(projects: ProjectRepository) {
       return project;
     },
 
-    /** Sets exactly the fields sent; nothing is re-resolved. No actual change leaves updatedAt alone. */
-    async update(userId: string, id: string, input: UpdateProjectInput): Promise<Project> {
+    /**
+     * Sets exactly the fields sent; nothing is re-resolved. No actual change leaves updatedAt and
+     * the version alone; a change records the replaced state as a version first.
+     */
+    async update(userId: string, id: string, input: UpdateProjectInput, precondition?: VersionPrecondition): Promise<Project> {
       const wanted: ProjectChanges = {};
       if (input.name !== undefined) wanted.name = normalizeName(input.name);
       if (input.templateId !== undefined) wanted.templateId = requireTemplate(input.templateId).id;
@@ -128,14 +186,41 @@ export function createProjectService(projects: ProjectRepository) {
       }
       if (input.artworkJson !== undefined) wanted.artworkJson = input.artworkJson;
       assertProjectId(id);
-      const project = await projects.updateOwned(userId, id, (current) => changedFields(current, wanted));
-      if (!project) throw notFound(MESSAGES.projectNotFound);
-      return project;
+      return writtenProject(await projects.updateOwned(userId, id, (current) => changedFields(current, wanted), precondition));
     },
 
-    async remove(userId: string, id: string): Promise<void> {
+    /** Deletes the project and its versions. */
+    async remove(userId: string, id: string, precondition?: VersionPrecondition): Promise<void> {
       assertProjectId(id);
-      if (!(await projects.deleteOwned(userId, id))) throw notFound(MESSAGES.projectNotFound);
+      const outcome = await projects.deleteOwned(userId, id, precondition);
+      if (outcome === 'not-found') throw notFound(MESSAGES.projectNotFound);
+      if (outcome === 'precondition-failed') throw preconditionFailed(MESSAGES.projectChanged);
+    },
+
+    /** The kept versions, newest first. */
+    async listVersions(userId: string, id: string): Promise<ProjectVersionSummary[]> {
+      assertProjectId(id);
+      const versions = await projects.listVersions(userId, id);
+      if (!versions) throw notFound(MESSAGES.projectNotFound);
+      return versions;
+    },
+
+    async getVersion(userId: string, id: string, version: number): Promise<ProjectVersion> {
+      assertProjectId(id);
+      const found = await projects.findVersion(userId, id, version);
+      if (found === undefined) throw notFound(MESSAGES.projectNotFound);
+      if (found === null) throw notFound(MESSAGES.versionNotFound);
+      return found;
+    },
+
+    /**
+     * Brings back every field of a recorded version. Like an update, only what differs is written,
+     * and the replaced state is recorded as a version; restoring the current state changes nothing.
+     */
+    async restore(userId: string, id: string, version: number, precondition?: VersionPrecondition): Promise<Project> {
+      assertProjectId(id);
+      const outcome = await projects.restoreOwned(userId, id, version, changedFields, precondition);
+      return writtenProject(outcome);
     },
   };
 }

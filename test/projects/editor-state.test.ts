@@ -165,7 +165,7 @@ describe(`/projects dimensions and EditorState (${engineName()})`, () => {
         artworks: [{ id: '', panelId: 'ünïcødé 😀', imageUrl: '', offsetX: -0.000001, offsetY: 1e-7, scale: 0, rotationDeg: -359.999 }],
         background: { kind: 'image', value: '' },
         thicknessMm: 0.2,
-        material: 'anything the editor calls a material',
+        material: 'aluminum',
       };
       const created = await api.created(account, { name: 'Odd', templateId: 'rsc-box', artworkJson: sent });
       expect(JSON.stringify(created.artworkJson)).toBe(JSON.stringify(sent));
