@@ -143,9 +143,13 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
         body: DuplicateProjectBody,
         response: { 201: ProjectReply, ...errorResponses(400, 401, 403, 404, 413, 415) },
       },
+      // Every field is optional, so no body at all means the same as {}.
+      preValidation: async (request) => {
+        request.body ??= {};
+      },
     },
     async (request, reply) => {
-      const project = await app.services.projects.duplicate(request.userId, request.params.id, request.body ?? {});
+      const project = await app.services.projects.duplicate(request.userId, request.params.id, request.body);
       return sendProject(reply, project, 201);
     },
   );
