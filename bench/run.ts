@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { buildBaseline } from './baseline.js';
 import { cpuMicros, createDatabase, freePort, json, median, ROOT, rssBytes, startService, type RunningService } from './support.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -57,6 +58,8 @@ interface Workload {
   options: Options;
   /** The serving process, to measure its CPU time per request. */
   pid?: number;
+  /** Run before each of the workload's rounds, outside the measurement. */
+  prepare?: () => Promise<void>;
 }
 interface Sample {
   reqPerSec: number;
@@ -66,12 +69,16 @@ interface Sample {
 
 /** Every workload once per round, ROUNDS rounds, rotating which goes first; samples[workload][round]. */
 async function interleave(workloads: Workload[]): Promise<Sample[][]> {
-  for (const { options } of workloads) await autocannon({ ...options, duration: WARMUP });
+  for (const { options, prepare } of workloads) {
+    await prepare?.();
+    await autocannon({ ...options, duration: WARMUP });
+  }
   const samples: Sample[][] = workloads.map(() => []);
   for (let round = 0; round < ROUNDS; round++) {
     for (let turn = 0; turn < workloads.length; turn++) {
       const index = (round + turn) % workloads.length;
-      const { options, pid } = workloads[index]!;
+      const { options, pid, prepare } = workloads[index]!;
+      await prepare?.();
       const cpuBefore = pid === undefined ? 0 : cpuMicros(pid);
       const result = await load(options, { warmup: 0, duration: ROUND_SECONDS });
       const requests = result.requests.total || 1;
@@ -167,6 +174,102 @@ async function measureStartup(options: Parameters<typeof startService>[0]) {
   const service = await startService(options);
   await service.stop();
   return service.startupMs;
+}
+
+type Account = Awaited<ReturnType<typeof register>>;
+
+/** create → update → delete a project, over and over, one free-plan account per connection. */
+function cycleOptions(service: RunningService, accounts: Account[]): Options {
+  let next = 0;
+  return {
+    url: service.url,
+    connections: CONNECTIONS,
+    setupClient: (client) => client.setHeaders({ ...accounts[next++ % accounts.length]!.auth, 'content-type': 'application/json' }),
+    requests: [
+      {
+        method: 'POST',
+        path: '/projects',
+        body: JSON.stringify({ name: 'Cycle', templateId: 'rsc-box', widthMm: 300 }),
+        onResponse: (_status, body, context) => {
+          (context as CycleContext).id = (JSON.parse(body) as { project: { id: string } }).project.id;
+        },
+      },
+      {
+        method: 'PUT',
+        setupRequest: (request, context) => ({ ...request, path: `/projects/${(context as CycleContext).id}`, body: JSON.stringify({ name: 'Cycle 2', heightMm: 120 }) }),
+      },
+      { method: 'DELETE', setupRequest: (request, context) => ({ ...request, path: `/projects/${(context as CycleContext).id}`, body: undefined }) },
+    ],
+  };
+}
+
+/** An editor's autosave: a full EditorState with 12 placed artworks, in two alternating variants. */
+function autosaveBodies(): [string, string] {
+  const artworks = Array.from({ length: 12 }, (_, index) => ({
+    id: `art-${index}`,
+    panelId: index % 2 ? 'front' : 'back',
+    imageUrl: `/files/bench-${index}.png`,
+    offsetX: index * 1.5,
+    offsetY: -index,
+    scale: 0.5 + index / 24,
+    rotationDeg: (index * 15) % 360,
+  }));
+  const state = (lighting: string) => ({
+    templateId: 'mailer-box',
+    dimensions: { widthMm: 320, heightMm: 90, depthMm: 240 },
+    material: 'kraft',
+    thicknessMm: 3,
+    finish: 'matte',
+    background: { kind: 'color', value: '#f4efe6' },
+    lighting,
+    artworks,
+  });
+  return [JSON.stringify({ artworkJson: state('studio') }), JSON.stringify({ artworkJson: state('softbox') })];
+}
+
+/**
+ * PUTs that change the project every time (the two autosave variants in turn), each connection on
+ * its own account's project, so the figure is the write path and not a queue on one row lock.
+ */
+async function autosaveOptions(service: RunningService, accounts: Account[]): Promise<Options> {
+  const projectIds = await Promise.all(
+    accounts.map(async (account) => {
+      const created = await json<{ project: { id: string } }>(
+        await fetch(`${service.url}/projects`, {
+          method: 'POST',
+          headers: { ...account.auth, 'content-type': 'application/json' },
+          body: JSON.stringify({ name: 'Autosave', templateId: 'mailer-box' }),
+        }),
+      );
+      return created.project.id;
+    }),
+  );
+  const bodies = autosaveBodies();
+  let next = 0;
+  return {
+    url: service.url,
+    connections: CONNECTIONS,
+    setupClient: (client) => {
+      const index = next++ % accounts.length;
+      const headers = { ...accounts[index]!.auth, 'content-type': 'application/json' };
+      const path = `/projects/${projectIds[index]}`;
+      client.setRequests(bodies.map((body) => ({ method: 'PUT', path, headers, body })));
+    },
+  };
+}
+
+/** Deletes what an interrupted cycle left behind (a round can end between its create and delete). */
+async function deleteLeftovers(service: RunningService, accounts: Account[]): Promise<void> {
+  await Promise.all(
+    accounts.map(async (account) => {
+      const { projects } = await json<{ projects: Array<{ id: string; name: string }> }>(
+        await fetch(`${service.url}/projects`, { headers: account.auth }),
+      );
+      for (const project of projects.filter((candidate) => candidate.name.startsWith('Cycle'))) {
+        await fetch(`${service.url}/projects/${project.id}`, { method: 'DELETE', headers: account.auth });
+      }
+    }),
+  );
 }
 
 async function main() {
@@ -269,27 +372,7 @@ async function main() {
     // 5. create → update → delete, one free-plan account per connection.
     if (wanted('5')) {
       const accounts = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => register(service, i + 1)));
-      let next = 0;
-      const cycle = await load({
-        url: service.url,
-        connections: CONNECTIONS,
-        setupClient: (client) => client.setHeaders({ ...accounts[next++ % accounts.length]!.auth, 'content-type': 'application/json' }),
-        requests: [
-          {
-            method: 'POST',
-            path: '/projects',
-            body: JSON.stringify({ name: 'Cycle', templateId: 'rsc-box', widthMm: 300 }),
-            onResponse: (_status, body, context) => {
-              (context as CycleContext).id = (JSON.parse(body) as { project: { id: string } }).project.id;
-            },
-          },
-          {
-            method: 'PUT',
-            setupRequest: (request, context) => ({ ...request, path: `/projects/${(context as CycleContext).id}`, body: JSON.stringify({ name: 'Cycle 2', heightMm: 120 }) }),
-          },
-          { method: 'DELETE', setupRequest: (request, context) => ({ ...request, path: `/projects/${(context as CycleContext).id}`, body: undefined }) },
-        ],
-      });
+      const cycle = await load(cycleOptions(service, accounts));
       record({
         id: '5',
         workload: 'create → update → delete a project (per request)',
@@ -297,6 +380,56 @@ async function main() {
         target: 'p99 < 20 ms',
         met: cycle.latency.p99 < 20,
       });
+    }
+
+    // 5v. What the version history costs. The same two workloads, the create → update → delete
+    // cycle and a PUT that changes the project every time, run in turn, round after round, against
+    // this build and against a build of the commit before versioning (bench/baseline.ts), each on
+    // its own fresh database. Ratios are "after / before" per round, then the median.
+    if (wanted('5v')) {
+      const baseline = buildBaseline();
+      const baselineDatabase = process.env.DATABASE_URL ? await createDatabase(process.env.DATABASE_URL) : undefined;
+      const before = await startService({ entry: baseline.entry, databaseUrl: baselineDatabase?.url });
+      try {
+        if (baselineDatabase) await settle(baselineDatabase.url);
+        const setUp = async (target: RunningService, offset: number) => {
+          const accounts = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => register(target, offset + i)));
+          return { accounts, autosave: await autosaveOptions(target, accounts) };
+        };
+        const old = await setUp(before, 1000);
+        const now = await setUp(service, 2000);
+        const [cycleBefore, cycleAfter, putBefore, putAfter] = await interleave([
+          { options: cycleOptions(before, old.accounts), pid: before.pid, prepare: () => deleteLeftovers(before, old.accounts) },
+          { options: cycleOptions(service, now.accounts), pid: service.pid, prepare: () => deleteLeftovers(service, now.accounts) },
+          { options: old.autosave, pid: before.pid },
+          { options: now.autosave, pid: service.pid },
+        ]);
+        const putRatio = medianRatio(putAfter!, putBefore!);
+        record({
+          id: '5v',
+          workload: `version history: this build vs ${baseline.ref} (before versioning), same rounds`,
+          figures: {
+            'cycles/s before': medianOf(cycleBefore!, 'reqPerSec') / 3,
+            'cycles/s after': medianOf(cycleAfter!, 'reqPerSec') / 3,
+            'cycle ratio': medianRatio(cycleAfter!, cycleBefore!),
+            'PUT req/s before': medianOf(putBefore!, 'reqPerSec'),
+            'PUT req/s after': medianOf(putAfter!, 'reqPerSec'),
+            'PUT p99 ms before': medianOf(putBefore!, 'p99Ms'),
+            'PUT p99 ms after': medianOf(putAfter!, 'p99Ms'),
+            'PUT server CPU µs before': medianOf(putBefore!, 'cpuMicrosPerRequest'),
+            'PUT server CPU µs after': medianOf(putAfter!, 'cpuMicrosPerRequest'),
+            'PUT ratio': putRatio,
+          },
+          target: 'PUT ratio >= 0.85 (within 15 %)',
+          met: putRatio >= 0.85,
+        });
+        console.log(`  cycle ratio per round: ${roundRatios(cycleAfter!, cycleBefore!)}`);
+        console.log(`  PUT ratio per round: ${roundRatios(putAfter!, putBefore!)}`);
+      } finally {
+        await before.stop();
+        await baselineDatabase?.drop();
+        baseline.remove();
+      }
     }
 
     // 6 + 7. Logins at the configured cost, and /health latency meanwhile.

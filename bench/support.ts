@@ -47,10 +47,12 @@ export interface ServiceOptions {
   dataDir?: string;
   uploadDir?: string;
   env?: Record<string, string>;
+  /** Another build's dist/server.js (bench/baseline.ts); this checkout's build by default. */
+  entry?: string;
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
-  const entry = requireBuild();
+  const entry = options.entry ?? requireBuild();
   const port = await freePort();
   const work = mkdtempSync(path.join(tmpdir(), 'pf-bench-'));
   const env: Record<string, string> = {

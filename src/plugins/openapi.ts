@@ -169,6 +169,17 @@ export function documentBinaryPayloads(paths: PathsObject): void {
   }
 }
 
+/** Operations whose body may be left out (every field optional; no body means {}). */
+const OPTIONAL_BODIES: ReadonlyArray<readonly [path: string, method: string]> = [['/projects/{id}/duplicate', 'post']];
+
+/** @fastify/swagger marks every request body required; these are not. */
+export function documentOptionalBodies(paths: PathsObject): void {
+  for (const [path, method] of OPTIONAL_BODIES) {
+    const body = paths[path]?.[method]?.requestBody;
+    if (typeof body === 'object' && body !== null) (body as { required?: boolean }).required = false;
+  }
+}
+
 function packageVersion(): string {
   const file = new URL('../../package.json', import.meta.url);
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
@@ -204,6 +215,7 @@ async function openapiPlugin(app: FastifyInstance) {
       const { openapiObject } = documentObject;
       const paths = (openapiObject.paths ?? {}) as PathsObject;
       documentBinaryPayloads(paths);
+      documentOptionalBodies(paths);
       describeResponses(paths);
       documentHeadOperations(paths);
       collapseLiteralUnions(openapiObject);
