@@ -86,7 +86,10 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     } catch {
       // not listening yet
     }
-    if (Date.now() > deadline) throw new Error('service did not answer /health within 30 s');
+    if (Date.now() > deadline) {
+      child.kill('SIGKILL');
+      throw new Error('service did not answer /health within 30 s');
+    }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
   const startupMs = performance.now() - started;
