@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { createTestApp, engineName } from '../helpers/app.js';
-import { expectApiError, fullEditorState, NOT_FOUND, PROJECT_CAP_MESSAGE, projectsApi, registerProAccount, type ProjectBody } from './fixtures.js';
+import { engineName } from '../helpers/app.js';
+import { expectApiError, fullEditorState, NOT_FOUND, PROJECT_CAP_MESSAGE, projectsApi, startProjectsSuite, type ProjectBody } from './fixtures.js';
 
 describe(`duplicating a project (${engineName()})`, () => {
   let app: App;
@@ -11,13 +11,9 @@ describe(`duplicating a project (${engineName()})`, () => {
   let account: TestAccount;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    api = projectsApi(app);
-    account = await registerProAccount(app);
+    ({ app, api, account } = await startProjectsSuite());
   });
-  afterAll(async () => {
-    await app?.close();
-  });
+  afterAll(() => app?.close());
 
   const duplicate = (id: string, payload?: unknown, who: TestAccount = account) =>
     app.inject({ method: 'POST', url: `/projects/${id}/duplicate`, headers: who.auth, ...(payload === undefined ? {} : { payload: payload as object }) });

@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { createTestApp, engineName } from '../helpers/app.js';
-import { expectApiError, NOT_FOUND, projectsApi, registerProAccount, sleep, type ProjectBody } from './fixtures.js';
+import { engineName } from '../helpers/app.js';
+import { expectApiError, NOT_FOUND, projectsApi, startProjectsSuite, sleep, type ProjectBody } from './fixtures.js';
 
 const CHANGED = 'The project was changed since you loaded it.';
 const MALFORMED = 'If-Match must be "*" or a comma-separated list of quoted entity tags, e.g. "3".';
@@ -15,13 +15,9 @@ describe(`project ETags and preconditions (${engineName()})`, () => {
   let account: TestAccount;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    api = projectsApi(app);
-    account = await registerProAccount(app);
+    ({ app, api, account } = await startProjectsSuite());
   });
-  afterAll(async () => {
-    await app?.close();
-  });
+  afterAll(() => app?.close());
 
   const send = (method: 'GET' | 'PUT' | 'DELETE' | 'POST', url: string, headers: Record<string, string> = {}, payload?: object) =>
     app.inject({ method, url, headers: { ...account.auth, ...headers }, ...(payload ? { payload } : {}) });

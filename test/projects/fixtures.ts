@@ -2,6 +2,7 @@
 import { expect } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
+import { createTestApp } from '../helpers/app.js';
 
 export const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 export const PROJECT_CAP_MESSAGE = 'The free plan includes up to 3 projects. Upgrade to create more.';
@@ -67,6 +68,12 @@ export async function registerProAccount(app: App): Promise<TestAccount> {
   const account = await registerAccount(app);
   await app.db.prisma.user.update({ where: { id: account.id }, data: { plan: 'pro' } });
   return account;
+}
+
+/** A suite's usual start: a test app, its /projects client and a pro account (no cap). */
+export async function startProjectsSuite() {
+  const app = await createTestApp();
+  return { app, api: projectsApi(app), account: await registerProAccount(app) };
 }
 
 export function expectApiError(

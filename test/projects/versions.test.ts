@@ -3,8 +3,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { createTestApp, engineName } from '../helpers/app.js';
-import { expectApiError, fullEditorState, ISO, NOT_FOUND, projectsApi, registerProAccount, type ProjectBody } from './fixtures.js';
+import { engineName } from '../helpers/app.js';
+import { expectApiError, fullEditorState, ISO, NOT_FOUND, projectsApi, startProjectsSuite, type ProjectBody } from './fixtures.js';
 
 const VERSION_NOT_FOUND = { statusCode: 404, error: 'Not Found', message: 'Version not found.' };
 const CHANGED = 'The project was changed since you loaded it.';
@@ -25,13 +25,9 @@ describe(`project versions (${engineName()})`, () => {
   let account: TestAccount;
 
   beforeAll(async () => {
-    app = await createTestApp();
-    api = projectsApi(app);
-    account = await registerProAccount(app);
+    ({ app, api, account } = await startProjectsSuite());
   });
-  afterAll(async () => {
-    await app?.close();
-  });
+  afterAll(() => app?.close());
 
   const get = (url: string, who: TestAccount = account) => app.inject({ method: 'GET', url, headers: who.auth });
   const restore = (id: string, version: number | string, headers: Record<string, string> = {}, who: TestAccount = account) =>
