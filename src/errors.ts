@@ -58,4 +58,11 @@ export const MESSAGES = {
   invalidCredentials: 'Invalid email or password.',
   authRequired: 'Authentication required.',
   invalidToken: 'Invalid or expired token.',
+  currentPasswordIncorrect: 'Current password is incorrect.',
+  passwordIncorrect: 'Password is incorrect.',
+  samePassword: 'newPassword must differ from currentPassword.',
+  adminRequired: 'Administrator access required.',
+  userNotFound: 'User not found.',
+  lastAdmin: 'At least one administrator must remain.',
+  invalidCursor: 'cursor is not a cursor this service issued.',
 } as const;
