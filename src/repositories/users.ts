@@ -100,6 +100,9 @@ async function lockAdminsAnd(tx: Transaction, target: AccountSelector): Promise<
 const removesLastAdmin = (target: LockedRow, admins: number, newRole: Role | undefined) =>
   target.role === 'admin' && newRole !== 'admin' && admins <= 1;
 
+/** LIKE's wildcards and its escape character, taken literally. */
+const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\${character}`);
+
 const withCounts = ({ _count, ...user }: User & { _count: UserCounts }): UserWithCounts => ({ ...user, counts: _count });
 
 export function createUserRepository(prisma: PrismaClient) {
@@ -178,7 +181,7 @@ export function createUserRepository(prisma: PrismaClient) {
       const rows = await prisma.user.findMany({
         where: {
           AND: [
-            emailContains === null ? {} : { email: { contains: emailContains } },
+            emailContains === null ? {} : { email: { contains: likeLiteral(emailContains) } },
             after === null
               ? {}
               : { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] },
