@@ -8,6 +8,7 @@ import { migrate } from '../db/migrator.js';
 import { HttpError } from '../errors.js';
 import { createRepositories } from '../repositories/index.js';
 import { createAdminService } from '../services/admin.js';
+import { normalizeEmail } from '../services/auth.js';
 
 const USAGE = 'Usage: npm run admin -- grant <email> | npm run admin -- revoke <email>';
 const ROLES = { grant: 'admin', revoke: 'user' } as const;
@@ -19,11 +20,12 @@ if ((command !== 'grant' && command !== 'revoke') || email === undefined || rest
 } else {
   try {
     const config = loadConfig();
+    const normalized = normalizeEmail(email);
     const database = await openDatabase(config.database);
     try {
       await database.withSession((session) => migrate(session));
       const admin = createAdminService(createRepositories(database.prisma).users, config.jwtSecret);
-      const user = await admin.setRoleByEmail(email, ROLES[command]);
+      const user = await admin.setRoleByEmail(normalized, ROLES[command]);
       console.log(`${user.email} is now ${user.role === 'admin' ? 'an administrator' : 'a regular user'}.`);
     } finally {
       await database.close();
