@@ -1,8 +1,8 @@
 // Token invalidation and account deletion must hold on every server sharing the database, from
 // the very next request.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { engineName, uniqueEmail } from '../helpers/app.js';
-import { startTwoServers, twoServersSetup, type Surface } from '../helpers/two-servers.js';
+import { twoServersSetup, withTwoServers, type Surface } from '../helpers/two-servers.js';
 import { apiError, bearer, INVALID_TOKEN } from './helpers.js';
 
 interface Registered {
@@ -12,17 +12,7 @@ interface Registered {
 }
 
 describe(`account changes across servers: ${twoServersSetup()} (${engineName()})`, () => {
-  let a: Surface;
-  let b: Surface;
-  let stop: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    ({ a, b, stop } = await startTwoServers());
-  }, 90_000);
-
-  afterAll(async () => {
-    await stop?.();
-  });
+  const { a, b } = withTwoServers();
 
   async function register(on: Surface): Promise<Registered> {
     const email = uniqueEmail('multi');

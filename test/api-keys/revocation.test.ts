@@ -1,23 +1,13 @@
 // Revocation must hold on every server sharing the database. On PostgreSQL: two real server
 // processes. On the embedded engine (one process per database by nature): two app instances
 // on one shared database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { engineName, uniqueEmail } from '../helpers/app.js';
-import { startTwoServers, twoServersSetup, type Surface } from '../helpers/two-servers.js';
+import { twoServersSetup, withTwoServers, type Surface } from '../helpers/two-servers.js';
 import { apiError, KEY_FORMAT, type IssuedKey } from './keys.js';
 
 describe(`revocation across servers: ${twoServersSetup()} (${engineName()})`, () => {
-  let a: Surface;
-  let b: Surface;
-  let stop: (() => Promise<void>) | undefined;
-
-  beforeAll(async () => {
-    ({ a, b, stop } = await startTwoServers());
-  }, 90_000);
-
-  afterAll(async () => {
-    await stop?.();
-  });
+  const { a, b } = withTwoServers();
 
   async function register(on: Surface): Promise<Record<string, string>> {
     const reply = await on.send('POST', '/auth/register', {}, { email: uniqueEmail('revoke'), password: 'correct horse battery', name: 'Revoker' });

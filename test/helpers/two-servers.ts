@@ -1,6 +1,7 @@
 // Two servers on one database, for guarantees that must hold on every process: on PostgreSQL two
 // real server processes; on the embedded engine (one process per database by nature) two app
 // instances on one shared database.
+import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { openDatabase } from '../../src/db/database.js';
 import { databaseUrl, testConfig } from './app.js';
@@ -60,4 +61,25 @@ export async function startTwoServers(): Promise<{ a: Surface; b: Surface; stop:
       await database.close();
     },
   };
+}
+
+/**
+ * For a describe block: starts the two servers before its tests and stops them after. The
+ * surfaces returned can be used once the block's tests run.
+ */
+export function withTwoServers(): { a: Surface; b: Surface } {
+  let started: Awaited<ReturnType<typeof startTwoServers>> | undefined;
+  const surface = (pick: 'a' | 'b'): Surface => ({
+    send(...args) {
+      if (!started) throw new Error('The two servers have not started.');
+      return started[pick].send(...args);
+    },
+  });
+  beforeAll(async () => {
+    started = await startTwoServers();
+  }, 90_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return { a: surface('a'), b: surface('b') };
 }
