@@ -25,6 +25,17 @@ export class UniqueViolationError extends Error {
   }
 }
 
+/**
+ * Thrown by repositories when a row cannot be written because its owner's account no longer
+ * exists (deleted after the request's token was checked): the same 401 as a deleted account's token.
+ */
+export class OwnerMissingError extends HttpError {
+  constructor() {
+    super(401, MESSAGES.invalidToken);
+    this.name = 'OwnerMissingError';
+  }
+}
+
 /** Thrown by the database layer when the database cannot be reached. */
 export class DatabaseUnavailableError extends Error {
   constructor(options?: { cause?: unknown }) {

@@ -5,11 +5,13 @@ import { existsSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { createTestApp, engineName, TEST_JWT_SECRET } from '../helpers/app.js';
+import { buildApp } from '../../src/app.js';
+import { createTestApp, engineName, TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { imageFixture } from '../helpers/images.js';
 import { issueKey } from '../api-keys/keys.js';
-import { uploadAsset } from '../assets/helpers.js';
+import { uploadAsset, uploadDirEntries } from '../assets/helpers.js';
+import { filePart, multipartBody } from '../helpers/multipart.js';
 import { apiError, bearer, expectBadRequest, expectError, INVALID_TOKEN, me } from './helpers.js';
 
 /** An HS256 JWT signed with the test secret, with exactly these claims. */
@@ -201,5 +203,41 @@ describe(`per-account rate limit on password change and deletion (${engineName()
     expect(limited.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });
     expect(limited.headers['retry-after']).toBeDefined();
     expect((await app.inject({ method: 'PUT', url: '/auth/password', headers: other.auth, payload: wrong })).statusCode).toBe(403);
+  });
+});
+
+describe(`writes racing an account deletion (${engineName()})`, () => {
+  let app: App;
+  beforeAll(async () => {
+    app = await buildApp(testConfig(), { logger: false });
+    // Deletes the caller's account after its token was checked, as a deletion on another server could.
+    app.addHook('preHandler', async (request) => {
+      if (request.headers['x-test-delete-account'] === 'yes') await app.services.accounts.deleteAccount(request.userId);
+    });
+    await app.ready();
+  });
+  afterAll(() => app.close());
+
+  it('a key issue or an upload whose account vanished mid-request is 401 and leaves no row and no file', async () => {
+    const vanish = { 'x-test-delete-account': 'yes' };
+    const keyOwner = await registerAccount(app);
+    const issued = await app.inject({ method: 'POST', url: '/api-keys', headers: { ...keyOwner.auth, ...vanish } });
+    expect(issued.json()).toEqual(INVALID_TOKEN);
+
+    const uploader = await registerAccount(app);
+    const before = await uploadDirEntries(app);
+    const { body, contentType } = multipartBody([filePart(imageFixture('tiny.png'))]);
+    const uploaded = await app.inject({
+      method: 'POST',
+      url: '/assets',
+      headers: { ...uploader.auth, ...vanish, 'content-type': contentType },
+      payload: body,
+    });
+    expect(uploaded.json()).toEqual(INVALID_TOKEN);
+    expect(await uploadDirEntries(app)).toEqual(before);
+    const rows = await app.db.prisma.$queryRaw<Array<{ n: number }>>`
+      SELECT ((SELECT count(*) FROM "assets" WHERE "userId" IN (${keyOwner.id}, ${uploader.id}))
+            + (SELECT count(*) FROM "api_keys" WHERE "userId" IN (${keyOwner.id}, ${uploader.id})))::int AS "n"`;
+    expect(rows[0]?.n).toBe(0);
   });
 });
