@@ -18,6 +18,7 @@ import errorHandlerPlugin, { apiError, type ApiError } from './plugins/error-han
 import openapiPlugin from './plugins/openapi.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import requestIdPlugin, { generateRequestId } from './plugins/request-id.js';
+import adminRoutes from './routes/admin.js';
 import apiKeyRoutes from './routes/api-keys.js';
 import assetRoutes from './routes/assets.js';
 import authRoutes from './routes/auth.js';
@@ -26,6 +27,7 @@ import healthRoutes from './routes/health.js';
 import projectRoutes from './routes/projects.js';
 import templateRoutes from './routes/templates.js';
 import v1Routes from './routes/v1.js';
+import { AdminUserSchema } from './schemas/admin.js';
 import { ApiKeySchema } from './schemas/api-keys.js';
 import { AssetSchema } from './schemas/assets.js';
 import { ApiErrorSchema } from './schemas/common.js';
@@ -64,6 +66,7 @@ const SHARED_SCHEMAS = [
   ProjectSchema,
   AssetSchema,
   DielineSchema,
+  AdminUserSchema,
 ];
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
@@ -136,6 +139,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(projectRoutes, { prefix: '/projects' });
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });
+  await app.register(adminRoutes, { prefix: '/admin' });
 
   return app;
 }

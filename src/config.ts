@@ -25,6 +25,7 @@ const EnvSchema = Type.Object({
   TRUST_PROXY: Type.String({ pattern: '^(true|false|[0-9a-fA-F.:/]+(,[0-9a-fA-F.:/]+)*)$', default: 'false' }),
   RATE_LIMIT_AUTH_PER_MIN: Type.Integer({ minimum: 0, default: 30 }),
   RATE_LIMIT_V1_PER_MIN: Type.Integer({ minimum: 0, default: 1200 }),
+  RATE_LIMIT_ACCOUNT_PER_MIN: Type.Integer({ minimum: 0, default: 10 }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 120000, default: 10000 }),
 });
 type Env = Static<typeof EnvSchema>;
@@ -53,7 +54,8 @@ export interface Config {
   logLevel: LogLevel;
   /** false, true (trust every hop), or a comma-separated list of proxy addresses/CIDRs. */
   trustProxy: boolean | string;
-  rateLimit: { authPerMinute: number; v1PerMinute: number };
+  /** Per minute; 0 turns a limit off. accountPerMinute: password changes and deletions, per account. */
+  rateLimit: { authPerMinute: number; v1PerMinute: number; accountPerMinute: number };
   shutdownGraceMs: number;
 }
 
@@ -103,7 +105,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bcryptCost: parsed.BCRYPT_COST,
     logLevel: parsed.LOG_LEVEL,
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
-    rateLimit: { authPerMinute: parsed.RATE_LIMIT_AUTH_PER_MIN, v1PerMinute: parsed.RATE_LIMIT_V1_PER_MIN },
+    rateLimit: {
+      authPerMinute: parsed.RATE_LIMIT_AUTH_PER_MIN,
+      v1PerMinute: parsed.RATE_LIMIT_V1_PER_MIN,
+      accountPerMinute: parsed.RATE_LIMIT_ACCOUNT_PER_MIN,
+    },
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_MS,
   } satisfies Config);
 }

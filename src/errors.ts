@@ -26,6 +26,17 @@ export class UniqueViolationError extends Error {
   }
 }
 
+/**
+ * Thrown by repositories when a row cannot be written because its owner's account no longer
+ * exists (deleted after the request's token was checked): the same 401 as a deleted account's token.
+ */
+export class OwnerMissingError extends HttpError {
+  constructor() {
+    super(401, MESSAGES.invalidToken);
+    this.name = 'OwnerMissingError';
+  }
+}
+
 /** Thrown by the database layer when the database cannot be reached. */
 export class DatabaseUnavailableError extends Error {
   constructor(options?: { cause?: unknown }) {
@@ -61,4 +72,11 @@ export const MESSAGES = {
   invalidCredentials: 'Invalid email or password.',
   authRequired: 'Authentication required.',
   invalidToken: 'Invalid or expired token.',
+  currentPasswordIncorrect: 'Current password is incorrect.',
+  passwordIncorrect: 'Password is incorrect.',
+  samePassword: 'newPassword must differ from currentPassword.',
+  adminRequired: 'Administrator access required.',
+  userNotFound: 'User not found.',
+  lastAdmin: 'At least one administrator must remain.',
+  invalidCursor: 'cursor is not a cursor this service issued.',
 } as const;

@@ -1,5 +1,11 @@
-// The account surface's guard. @fastify/jwt is pinned to HS256; every defect of a token, and a
-// token whose account no longer exists, is the same 401.
+// The account surface's guard. @fastify/jwt is pinned to HS256; every defect of a token, a token
+// whose account no longer exists, and a token of an older generation are the same 401.
+//
+// Token generations: every token carries `gen`, the account's tokenGeneration when it was signed.
+// The guard reads the account on every request anyway, so comparing the two costs nothing, and a
+// password change or DELETE /auth/sessions (which move the generation) reaches every process from
+// the next request. Tokens signed before generations existed carry no `gen`: they count as
+// generation 0, so they keep working until the account's generation first moves.
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
@@ -13,7 +19,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** onRequest hook for every account route: sets request.userId or answers 401. */
     authenticate(request: FastifyRequest): Promise<void>;
-    signToken(userId: string): string;
+    /** A token for the account at its current token generation. */
+    signToken(user: Pick<User, 'id' | 'tokenGeneration'>): string;
   }
   interface FastifyRequest {
     /** The authenticated account's id, set by app.authenticate. */
@@ -25,7 +32,7 @@ declare module 'fastify' {
 
 declare module '@fastify/jwt' {
   interface FastifyJWT {
-    payload: { sub: string };
+    payload: { sub: string; gen: number };
   }
 }
 
@@ -39,22 +46,26 @@ async function authenticationPlugin(app: FastifyInstance) {
   app.decorateRequest('userId', '');
   app.decorateRequest('account', null);
 
-  app.decorate('signToken', (userId: string) => app.jwt.sign({ sub: userId }));
+  app.decorate('signToken', (user: Pick<User, 'id' | 'tokenGeneration'>) =>
+    app.jwt.sign({ sub: user.id, gen: user.tokenGeneration }),
+  );
 
   app.decorate('authenticate', async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') throw unauthorized(MESSAGES.authRequired);
     const token = BEARER.exec(header)?.[1];
     if (!token) throw unauthorized(MESSAGES.invalidToken);
-    let subject: unknown;
+    let claims: { sub?: unknown; gen?: unknown };
     try {
-      subject = app.jwt.verify<{ sub?: unknown }>(token).sub;
+      claims = app.jwt.verify<{ sub?: unknown; gen?: unknown }>(token);
     } catch {
       throw unauthorized(MESSAGES.invalidToken);
     }
+    const { sub: subject, gen: generation = 0 } = claims;
     if (typeof subject !== 'string' || subject === '') throw unauthorized(MESSAGES.invalidToken);
+    if (!Number.isSafeInteger(generation)) throw unauthorized(MESSAGES.invalidToken);
     const user = await app.services.auth.findUser(subject);
-    if (!user) throw unauthorized(MESSAGES.invalidToken);
+    if (!user || user.tokenGeneration !== generation) throw unauthorized(MESSAGES.invalidToken);
     request.userId = user.id;
     request.account = user;
   });

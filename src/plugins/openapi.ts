@@ -14,7 +14,10 @@ export const DOCS_PREFIX = '/docs';
 
 export const TAGS = [
   { name: 'health', description: 'Liveness and readiness probes for orchestrators and load balancers.' },
-  { name: 'auth', description: 'Accounts: register, log in, and read the account behind a JWT.' },
+  {
+    name: 'auth',
+    description: 'Accounts: register, log in, read the account behind a JWT, change the password, sign out everywhere, delete it.',
+  },
   {
     name: 'templates',
     description: 'The catalog of parametric packaging templates: public at /templates, key-gated at /v1/templates.',
@@ -23,6 +26,7 @@ export const TAGS = [
   { name: 'assets', description: "Image uploads owned by the caller's account (25 MB, image/* only)." },
   { name: 'files', description: 'Stored uploads, served publicly under their unguessable name.' },
   { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
+  { name: 'admin', description: "Account management for administrators (a JWT whose account's role is admin)." },
 ];
 
 const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.
@@ -31,6 +35,7 @@ const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.
   (see \`servers\`); a directly run server has no prefix.
 * **Account surface** (\`bearerAuth\`): \`Authorization: Bearer <token>\`, the token coming from
   \`POST /auth/register\` or \`POST /auth/login\` (valid 7 days).
+* **Admin surface** (\`bearerAuth\`, role \`admin\`): \`/admin/*\`; any other account gets 403.
 * **Public v1 surface** (\`apiKey\`): \`x-api-key: pf_…\`, a key issued by \`POST /api-keys\`.
 * **Errors**: every failure is an \`ApiError\` \`{ statusCode, error, message }\`. Request bodies and
   query strings reject unknown fields (400); JSON bodies are limited to 1 MiB (413).`;

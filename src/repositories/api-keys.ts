@@ -1,5 +1,6 @@
 // Developer keys in the database: only the digest and the sealed key are stored, never the key.
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { mapOwnerMissing } from './prisma-errors.js';
 
 /** Who a key belongs to: all a /v1 request needs. */
 export interface ApiKeyOwner {
@@ -19,8 +20,9 @@ const sealedFields = { id: true, userId: true, keyDigest: true, sealedKey: true,
 
 export function createApiKeyRepository(prisma: PrismaClient) {
   return {
+    /** Throws OwnerMissingError when the account no longer exists. */
     create(key: NewApiKey): Promise<SealedApiKey> {
-      return prisma.apiKey.create({ data: key, select: sealedFields });
+      return mapOwnerMissing(() => prisma.apiKey.create({ data: key, select: sealedFields }));
     },
 
     /** The owner's keys, newest first. */

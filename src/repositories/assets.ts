@@ -1,5 +1,6 @@
 // Asset rows: what was uploaded, by whom, under which stored name.
 import type { PrismaClient } from '../generated/prisma/client.js';
+import { mapOwnerMissing } from './prisma-errors.js';
 
 export interface Asset {
   id: string;
@@ -30,8 +31,9 @@ const fields = {
 
 export function createAssetRepository(prisma: PrismaClient) {
   return {
+    /** Throws OwnerMissingError when the account no longer exists. */
     create(asset: NewAsset): Promise<Asset> {
-      return prisma.asset.create({ data: asset, select: fields });
+      return mapOwnerMissing(() => prisma.asset.create({ data: asset, select: fields }));
     },
 
     /** The owner's assets, newest first. */

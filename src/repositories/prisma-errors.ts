@@ -1,6 +1,6 @@
 // Translates Prisma's unique-constraint failure (P2002) into the domain's UniqueViolationError,
 // so any repository can map it and the service layer decides what it means (usually 409).
-import { UniqueViolationError } from '../errors.js';
+import { OwnerMissingError, UniqueViolationError } from '../errors.js';
 
 interface PrismaKnownError {
   code?: unknown;
@@ -23,6 +23,19 @@ export async function mapUniqueViolation<T>(write: () => Promise<T>): Promise<T>
     return await write();
   } catch (error) {
     if (isUniqueViolation(error)) throw new UniqueViolationError(uniqueViolationFields(error));
+    throw error;
+  }
+}
+
+/**
+ * Runs an insert of a row that belongs to an account; a foreign-key failure (P2003: the account
+ * was deleted meanwhile) becomes OwnerMissingError.
+ */
+export async function mapOwnerMissing<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (typeof error === 'object' && error !== null && (error as PrismaKnownError).code === 'P2003') throw new OwnerMissingError();
     throw error;
   }
 }

@@ -1,14 +1,41 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { onRequestHookHandler } from 'fastify';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest, onRequestHookHandler } from 'fastify';
+import type { User } from '../repositories/users.js';
 import { toUserDto } from '../schemas/dto.js';
-import { AuthReply, LoginBody, MeReply, RegisterBody } from '../schemas/auth.js';
+import {
+  AuthReply,
+  ChangePasswordBody,
+  DeleteAccountBody,
+  LoginBody,
+  MeReply,
+  RegisterBody,
+  TokenReply,
+} from '../schemas/auth.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import { logAccountDeletion } from './account-deletion.js';
+
+const security = [{ bearerAuth: [] }];
+
+function signedInAccount(request: FastifyRequest): User {
+  if (!request.account) throw new Error('app.authenticate did not set request.account');
+  return request.account;
+}
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
   const perMinute = app.config.rateLimit.authPerMinute;
   // One budget per client IP shared by login and register.
   const limitByIp: onRequestHookHandler[] =
     perMinute > 0 ? [app.rateLimit({ max: perMinute, timeWindow: 60_000 })] : [];
+  // One budget per account shared by password change and account deletion (both check a
+  // password), counted after the token is verified.
+  const accountPerMinute = app.config.rateLimit.accountPerMinute;
+  const authenticateAndLimitByAccount: onRequestHookHandler[] = [
+    app.authenticate,
+    ...(accountPerMinute > 0
+      ? [app.rateLimit({ max: accountPerMinute, timeWindow: 60_000, keyGenerator: (request) => `account:${request.userId}` })]
+      : []),
+  ];
 
   app.post(
     '/register',
@@ -24,7 +51,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const user = await app.services.auth.register(request.body);
-      return reply.code(201).send({ user: toUserDto(user), token: app.signToken(user.id) });
+      return reply.code(201).send({ user: toUserDto(user), token: app.signToken(user) });
     },
   );
 
@@ -42,7 +69,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const user = await app.services.auth.login(request.body);
-      return { user: toUserDto(user), token: app.signToken(user.id) };
+      return { user: toUserDto(user), token: app.signToken(user) };
     },
   );
 
@@ -58,9 +85,66 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 200: MeReply, ...errorResponses(400, 401) },
       },
     },
+    async (request) => ({ user: toUserDto(signedInAccount(request)) }),
+  );
+
+  app.put(
+    '/password',
+    {
+      onRequest: authenticateAndLimitByAccount,
+      schema: {
+        tags: ['auth'],
+        summary: 'Change the password; every token issued before stops working, a new one is returned',
+        security,
+        querystring: EmptyQuery,
+        body: ChangePasswordBody,
+        response: { 200: TokenReply, ...errorResponses(400, 401, 403, 413, 415, 429) },
+      },
+    },
     async (request) => {
-      if (!request.account) throw new Error('app.authenticate did not set request.account');
-      return { user: toUserDto(request.account) };
+      const account = signedInAccount(request);
+      const tokenGeneration = await app.services.accounts.changePassword(account, request.body);
+      return { token: app.signToken({ id: account.id, tokenGeneration }) };
+    },
+  );
+
+  app.delete(
+    '/sessions',
+    {
+      onRequest: app.authenticate,
+      schema: {
+        tags: ['auth'],
+        summary: 'Sign out everywhere: every token issued so far stops working',
+        security,
+        querystring: EmptyQuery,
+        response: { 204: Type.Null({ description: 'Signed out. Empty body.' }), ...errorResponses(400, 401) },
+      },
+    },
+    async (request, reply) => {
+      await app.services.accounts.endSessions(signedInAccount(request));
+      return reply.code(204).send(null);
+    },
+  );
+
+  app.delete(
+    '/me',
+    {
+      onRequest: authenticateAndLimitByAccount,
+      schema: {
+        tags: ['auth'],
+        summary: 'Delete the account with its projects, assets, files and keys',
+        description: 'Its keys fail on every server from the next request. The last administrator cannot be deleted (409).',
+        security,
+        querystring: EmptyQuery,
+        body: DeleteAccountBody,
+        response: { 204: Type.Null({ description: 'Deleted. Empty body.' }), ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
+      },
+    },
+    async (request, reply) => {
+      const account = signedInAccount(request);
+      const deleted = await app.services.accounts.deleteOwnAccount(account, request.body.password);
+      logAccountDeletion(request.log, { userId: account.id }, deleted);
+      return reply.code(204).send(null);
     },
   );
 };

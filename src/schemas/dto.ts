@@ -6,6 +6,8 @@ export const toUserDto = (user: User) => ({
   id: user.id,
   email: user.email,
   name: user.name,
+  plan: user.plan,
+  role: user.role,
   createdAt: user.createdAt.toISOString(),
 });
 

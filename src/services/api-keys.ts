@@ -25,6 +25,12 @@ export const KEY_LEASE_MS = 250;
 /** Allowance for clocks of different hosts running at slightly different rates. */
 const CLOCK_MARGIN_MS = 25;
 const MAX_CACHED_KEYS = 10_000;
+
+/**
+ * Resolves once no process can still accept a key deleted before the call: whatever deletes keys
+ * (a revocation, an account deletion) awaits this before telling the client it is done.
+ */
+export const outwaitKeyLeases = (): Promise<void> => waitOutLease(KEY_LEASE_MS + CLOCK_MARGIN_MS);
 const KEY_ID = /^[a-z0-9]{1,64}$/;
 
 export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer) {
@@ -66,7 +72,7 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
       // Ids are cuid2; anything else (a NUL byte would even make PostgreSQL fail) names no key.
       if (!KEY_ID.test(id)) throw notFound(MESSAGES.apiKeyNotFound);
       if (!(await keys.deleteOwned(userId, id))) throw notFound(MESSAGES.apiKeyNotFound);
-      await waitOutLease(KEY_LEASE_MS + CLOCK_MARGIN_MS);
+      await outwaitKeyLeases();
     },
 
     /**

@@ -14,10 +14,10 @@ const EMAIL_PATTERN =
   /^[a-z0-9.!#$%&'*+/=?^_`{|}~-]+@[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+$/;
 
 const PASSWORD_MESSAGES = {
-  'too-short': 'password must be 8 to 72 bytes long in UTF-8.',
-  'too-long': 'password must be 8 to 72 bytes long in UTF-8.',
-  'nul-byte': 'password must not contain a NUL character.',
-  malformed: 'password must not contain unpaired surrogate characters.',
+  'too-short': 'must be 8 to 72 bytes long in UTF-8.',
+  'too-long': 'must be 8 to 72 bytes long in UTF-8.',
+  'nul-byte': 'must not contain a NUL character.',
+  malformed: 'must not contain unpaired surrogate characters.',
 } as const;
 
 export function normalizeEmail(raw: string): string {
@@ -28,9 +28,10 @@ export function normalizeEmail(raw: string): string {
   return email;
 }
 
-function assertPassword(password: string): void {
+/** 400 naming `field` unless the password can be hashed faithfully (see lib/passwords.ts). */
+export function assertPassword(password: string, field = 'password'): void {
   const problem = checkPassword(password);
-  if (problem) throw badRequest(PASSWORD_MESSAGES[problem]);
+  if (problem) throw badRequest(`${field} ${PASSWORD_MESSAGES[problem]}`);
 }
 
 function normalizeName(raw: string): string {

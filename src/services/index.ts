@@ -6,6 +6,8 @@ import { createApiKeySealer } from '../lib/api-key-crypto.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
 import { createLocalDiskStorage } from '../storage/index.js';
+import { createAccountService } from './accounts.js';
+import { createAdminService } from './admin.js';
 import { createApiKeyService } from './api-keys.js';
 import { createAssetService } from './assets.js';
 import { createAuthService } from './auth.js';
@@ -14,11 +16,16 @@ import { createProjectService } from './projects.js';
 
 export function createServices(config: Config, db: Database) {
   const repositories = createRepositories(db.prisma);
+  // One hasher (and so one bcrypt queue) for every service that hashes or checks passwords.
+  const passwords = createPasswordHasher(config.bcryptCost);
+  const storage = createLocalDiskStorage(config.uploadDir);
   return {
-    auth: createAuthService(repositories.users, createPasswordHasher(config.bcryptCost)),
+    auth: createAuthService(repositories.users, passwords),
+    accounts: createAccountService(repositories.users, passwords, storage),
+    admin: createAdminService(repositories.users, config.jwtSecret),
     apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
     projects: createProjectService(repositories.projects),
-    assets: createAssetService(repositories.assets, createLocalDiskStorage(config.uploadDir)),
+    assets: createAssetService(repositories.assets, storage),
     dielines: createDielineService(),
   };
 }

@@ -1,72 +1,13 @@
 // Revocation must hold on every server sharing the database. On PostgreSQL: two real server
 // processes. On the embedded engine (one process per database by nature): two app instances
 // on one shared database.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { openDatabase, type Database } from '../../src/db/database.js';
-import { databaseUrl, engineName, testConfig, uniqueEmail } from '../helpers/app.js';
-import { startServers, stopServers, type ServerProcess } from '../helpers/server-process.js';
+import { describe, expect, it } from 'vitest';
+import { engineName, uniqueEmail } from '../helpers/app.js';
+import { twoServersSetup, withTwoServers, type Surface } from '../helpers/two-servers.js';
 import { apiError, KEY_FORMAT, type IssuedKey } from './keys.js';
 
-interface Reply {
-  status: number;
-  body: unknown;
-}
-
-interface Surface {
-  send(method: 'GET' | 'POST' | 'DELETE', path: string, headers?: Record<string, string>, body?: unknown): Promise<Reply>;
-}
-
-function httpSurface(server: ServerProcess): Surface {
-  return {
-    async send(method, path, headers = {}, body) {
-      const response = await fetch(`${server.baseUrl}${path}`, {
-        method,
-        headers: body === undefined ? headers : { ...headers, 'content-type': 'application/json' },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const text = await response.text();
-      return { status: response.status, body: text === '' ? null : JSON.parse(text) };
-    },
-  };
-}
-
-function injectSurface(app: App): Surface {
-  return {
-    async send(method, path, headers = {}, body) {
-      const response = await app.inject({ method, url: path, headers, ...(body === undefined ? {} : { payload: body as object }) });
-      return { status: response.statusCode, body: response.body === '' ? null : response.json() };
-    },
-  };
-}
-
-const runUrl = databaseUrl();
-const setup = runUrl ? 'two server processes on one PostgreSQL database' : 'two app instances on one embedded database';
-
-describe(`revocation across servers: ${setup} (${engineName()})`, () => {
-  let a: Surface;
-  let b: Surface;
-  const cleanup: Array<() => Promise<void>> = [];
-
-  beforeAll(async () => {
-    if (runUrl) {
-      const servers = await startServers(2, { databaseUrl: runUrl });
-      cleanup.push(() => stopServers(servers));
-      [a, b] = servers.map(httpSurface) as [Surface, Surface];
-    } else {
-      const database: Database = await openDatabase({ kind: 'embedded', dataDir: 'memory://' });
-      cleanup.push(() => database.close());
-      const apps = [await buildApp(testConfig(), { database, logger: false }), await buildApp(testConfig(), { database, logger: false })];
-      cleanup.unshift(async () => {
-        await Promise.all(apps.map((app) => app.close()));
-      });
-      [a, b] = apps.map(injectSurface) as [Surface, Surface];
-    }
-  }, 90_000);
-
-  afterAll(async () => {
-    for (const step of cleanup) await step();
-  });
+describe(`revocation across servers: ${twoServersSetup()} (${engineName()})`, () => {
+  const { a, b } = withTwoServers();
 
   async function register(on: Surface): Promise<Record<string, string>> {
     const reply = await on.send('POST', '/auth/register', {}, { email: uniqueEmail('revoke'), password: 'correct horse battery', name: 'Revoker' });

@@ -32,7 +32,8 @@ describe(`accounts (${engineName()})`, () => {
       expect(response.statusCode).toBe(201);
       const body = response.json();
       expect(Object.keys(body).sort()).toEqual(['token', 'user']);
-      expect(Object.keys(body.user).sort()).toEqual(['createdAt', 'email', 'id', 'name']);
+      expect(Object.keys(body.user).sort()).toEqual(['createdAt', 'email', 'id', 'name', 'plan', 'role']);
+      expect(body.user).toMatchObject({ plan: 'free', role: 'user' });
       expect(body.user.email).toBe(email.toLowerCase());
       expect(body.user.name).toBe('Ada');
       expect(body.user.createdAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
@@ -40,6 +41,7 @@ describe(`accounts (${engineName()})`, () => {
       expect(response.body).not.toContain('correct horse');
       const payload = JSON.parse(Buffer.from(body.token.split('.')[1], 'base64url').toString());
       expect(payload.sub).toBe(body.user.id);
+      expect(payload.gen).toBe(0);
       expect(payload.exp - payload.iat).toBe(7 * 24 * 60 * 60);
       const header = JSON.parse(Buffer.from(body.token.split('.')[0], 'base64url').toString());
       expect(header.alg).toBe('HS256');
@@ -131,7 +133,7 @@ describe(`accounts (${engineName()})`, () => {
       const response = await me(account.auth);
       expect(response.statusCode).toBe(200);
       expect(response.json()).toEqual({
-        user: { id: account.id, email: account.email, name: 'Test User', createdAt: expect.any(String) },
+        user: { id: account.id, email: account.email, name: 'Test User', plan: 'free', role: 'user', createdAt: expect.any(String) },
       });
     });
 

@@ -30,6 +30,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     BCRYPT_COST: '4',
     RATE_LIMIT_AUTH_PER_MIN: '0',
     RATE_LIMIT_V1_PER_MIN: '0',
+    RATE_LIMIT_ACCOUNT_PER_MIN: '0',
     LOG_LEVEL: 'silent',
     ...(url ? { DATABASE_URL: url } : {}),
     ...env,

@@ -42,6 +42,7 @@ export function serverEnv(overrides: Record<string, string>): Record<string, str
     BCRYPT_COST: '4',
     RATE_LIMIT_AUTH_PER_MIN: '0',
     RATE_LIMIT_V1_PER_MIN: '0',
+    RATE_LIMIT_ACCOUNT_PER_MIN: '0',
     LOG_LEVEL: 'warn',
     ...overrides,
   };

@@ -86,6 +86,14 @@ const SPEC_ENDPOINTS = [
   'DELETE /api-keys/:id',
   'GET /v1/templates',
   'GET /v1/templates/:id',
+  // extensions.md §5
+  'PUT /auth/password',
+  'DELETE /auth/sessions',
+  'DELETE /auth/me',
+  'GET /admin/users',
+  'GET /admin/users/:id',
+  'PUT /admin/users/:id',
+  'DELETE /admin/users/:id',
 ];
 
 type Surface = 'public' | 'account' | 'v1';
@@ -93,7 +101,7 @@ type Surface = 'public' | 'account' | 'v1';
 /** Which credential a path needs (service-spec §5). A path matching none fails the test. */
 function surfaceOf(path: string): Surface | undefined {
   if (path.startsWith('/v1/')) return 'v1';
-  if (/^\/(auth\/me|projects|assets|api-keys)(\/|$)/.test(path)) return 'account';
+  if (/^\/(auth\/(me|password|sessions)|projects|assets|api-keys|admin)(\/|$)/.test(path)) return 'account';
   if (/^\/(health|auth\/register|auth\/login|templates|files)(\/|$)/.test(path)) return 'public';
   return undefined;
 }

@@ -1,0 +1,39 @@
+// `npm run admin -- grant <email>` / `npm run admin -- revoke <email>`: sets an account's role on
+// the configured database (DATABASE_URL, or the embedded one under DATA_DIR, which must not be open
+// in a running server at the same time). Applies pending migrations first, as the server does.
+// Exit codes: 0 done, 1 refused or failed (unknown email, last administrator, database), 2 usage.
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { migrate } from '../db/migrator.js';
+import { HttpError } from '../errors.js';
+import { createRepositories } from '../repositories/index.js';
+import { createAdminService } from '../services/admin.js';
+import { normalizeEmail } from '../services/auth.js';
+
+const USAGE = 'Usage: npm run admin -- grant <email> | npm run admin -- revoke <email>';
+const ROLES = { grant: 'admin', revoke: 'user' } as const;
+
+const [command, email, ...rest] = process.argv.slice(2);
+if ((command !== 'grant' && command !== 'revoke') || email === undefined || rest.length > 0) {
+  console.error(USAGE);
+  process.exitCode = 2;
+} else {
+  try {
+    const config = loadConfig();
+    const normalized = normalizeEmail(email);
+    const database = await openDatabase(config.database);
+    try {
+      await database.withSession((session) => migrate(session));
+      const admin = createAdminService(createRepositories(database.prisma).users, config.jwtSecret);
+      const user = await admin.setRoleByEmail(normalized, ROLES[command]);
+      console.log(`${user.email} is now ${user.role === 'admin' ? 'an administrator' : 'a regular user'}.`);
+    } finally {
+      await database.close();
+    }
+  } catch (error) {
+    if (error instanceof ConfigError) console.error(error.message);
+    else if (error instanceof HttpError) console.error(error.statusCode === 404 ? `No account has the email ${email}.` : error.message);
+    else console.error(`The command failed: ${(error as Error).message}`);
+    process.exitCode = 1;
+  }
+}
