@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 import { NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
 import { DielineResponse, ProjectDielineQuery } from '../schemas/dielines.js';
-import { toProjectDto } from '../schemas/dto.js';
+import { toProjectDto, toProjectVersionDto } from '../schemas/dto.js';
 import {
   CreateProjectBody,
   DuplicateProjectBody,
@@ -25,8 +25,6 @@ import { PROJECT_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import { ifMatchPrecondition, projectEtag, sendProject } from './project-etag.js';
 
 const security = [{ bearerAuth: [] }];
-
-const toVersionDto = <T extends { createdAt: Date }>(version: T) => ({ ...version, createdAt: version.createdAt.toISOString() });
 
 const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
@@ -169,7 +167,7 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const versions = await app.services.projects.listVersions(request.userId, request.params.id);
-      return { versions: versions.map(toVersionDto), total: versions.length };
+      return { versions: versions.map(toProjectVersionDto), total: versions.length };
     },
   );
 
@@ -187,7 +185,7 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request) => {
       const version = await app.services.projects.getVersion(request.userId, request.params.id, request.params.version);
-      return { version: toVersionDto(version) };
+      return { version: toProjectVersionDto(version) };
     },
   );
 
