@@ -75,7 +75,7 @@ describe(`migrated database matches schema.prisma (${engineName()})`, () => {
   });
 
   it('reads every model of the schema', () => {
-    expect(expected.map((table) => table.model).sort()).toEqual(['ApiKey', 'Asset', 'Project', 'User']);
+    expect(expected.map((table) => table.model).sort()).toEqual(['ApiKey', 'Asset', 'FileDeletion', 'Project', 'User']);
   });
 
   it('has exactly the tables of the schema', () => {
