@@ -90,7 +90,10 @@ export function analyseImage(source: Readable, mimeType: string): Promise<ImageA
         .resize({ width: THUMBNAIL_MAX_PX, height: THUMBNAIL_MAX_PX, fit: 'inside', withoutEnlargement: true })
         .webp({ quality: 80 })
         .toBuffer();
-      return { facts: factsOf(metadata, mimeType), thumbnail };
+      const facts = factsOf(metadata, mimeType);
+      // libvips decodes every GIF with an alpha channel: whether it is used shows in the pixels.
+      if (facts.hasAlpha && metadata.format === 'gif') facts.hasAlpha = !(await sharp(thumbnail).stats()).isOpaque;
+      return { facts, thumbnail };
     } catch (error) {
       if (sourceError !== undefined) throw sourceError;
       if (error instanceof ImageTooLargeError) throw error;
