@@ -2,7 +2,7 @@
 import { createHash } from 'node:crypto';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import sharp from 'sharp';
+import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { thumbnailNameOf } from '../../src/services/assets.js';
@@ -117,7 +117,7 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
       const { response, info } = await thumbnailOf(asset);
       expect([info.width, info.height, info.pages ?? 1]).toEqual([40, 30, 1]);
       // Its mean colour is the first frame's, not the others' (lossy WebP: compared within a margin).
-      const meanOf = async (image: sharp.Sharp) => (await image.stats()).channels.slice(0, 3).map((channel) => channel.mean);
+      const meanOf = async (image: Sharp) => (await image.stats()).channels.slice(0, 3).map((channel) => channel.mean);
       const thumbnail = await meanOf(sharp(response.rawPayload));
       const distance = (a: number[], b: number[]) => Math.hypot(...a.map((value, index) => value - b[index]!));
       const frames = await Promise.all([0, 1, 2].map((page) => meanOf(sharp(data, { page }))));
