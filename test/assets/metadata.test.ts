@@ -1,7 +1,11 @@
 // Metadata, thumbnails and the bad-input matrix of POST /assets, with images made here by sharp.
 import { createHash } from 'node:crypto';
+import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
@@ -228,6 +232,27 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
       // Give a late fetch every chance to arrive.
       await new Promise((resolve) => setTimeout(resolve, 300));
       expect(requests).toEqual([]);
+    });
+
+    it('a file: reference to a readable local image is not embedded: the thumbnail stays empty', async () => {
+      const directory = await mkdtemp(path.join(tmpdir(), 'pf-svg-'));
+      const local = path.join(directory, 'secret.png');
+      await writeFile(local, await sharp({ create: { width: 50, height: 50, channels: 3, background: '#f00' } }).png().toBuffer());
+      const svg = [
+        '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="50" height="50">',
+        `<image href="${pathToFileURL(local).href}" width="50" height="50"/>`,
+        '<image xlink:href="secret.png" width="50" height="50"/>',
+        '</svg>',
+      ].join('');
+      const asset = await stored(Buffer.from(svg), 'image/svg+xml');
+      const { response } = await thumbnailOf(asset);
+      // The largest red value: 0 when nothing was drawn (transparent black), 255 where the red square is.
+      const redMax = async (thumbnail: Buffer) => (await sharp(thumbnail).stats()).channels[0]!.max;
+      expect(await redMax(response.rawPayload)).toBe(0);
+      // The measure can fail: the same image inlined as a data: URL is drawn.
+      const inline = `data:image/png;base64,${(await readFile(local)).toString('base64')}`;
+      const control = await stored(Buffer.from(svg.replace(pathToFileURL(local).href, inline)), 'image/svg+xml');
+      expect(await redMax((await thumbnailOf(control)).response.rawPayload)).toBeGreaterThan(250);
     });
 
     it('the listener itself answers (the proof above could fail)', async () => {
