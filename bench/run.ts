@@ -169,6 +169,35 @@ async function uploadImage(service: RunningService, token: string, data: Buffer,
   return { seconds: (performance.now() - started) / 1000, status: response.status, body };
 }
 
+/** A child process uploading one image over and over until stopped; stop() resolves to the count of 201s. */
+function uploadLane(service: RunningService, token: string, image: { data: Buffer; type: string; filename: string }) {
+  const file = path.join(mkdtempSync(path.join(tmpdir(), 'pf-bench-lane-')), image.filename);
+  writeFileSync(file, image.data);
+  const script = `
+    const { readFileSync } = require('node:fs');
+    const data = readFileSync(process.argv[1]);
+    let stop = false, done = 0;
+    process.on('message', () => { stop = true; });
+    (async () => {
+      while (!stop) {
+        const form = new FormData();
+        form.append('file', new Blob([data], { type: ${JSON.stringify(image.type)} }), ${JSON.stringify(image.filename)});
+        const response = await fetch(${JSON.stringify(`${service.url}/assets`)}, { method: 'POST', headers: { authorization: ${JSON.stringify(`Bearer ${token}`)} }, body: form });
+        await response.arrayBuffer();
+        if (response.status === 201) done++;
+      }
+      process.send(done, () => process.exit(0));
+    })();`;
+  const child = spawn(process.execPath, ['-e', script, file], { stdio: ['ignore', 'ignore', 'inherit', 'ipc'] });
+  return {
+    stop: () =>
+      new Promise<number>((resolve) => {
+        child.once('message', (count) => resolve(Number(count)));
+        child.send('stop');
+      }),
+  };
+}
+
 /** The two large images of the asset workloads: a 6000 × 4000 JPEG and a PNG of about 25 MB. */
 async function largeImages() {
   const noisy = (width: number, height: number, sigma: number) =>
@@ -392,24 +421,17 @@ async function main() {
         });
       }
       if (wanted('12')) {
-        let stop = false;
-        const uploads = [0, 1].map(async (lane) => {
-          let count = 0;
-          while (!stop) {
-            const image = images[(lane + count) % images.length]!;
-            const sent = await uploadImage(service, owner.token, image.data, image.type, image.filename);
-            if (sent.status !== 201) console.warn(`  warning: upload answered ${sent.status}`);
-            count++;
-          }
-          return count;
-        });
-        const health = await load({ url: `${service.url}/health`, connections: 2, overallRate: 200 }, { warmup: 1 });
-        stop = true;
-        const done = (await Promise.all(uploads)).reduce((sum, count) => sum + count, 0);
+        // The uploads come from child processes: building 25 MB bodies here would delay the
+        // /health client itself. The idle figure, taken just before, shows the host's own noise.
+        const idle = await load({ url: `${service.url}/health`, connections: 2, overallRate: 200 }, { warmup: 1 });
+        const lanes = [0, 1].map((lane) => uploadLane(service, owner.token, images[lane % images.length]!));
+        await new Promise((resolve) => setTimeout(resolve, 1_000));
+        const health = await load({ url: `${service.url}/health`, connections: 2, overallRate: 200 }, { warmup: 0 });
+        const done = (await Promise.all(lanes.map((lane) => lane.stop()))).reduce((sum, count) => sum + count, 0);
         record({
           id: '12',
           workload: 'GET /health p99 while large images upload, two at a time',
-          figures: { 'p99 ms': health.latency.p99, 'max ms': health.latency.max, 'uploads done': done },
+          figures: { 'p99 ms': health.latency.p99, 'max ms': health.latency.max, 'idle p99 ms': idle.latency.p99, 'uploads done': done },
           target: 'p99 < 20 ms',
           met: health.latency.p99 < 20,
         });

@@ -1,8 +1,9 @@
 // What a stored image is (pixel size, recorded resolution, colour space, transparency) and its
 // thumbnail, read with sharp (libvips). Decoding runs on libuv's thread pool, never on the event
-// loop, and at most MAX_CONCURRENT_ANALYSES images are held in memory at once. The pixel limit is
+// loop, and at most MAX_CONCURRENT_ANALYSES images (cores − 1) are held in memory at once. The pixel limit is
 // checked from the header, before any pixel is decoded. SVG is rasterised by librsvg, which loads
 // no external resource: a buffer input has no base URL, and librsvg refuses http(s) references.
+import { availableParallelism } from 'node:os';
 import type { Readable } from 'node:stream';
 import sharp, { type Metadata } from 'sharp';
 import { createLimiter } from './concurrency.js';
@@ -11,7 +12,8 @@ import { createLimiter } from './concurrency.js';
 export const MAX_INPUT_PIXELS = 100_000_000;
 /** The thumbnail's longer side at most; smaller images keep their size. */
 export const THUMBNAIL_MAX_PX = 512;
-export const MAX_CONCURRENT_ANALYSES = 2;
+/** One core is left to the event loop (and the rest of the service); at least one analysis runs. */
+export const MAX_CONCURRENT_ANALYSES = Math.max(1, availableParallelism() - 1);
 
 export type ColorSpaceName = 'srgb' | 'cmyk' | 'gray' | 'other';
 

@@ -4,15 +4,12 @@ import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { createId } from '@paralleldrive/cuid2';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { migrate } from '../../src/db/migrator.js';
-import type { Database } from '../../src/db/database.js';
+import { describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
 import { thumbnailNameOf } from '../../src/services/assets.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { engineName, testConfig } from '../helpers/app.js';
-import { createEmptyDatabase, type EmptyDatabase } from '../helpers/database.js';
-import { uploadAsset, type AssetBody } from './helpers.js';
+import { engineName } from '../helpers/app.js';
+import { restartableApps, type AssetBody, uploadAsset } from './helpers.js';
 import * as made from './made-images.js';
 
 const LEGACY = {
@@ -28,25 +25,7 @@ const LEGACY = {
 } as const;
 
 describe(`metadata backfill of older assets (${engineName()})`, () => {
-  let empty: EmptyDatabase;
-  let database: Database;
-  const config = testConfig();
-
-  beforeAll(async () => {
-    empty = await createEmptyDatabase();
-    database = await empty.open();
-    await database.withSession((session) => migrate(session));
-  });
-  afterAll(async () => {
-    await database?.close();
-    await empty?.drop();
-  });
-
-  async function start(): Promise<App> {
-    const app = await buildApp(config, { database, logger: false });
-    await app.ready();
-    return app;
-  }
+  const { config, start } = restartableApps();
 
   /** Turns an uploaded asset back into a row as it was before this change: no metadata, no thumbnail. */
   async function makeLegacy(app: App, asset: AssetBody): Promise<void> {

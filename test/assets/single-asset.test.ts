@@ -3,15 +3,12 @@
 import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp, type App } from '../../src/app.js';
-import { migrate } from '../../src/db/migrator.js';
-import type { Database } from '../../src/db/database.js';
+import type { App } from '../../src/app.js';
 import { recordFileDeletions } from '../../src/repositories/file-deletions.js';
 import { thumbnailNameOf } from '../../src/services/assets.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { createTestApp, engineName, testConfig } from '../helpers/app.js';
-import { createEmptyDatabase, type EmptyDatabase } from '../helpers/database.js';
-import { expectApiError, uploadAsset, uploadDirEntries, type AssetBody } from './helpers.js';
+import { createTestApp, engineName } from '../helpers/app.js';
+import { expectApiError, restartableApps, type AssetBody, uploadAsset, uploadDirEntries } from './helpers.js';
 import * as made from './made-images.js';
 
 describe(`GET and DELETE /assets/:id (${engineName()})`, () => {
@@ -82,26 +79,7 @@ describe(`GET and DELETE /assets/:id (${engineName()})`, () => {
 });
 
 describe(`the deletion outbox across failures and restarts (${engineName()})`, () => {
-  let empty: EmptyDatabase;
-  let database: Database;
-  const config = testConfig();
-
-  beforeAll(async () => {
-    empty = await createEmptyDatabase();
-    database = await empty.open();
-    await database.withSession((session) => migrate(session));
-  });
-  afterAll(async () => {
-    await database?.close();
-    await empty?.drop();
-  });
-
-  /** An app on the shared database and upload directory, as a restarted process would be. */
-  async function start(): Promise<App> {
-    const app = await buildApp(config, { database, logger: false });
-    await app.ready();
-    return app;
-  }
+  const { config, start } = restartableApps();
 
   it('a file that cannot be removed stays recorded, and the next start-up removes it', async () => {
     const first = await start();
