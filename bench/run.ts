@@ -398,7 +398,6 @@ async function main() {
     if (wanted('10', '11', '12')) {
       const images = await largeImages();
       const { analyseImage } = (await import(path.join(ROOT, 'dist/lib/image-analysis.js'))) as typeof import('../src/lib/image-analysis.js');
-      const { Readable } = await import('node:stream');
       for (const [index, image] of images.entries()) {
         const id = String(10 + index);
         if (!wanted(id)) continue;
@@ -409,7 +408,7 @@ async function main() {
         const sent = await uploadImage(service, owner.token, image.data, image.type, image.filename);
         clearInterval(sampler);
         const started = performance.now();
-        await analyseImage(Readable.from([image.data]), image.type);
+        await analyseImage(image.data, image.type);
         const thumbnailSeconds = (performance.now() - started) / 1000;
         const growth = (peak - before) / (1024 * 1024);
         record({

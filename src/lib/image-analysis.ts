@@ -1,10 +1,9 @@
 // What a stored image is (pixel size, recorded resolution, colour space, transparency) and its
 // thumbnail, read with sharp (libvips). Decoding runs on libuv's thread pool, never on the event
-// loop, and at most MAX_CONCURRENT_ANALYSES images (cores − 1) are held in memory at once. The pixel limit is
-// checked from the header, before any pixel is decoded. SVG is rasterised by librsvg, which loads
+// loop; callers hold at most MAX_CONCURRENT_ANALYSES files (cores − 1) in memory at once through
+// withAnalysisSlot. The pixel limit is checked from the header, before any pixel is decoded. SVG is rasterised by librsvg, which loads
 // no external resource: a buffer input has no base URL, and librsvg refuses http(s) references.
 import { availableParallelism } from 'node:os';
-import type { Readable } from 'node:stream';
 import sharp, { type Metadata } from 'sharp';
 import { createLimiter } from './concurrency.js';
 
@@ -50,7 +49,11 @@ export class ImageUnreadableError extends Error {
 // libvips holds decoded pixels; its operation cache would keep them after the request.
 sharp.cache(false);
 
-const limit = createLimiter(MAX_CONCURRENT_ANALYSES);
+/**
+ * Runs task in one of MAX_CONCURRENT_ANALYSES slots (others wait in arrival order): the caller
+ * reads the file and analyses it inside, so at most that many files are in memory at once.
+ */
+export const withAnalysisSlot = createLimiter(MAX_CONCURRENT_ANALYSES);
 
 const COLOR_SPACES: Readonly<Record<string, ColorSpaceName>> = {
   srgb: 'srgb',
@@ -65,47 +68,34 @@ const COLOR_SPACES: Readonly<Record<string, ColorSpaceName>> = {
 const PIXEL_LIMIT_MESSAGE = /exceeds pixel limit/i;
 
 /**
- * Reads source to its end (sharp gathers a stream's bytes before libvips opens them), checks the
- * header, then decodes once for the thumbnail. Throws ImageTooLargeError or ImageUnreadableError;
- * a failing source rejects with the source's own error.
+ * Checks the header, then decodes once for the thumbnail. Throws ImageTooLargeError or
+ * ImageUnreadableError. The work runs on libuv's thread pool; call it within withAnalysisSlot.
  */
-export function analyseImage(source: Readable, mimeType: string): Promise<ImageAnalysis> {
-  return limit(async () => {
-    const image = sharp({
-      limitInputPixels: MAX_INPUT_PIXELS,
-      // A truncated or corrupt file is refused, not thumbnailed half grey.
-      failOn: 'warning',
-      pages: 1,
-    });
-    let sourceError: unknown;
-    source.once('error', (error) => {
-      sourceError = error;
-      image.destroy(error);
-    });
-    source.pipe(image);
-    try {
-      const metadata = await image.metadata();
-      const { width, height } = metadata;
-      if (width !== undefined && height !== undefined && width * height > MAX_INPUT_PIXELS) throw new ImageTooLargeError();
-      const thumbnail = await image
-        .rotate()
-        .resize({ width: THUMBNAIL_MAX_PX, height: THUMBNAIL_MAX_PX, fit: 'inside', withoutEnlargement: true })
-        .webp({ quality: 80 })
-        .toBuffer();
-      const facts = factsOf(metadata, mimeType);
-      // libvips decodes every GIF with an alpha channel: whether it is used shows in the pixels.
-      if (facts.hasAlpha && metadata.format === 'gif') facts.hasAlpha = !(await sharp(thumbnail).stats()).isOpaque;
-      return { facts, thumbnail };
-    } catch (error) {
-      if (sourceError !== undefined) throw sourceError;
-      if (error instanceof ImageTooLargeError) throw error;
-      if (error instanceof Error && PIXEL_LIMIT_MESSAGE.test(error.message)) throw new ImageTooLargeError();
-      throw new ImageUnreadableError({ cause: error });
-    } finally {
-      source.unpipe(image);
-      if (!source.destroyed) source.destroy();
-    }
+export async function analyseImage(bytes: Buffer, mimeType: string): Promise<ImageAnalysis> {
+  const image = sharp(bytes, {
+    limitInputPixels: MAX_INPUT_PIXELS,
+    // A truncated or corrupt file is refused, not thumbnailed half grey.
+    failOn: 'warning',
+    pages: 1,
   });
+  try {
+    const metadata = await image.metadata();
+    const { width, height } = metadata;
+    if (width !== undefined && height !== undefined && width * height > MAX_INPUT_PIXELS) throw new ImageTooLargeError();
+    const thumbnail = await image
+      .rotate()
+      .resize({ width: THUMBNAIL_MAX_PX, height: THUMBNAIL_MAX_PX, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+    const facts = factsOf(metadata, mimeType);
+    // libvips decodes every GIF with an alpha channel: whether it is used shows in the pixels.
+    if (facts.hasAlpha && metadata.format === 'gif') facts.hasAlpha = !(await sharp(thumbnail).stats()).isOpaque;
+    return { facts, thumbnail };
+  } catch (error) {
+    if (error instanceof ImageTooLargeError) throw error;
+    if (error instanceof Error && PIXEL_LIMIT_MESSAGE.test(error.message)) throw new ImageTooLargeError();
+    throw new ImageUnreadableError({ cause: error });
+  }
 }
 
 function factsOf(metadata: Metadata, mimeType: string): ImageFacts {

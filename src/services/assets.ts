@@ -1,12 +1,14 @@
 // Uploads and stored files: what may be stored (an image by its content, at most 25 MB), how it is
 // named, and the guarantee that a failed upload leaves neither a file nor a row behind.
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
 import { badRequest, HttpError, MESSAGES, notFound } from '../errors.js';
 import { DigestStream } from '../lib/digest-stream.js';
-import { analyseImage, ImageTooLargeError, ImageUnreadableError, type ImageAnalysis } from '../lib/image-analysis.js';
+import { analyseImage, ImageTooLargeError, ImageUnreadableError, withAnalysisSlot, type ImageAnalysis } from '../lib/image-analysis.js';
 import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, type ImageType } from '../lib/image-type.js';
+import { readWhole } from '../lib/read-whole.js';
 import { UploadGuard } from '../lib/upload-guard.js';
 import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
 import type { FileStorage, OpenedFile, PendingFile } from '../storage/index.js';
@@ -82,13 +84,10 @@ export interface BackfillResult {
 }
 
 export function createAssetService(assets: AssetRepository, storage: FileStorage, janitor: FileJanitor) {
-  /** Reads the stored file under name: its image facts and thumbnail, and optionally its digest. */
-  async function analyseStored(name: string, mimeType: string, digest?: DigestStream): Promise<ImageAnalysis | null> {
+  /** The stored bytes under name, whole, or null when storage has no such object. */
+  async function readStored(name: string): Promise<Buffer | null> {
     const opened = await storage.open(name);
-    if (!opened) return null;
-    if (!digest) return analyseImage(opened.stream, mimeType);
-    pipeline(opened.stream, digest, () => undefined);
-    return analyseImage(digest, mimeType);
+    return opened ? readWhole(opened.stream, opened.size) : null;
   }
 
   /** Saves the thumbnail and returns the columns that describe the stored file. */
@@ -100,45 +99,32 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
 
   /** Fills one pre-existing row. */
   async function backfillOne(row: UnreadAsset): Promise<keyof BackfillResult> {
-    const digest = new DigestStream();
-    let analysis: ImageAnalysis | null;
-    try {
-      analysis = await analyseStored(row.name, row.mimeType, digest);
-    } catch (error) {
-      if (!(error instanceof ImageTooLargeError || error instanceof ImageUnreadableError)) throw error;
+    const outcome = await withAnalysisSlot(async () => {
+      const bytes = await readStored(row.name);
+      // No file under this storage (another process's directory, or lost): left for a later run.
+      if (!bytes) return null;
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      try {
+        return { sha256, analysis: await analyseImage(bytes, row.mimeType) };
+      } catch (error) {
+        if (error instanceof ImageTooLargeError || error instanceof ImageUnreadableError) return { sha256, analysis: null };
+        throw error;
+      }
+    });
+    if (!outcome) return 'skipped';
+    if (!outcome.analysis) {
       // Kept as it is (it was accepted once), with what can be said without decoding it.
-      await assets.recordMetadata(row.id, {
-        widthPx: null,
-        heightPx: null,
-        dpi: null,
-        colorSpace: 'other',
-        hasAlpha: false,
-        sha256: await digestOf(row.name),
-        thumbnailName: null,
-        thumbnailBytes: null,
-      });
+      const unread = { widthPx: null, heightPx: null, dpi: null, hasAlpha: false, thumbnailName: null, thumbnailBytes: null };
+      await assets.recordMetadata(row.id, { ...unread, colorSpace: 'other', sha256: outcome.sha256 });
       return 'unreadable';
     }
-    // No file under this storage (another process's directory, or lost): left for a later run.
-    if (!analysis) return 'skipped';
-    const metadata = await storeThumbnail(row.name, analysis, digest.digest);
+    const metadata = await storeThumbnail(row.name, outcome.analysis, outcome.sha256);
     if (!(await assets.recordMetadata(row.id, metadata))) {
       // Deleted meanwhile, or filled by another process: the thumbnail it just wrote is the same.
       const still = await assets.findFile(row.name);
       if (!still) await storage.delete(metadata.thumbnailName!);
     }
     return 'filled';
-  }
-
-  async function digestOf(name: string): Promise<string | null> {
-    const opened = await storage.open(name);
-    if (!opened) return null;
-    const digest = new DigestStream();
-    await new Promise<void>((resolve, reject) => {
-      pipeline(opened.stream, digest, (error) => (error ? reject(error) : resolve()));
-      digest.resume();
-    });
-    return digest.digest;
   }
 
   return {
@@ -192,8 +178,11 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
           await pending.commit(name);
           try {
             // Read back from storage once the upload is complete: the upload itself stays streamed.
-            const analysis = await analyseStored(name, type.mime);
-            if (!analysis) throw new Error(`The stored file ${name} vanished before it was read.`);
+            const analysis = await withAnalysisSlot(async () => {
+              const bytes = await readStored(name);
+              if (!bytes) throw new Error(`The stored file ${name} vanished before it was read.`);
+              return analyseImage(bytes, type.mime);
+            });
             const metadata = await storeThumbnail(name, analysis, sha256);
             return await assets.create({ id: createId(), userId, name, filename, mimeType: type.mime, sizeBytes: pending.size, ...metadata });
           } catch (error) {
