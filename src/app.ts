@@ -13,6 +13,7 @@ import { redactSecrets } from './lib/log-redaction.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
 import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
+import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
 import errorHandlerPlugin, { apiError, type ApiError } from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
@@ -125,6 +126,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       { name: 'services', dependencies: ['database'] },
     ),
   );
+  await app.register(backgroundWorkPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authenticationPlugin);
   await app.register(apiKeyGuardPlugin);

@@ -1,8 +1,28 @@
-// Asset rows: what was uploaded, by whom, under which stored name.
+// Asset rows: what was uploaded, by whom, under which stored name, and what the image is.
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { mapOwnerMissing } from './prisma-errors.js';
+import type { ColorSpace } from '../generated/prisma/enums.js';
+import { recordFileDeletions } from './file-deletions.js';
 
-export interface Asset {
+export type { ColorSpace };
+
+/** What reading the image told: null where the file does not say. */
+export interface ImageMetadata {
+  widthPx: number | null;
+  heightPx: number | null;
+  dpi: number | null;
+  colorSpace: ColorSpace;
+  hasAlpha: boolean;
+}
+
+/** Metadata, digest and thumbnail as recorded once the stored file was read. */
+export interface AssetMetadata extends ImageMetadata {
+  sha256: string | null;
+  thumbnailName: string | null;
+  thumbnailBytes: number | null;
+}
+
+export interface Asset extends AssetMetadata {
   id: string;
   userId: string;
   /** The stored file name served by GET /files/:name. */
@@ -17,7 +37,14 @@ export interface Asset {
 export type NewAsset = Omit<Asset, 'createdAt'>;
 
 /** What serving a file needs. */
-export type StoredFile = Pick<Asset, 'name' | 'mimeType' | 'sizeBytes'>;
+export interface StoredFile {
+  name: string;
+  mimeType: string;
+  sizeBytes: number;
+}
+
+/** A row the backfill still has to read. */
+export type UnreadAsset = Pick<Asset, 'id' | 'name' | 'mimeType' | 'createdAt'>;
 
 const fields = {
   id: true,
@@ -26,14 +53,26 @@ const fields = {
   filename: true,
   mimeType: true,
   sizeBytes: true,
+  widthPx: true,
+  heightPx: true,
+  dpi: true,
+  colorSpace: true,
+  hasAlpha: true,
+  sha256: true,
+  thumbnailName: true,
+  thumbnailBytes: true,
   createdAt: true,
 } as const;
+
+export const THUMBNAIL_MIME_TYPE = 'image/webp';
 
 export function createAssetRepository(prisma: PrismaClient) {
   return {
     /** Throws OwnerMissingError when the account no longer exists. */
     create(asset: NewAsset): Promise<Asset> {
-      return mapOwnerMissing(() => prisma.asset.create({ data: asset, select: fields }));
+      return mapOwnerMissing(() =>
+        prisma.asset.create({ data: { ...asset, metadataReadAt: new Date() }, select: fields }),
+      );
     },
 
     /** The owner's assets, newest first. */
@@ -45,9 +84,60 @@ export function createAssetRepository(prisma: PrismaClient) {
       });
     },
 
+    findOwned(userId: string, id: string): Promise<Asset | null> {
+      return prisma.asset.findFirst({ where: { id, userId }, select: fields });
+    },
+
+    /**
+     * Deletes the owner's asset and records its file and thumbnail in the deletion outbox, in one
+     * transaction. Returns the names to remove, or null when there is no such asset.
+     */
+    async deleteOwned(userId: string, id: string): Promise<string[] | null> {
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.asset.findMany({ where: { id, userId }, select: { name: true, thumbnailName: true } });
+        const row = rows[0];
+        if (!row) return null;
+        const { count } = await tx.asset.deleteMany({ where: { id, userId } });
+        if (count === 0) return null;
+        const names = row.thumbnailName ? [row.name, row.thumbnailName] : [row.name];
+        await recordFileDeletions(tx, names);
+        return names;
+      });
+    },
+
     /** One lookup on the unique name; files are public, so no owner scope. */
     findFile(name: string): Promise<StoredFile | null> {
       return prisma.asset.findUnique({ where: { name }, select: { name: true, mimeType: true, sizeBytes: true } });
+    },
+
+    /** The thumbnail stored under name, if an asset has one by that name. */
+    async findThumbnail(name: string): Promise<StoredFile | null> {
+      const row = await prisma.asset.findUnique({ where: { thumbnailName: name }, select: { thumbnailBytes: true } });
+      return row && row.thumbnailBytes !== null ? { name, mimeType: THUMBNAIL_MIME_TYPE, sizeBytes: row.thumbnailBytes } : null;
+    },
+
+    /** Rows stored before metadata existed, oldest first, after the cursor of the previous page. */
+    listUnread(limit: number, after?: Pick<UnreadAsset, 'createdAt' | 'id'>): Promise<UnreadAsset[]> {
+      return prisma.asset.findMany({
+        where: {
+          metadataReadAt: null,
+          ...(after
+            ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }
+            : {}),
+        },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: limit,
+        select: { id: true, name: true, mimeType: true, createdAt: true },
+      });
+    },
+
+    /** Records what the backfill read; false when the row is gone or was already filled. */
+    async recordMetadata(id: string, metadata: AssetMetadata): Promise<boolean> {
+      const { count } = await prisma.asset.updateMany({
+        where: { id, metadataReadAt: null },
+        data: { ...metadata, metadataReadAt: new Date() },
+      });
+      return count === 1;
     },
   };
 }

@@ -3,6 +3,7 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { createApiKeyRepository } from './api-keys.js';
 import { createAssetRepository } from './assets.js';
+import { createFileDeletionRepository } from './file-deletions.js';
 import { createProjectRepository } from './projects.js';
 import { createUserRepository } from './users.js';
 
@@ -12,6 +13,7 @@ export function createRepositories(prisma: PrismaClient) {
     apiKeys: createApiKeyRepository(prisma),
     projects: createProjectRepository(prisma),
     assets: createAssetRepository(prisma),
+    fileDeletions: createFileDeletionRepository(prisma),
   };
 }
 

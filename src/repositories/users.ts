@@ -3,6 +3,7 @@
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Plan, Role } from '../generated/prisma/enums.js';
 import { mapUniqueViolation } from './prisma-errors.js';
+import { recordFileDeletions } from './file-deletions.js';
 
 export type { Plan, Role };
 
@@ -158,17 +159,20 @@ export function createUserRepository(prisma: PrismaClient) {
 
     /**
      * Deletes the account and, by cascade, its projects (and their versions), keys and assets, in
-     * one transaction that first collects the stored names of its asset files. Refuses to delete
-     * the last administrator. Removing the files is the caller's job, after this has committed.
+     * one transaction that records the stored names of its asset files and thumbnails in the
+     * file-deletion outbox. Refuses to delete the last administrator. Removing the files is the
+     * caller's job (the file janitor), after this has committed.
      */
     deleteAccount(id: string): Promise<DeleteOutcome> {
       return prisma.$transaction(async (tx): Promise<DeleteOutcome> => {
         const locked = await lockAdminsAnd(tx, { id });
         if (!locked.target) return { kind: 'missing' };
         if (removesLastAdmin(locked.target, locked.admins, undefined)) return { kind: 'last-admin' };
-        const assets = await tx.asset.findMany({ where: { userId: id }, select: { name: true } });
+        const assets = await tx.asset.findMany({ where: { userId: id }, select: { name: true, thumbnailName: true } });
+        const fileNames = assets.flatMap((asset) => (asset.thumbnailName ? [asset.name, asset.thumbnailName] : [asset.name]));
+        await recordFileDeletions(tx, fileNames);
         await tx.user.delete({ where: { id } });
-        return { kind: 'deleted', fileNames: assets.map((asset) => asset.name) };
+        return { kind: 'deleted', fileNames };
       }, TRANSACTION_OPTIONS);
     },
 

@@ -3,9 +3,10 @@
 // part of the body is read.
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, MESSAGES } from '../errors.js';
-import { AssetListReply, AssetReply, toAssetDto } from '../schemas/assets.js';
+import { AssetListReply, AssetParams, AssetReply, toAssetDto } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
 import { MAX_UPLOAD_BYTES, type AssetService, type ReceivedFile } from '../services/assets.js';
 
@@ -36,6 +37,9 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         consumes: ['multipart/form-data'],
         security,
         querystring: EmptyQuery,
+        description:
+          'The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. ' +
+          'A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.',
         response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415) },
       },
     },
@@ -68,19 +72,67 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return { assets: assets.map((asset) => toAssetDto(asset, app.config.publicBaseUrl)), total: assets.length };
     },
   );
+
+  app.get(
+    '/:id',
+    {
+      schema: {
+        tags: ['assets'],
+        summary: 'One of the account\'s uploads',
+        security,
+        params: AssetParams,
+        querystring: EmptyQuery,
+        response: { 200: AssetReply, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async function getAsset(request) {
+      const asset = await app.services.assets.get(request.userId, request.params.id);
+      return { asset: toAssetDto(asset, app.config.publicBaseUrl) };
+    },
+  );
+
+  app.delete(
+    '/:id',
+    {
+      schema: {
+        tags: ['assets'],
+        summary: 'Delete an upload: its row, its file and its thumbnail',
+        description:
+          'The row goes first, together with a record of its files; the files are removed right after, or by the next start-up if the process stops in between. ' +
+          'A project that still places the image keeps its URL, which then answers 404.',
+        security,
+        params: AssetParams,
+        querystring: EmptyQuery,
+        response: { 204: Type.Null({ description: 'Deleted; the body is empty.' }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async function deleteAsset(request, reply) {
+      await app.services.assets.remove(request.userId, request.params.id);
+      return reply.code(204).send(null);
+    },
+  );
 };
+
 
 /**
  * Reads the whole multipart body: exactly one file part named "file" and nothing else. The file
  * is streamed to storage as it arrives; anything after it still has to be read before the upload
- * counts, and a violation discards what was received.
+ * counts, and a violation discards what was received. A body without any file part is "No file
+ * was uploaded." whatever text fields it carries; with a file part, any other part is refused.
  */
 async function receiveOneFile(request: FastifyRequest, assets: AssetService): Promise<ReceivedFile> {
   let received: ReceivedFile | undefined;
+  let strayField = false;
   try {
     for await (const part of partsOf(request)) {
-      if (part.type !== 'file' || part.fieldname !== FILE_FIELD || received) {
-        if (part.type === 'file') part.file.destroy();
+      if (part.type === 'field') {
+        // Before any file part, whether one follows decides the answer: read on.
+        if (received) throw badRequest(MESSAGES.onlyOneFilePart);
+        strayField = true;
+        continue;
+      }
+      if (part.fieldname !== FILE_FIELD || received || strayField) {
+        part.file.destroy();
         throw badRequest(MESSAGES.onlyOneFilePart);
       }
       received = await assets.receive({ filename: part.filename, declaredType: part.mimetype, stream: part.file });
@@ -106,6 +158,8 @@ async function* partsOf(request: FastifyRequest): AsyncGenerator<Multipart> {
       next = await parts.next();
     } catch (error) {
       const { statusCode, code } = error as { statusCode?: unknown; code?: unknown };
+      // The plugin stops at a JSON field that does not parse, before anything after it can be
+      // seen: a malformed stray part, answered as one.
       if (code === 'FST_INVALID_JSON_FIELD_ERROR') throw badRequest(MESSAGES.onlyOneFilePart);
       if (typeof statusCode === 'number') throw error;
       throw badRequest(MESSAGES.malformedMultipart);

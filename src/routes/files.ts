@@ -1,5 +1,6 @@
-// Public access to stored uploads under their unguessable names. Only a name of the stored form
-// that is also in the assets table is ever opened, and the client's path never reaches the disk.
+// Public access to stored uploads and their thumbnails under their unguessable names. Only a name
+// of a stored form (an asset's name, or its thumbnail's) that is also in the assets table is ever
+// opened, and the client's path never reaches the disk.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FileBytes, FileParams, NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
@@ -29,7 +30,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
     url: '/:name',
     schema: {
       tags: ['files'],
-      summary: 'Fetch a stored upload by its name',
+      summary: 'Fetch a stored upload, or its WebP thumbnail, by its name',
       params: FileParams,
       querystring: EmptyQuery,
       response: { 200: FileBytes, 304: NotModified, ...errorResponses(400, 404) },

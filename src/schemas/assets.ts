@@ -19,6 +19,27 @@ export const AssetSchema = Type.Object(
     }),
     mimeType: Type.String({ description: 'The type detected from the content, e.g. image/png or image/svg+xml.' }),
     sizeBytes: Type.Integer({ minimum: 0, description: 'Stored size in bytes (at most 26,214,400).' }),
+    widthPx: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description:
+        'Width in pixels as the image is shown (EXIF orientation applied; SVG: its width or viewBox width, rounded); null when undeterminable.',
+    }),
+    heightPx: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
+      description: 'Height in pixels, as widthPx.',
+    }),
+    dpi: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
+      description: 'The resolution the file itself records (JPEG JFIF/EXIF, PNG pHYs, …), in pixels per inch; null when it records none (always for SVG). Never a guess.',
+    }),
+    colorSpace: Type.Union([Type.Literal('srgb'), Type.Literal('cmyk'), Type.Literal('gray'), Type.Literal('other')], {
+      description: 'The colour space of the pixels: srgb (RGB, 8 or 16 bit), cmyk, gray, or other.',
+    }),
+    hasAlpha: Type.Boolean({ description: 'Whether the image has an alpha channel.' }),
+    sha256: Type.Union([Type.String({ pattern: '^[0-9a-f]{64}$' }), Type.Null()], {
+      description: 'SHA-256 of the stored bytes, lowercase hex. Null only for a file stored before this field existed, until the start-up backfill has read it.',
+    }),
+    thumbnailUrl: Type.Union([Type.String(), Type.Null()], {
+      description:
+        'A WebP preview, longer side at most 512 px (never upscaled), served by GET /files/:name under its own name; same base rule as url. Null only while the backfill has not reached a file stored before thumbnails existed, or when that old file cannot be decoded.',
+    }),
     createdAt: IsoDateTime,
   },
   { $id: 'Asset', title: 'Asset', additionalProperties: false },
@@ -31,21 +52,35 @@ export const AssetListReply = Type.Object({
   total: Type.Integer(),
 });
 
+// No pattern here: an id of another form is the same 404 as an unknown one.
+export const AssetParams = StrictObject({ id: Type.String({ description: "The asset's id." }) });
+
 // No pattern here: a malformed name must be the same 404 as an unknown one, not a 400.
-export const FileParams = StrictObject({ name: Type.String({ description: 'The stored name of an asset.' }) });
+export const FileParams = StrictObject({
+  name: Type.String({ description: "The stored name of an asset, or of an asset's thumbnail (<stem>-thumb.webp)." }),
+});
 
 export const FileBytes = Type.String({ format: 'binary', description: 'The stored bytes.' });
 
 export const NotModified = Type.Null({ description: 'Not modified: the If-None-Match ETag is current.' });
+
+const fileUrl = (name: string, publicBaseUrl: string | null) => `${publicBaseUrl ?? ''}/files/${name}`;
 
 /** url is PUBLIC_BASE_URL (no trailing slash) + "/files/" + name, or the bare path without one. */
 export const toAssetDto = (asset: Asset, publicBaseUrl: string | null) => ({
   id: asset.id,
   userId: asset.userId,
   name: asset.name,
-  url: `${publicBaseUrl ?? ''}/files/${asset.name}`,
+  url: fileUrl(asset.name, publicBaseUrl),
   filename: asset.filename,
   mimeType: asset.mimeType,
   sizeBytes: asset.sizeBytes,
+  widthPx: asset.widthPx,
+  heightPx: asset.heightPx,
+  dpi: asset.dpi,
+  colorSpace: asset.colorSpace,
+  hasAlpha: asset.hasAlpha,
+  sha256: asset.sha256,
+  thumbnailUrl: asset.thumbnailName ? fileUrl(asset.thumbnailName, publicBaseUrl) : null,
   createdAt: asset.createdAt.toISOString(),
 });

@@ -4,26 +4,16 @@
 import { badRequest, conflict, forbidden, MESSAGES, unauthorized } from '../errors.js';
 import { checkPassword, type PasswordHasher } from '../lib/passwords.js';
 import type { User, UserRepository } from '../repositories/users.js';
-import type { FileStorage } from '../storage/index.js';
 import { outwaitKeyLeases } from './api-keys.js';
 import { assertPassword } from './auth.js';
+import type { FileJanitor } from './file-janitor.js';
 
 export interface DeletedAccount {
-  /** Stored files that could not be removed (the rows are gone, so no request can reach them). */
-  unremovedFiles: string[];
+  /** How many stored files could not be removed yet (they stay in the outbox for the next drain). */
+  unremovedFiles: number;
 }
 
-/**
- * Removes the stored files of an account whose deleting transaction has committed. The one place
- * that does so: when the file-deletion outbox exists, the names are queued inside that
- * transaction instead (with the thumbnails) and this becomes the outbox's drain.
- */
-export async function removeFilesOfDeletedAccount(storage: FileStorage, fileNames: readonly string[]): Promise<string[]> {
-  const results = await Promise.allSettled(fileNames.map((name) => storage.delete(name)));
-  return fileNames.filter((_name, index) => results[index]?.status === 'rejected');
-}
-
-export function createAccountService(users: UserRepository, passwords: PasswordHasher, storage: FileStorage) {
+export function createAccountService(users: UserRepository, passwords: PasswordHasher, fileJanitor: FileJanitor) {
   /** The stored hash matches, or `error`. A password that could never have been stored fails unhashed. */
   async function assertCorrectPassword(account: User, password: string, error: () => Error): Promise<void> {
     if (checkPassword(password) !== null) throw error();
@@ -33,15 +23,15 @@ export function createAccountService(users: UserRepository, passwords: PasswordH
   }
 
   /**
-   * Deletes the account's rows in one transaction, then its files, and resolves once its keys
+   * Deletes the account's rows in one transaction (its files recorded in the outbox), then the files, and resolves once its keys
    * fail on every process. Null when there was no such account; 409 for the last administrator.
    */
   async function deleteAccount(id: string): Promise<DeletedAccount | null> {
     const outcome = await users.deleteAccount(id);
     if (outcome.kind === 'missing') return null;
     if (outcome.kind === 'last-admin') throw conflict(MESSAGES.lastAdmin);
-    const [unremovedFiles] = await Promise.all([removeFilesOfDeletedAccount(storage, outcome.fileNames), outwaitKeyLeases()]);
-    return { unremovedFiles };
+    const [removal] = await Promise.all([fileJanitor.removeRecorded(outcome.fileNames), outwaitKeyLeases()]);
+    return { unremovedFiles: removal.failed };
   }
 
   return {

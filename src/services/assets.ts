@@ -1,13 +1,18 @@
 // Uploads and stored files: what may be stored (an image by its content, at most 25 MB), how it is
 // named, and the guarantee that a failed upload leaves neither a file nor a row behind.
+import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
 import { createId } from '@paralleldrive/cuid2';
 import { badRequest, HttpError, MESSAGES, notFound } from '../errors.js';
+import { DigestStream } from '../lib/digest-stream.js';
+import { analyseImage, ImageTooLargeError, ImageUnreadableError, withAnalysisSlot, type ImageAnalysis } from '../lib/image-analysis.js';
 import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, type ImageType } from '../lib/image-type.js';
+import { readWhole } from '../lib/read-whole.js';
 import { UploadGuard } from '../lib/upload-guard.js';
-import type { Asset, AssetRepository, StoredFile } from '../repositories/assets.js';
+import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
 import type { FileStorage, OpenedFile, PendingFile } from '../storage/index.js';
+import type { FileJanitor } from './file-janitor.js';
 
 /** 25 MB as the interface defines it: 25 × 1024 × 1024 bytes. That size is accepted. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -15,6 +20,16 @@ export const FILENAME_MAX_LENGTH = 255;
 
 /** The only names GET /files/:name can serve: cuid2 + an extension this service writes. */
 export const STORED_NAME = new RegExp(`^[a-z0-9]{20,32}\\.(?:${STORED_EXTENSIONS.join('|')})$`);
+
+/** A thumbnail's stored name: the asset's stem + this suffix. */
+export const THUMBNAIL_SUFFIX = '-thumb.webp';
+export const THUMBNAIL_NAME = /^[a-z0-9]{20,32}-thumb\.webp$/;
+
+/** The thumbnail's stored name for an asset's stored name. */
+export const thumbnailNameOf = (name: string) => `${name.replace(/\.[a-z0-9]+$/, '')}${THUMBNAIL_SUFFIX}`;
+
+/** How many rows the backfill reads per page. */
+const BACKFILL_PAGE = 20;
 
 const DECLARED_IMAGE = /^image\/[a-z0-9][a-z0-9!#$&^_.+-]*$/i;
 
@@ -54,7 +69,64 @@ function isParserFailure(error: unknown): boolean {
   return statusCode === undefined && (code === undefined || code === 'ERR_STREAM_PREMATURE_CLOSE');
 }
 
-export function createAssetService(assets: AssetRepository, storage: FileStorage) {
+/** The analysis errors as the client's 4xx; anything else (a storage failure) is left as it is. */
+function asClientError(error: unknown): unknown {
+  if (error instanceof ImageTooLargeError) return new HttpError(413, MESSAGES.imageTooManyPixels);
+  if (error instanceof ImageUnreadableError) return badRequest(MESSAGES.imageUnreadable);
+  return error;
+}
+
+/** Backfill progress: how many rows were filled, could not be read, or were skipped (no file). */
+export interface BackfillResult {
+  filled: number;
+  unreadable: number;
+  skipped: number;
+}
+
+export function createAssetService(assets: AssetRepository, storage: FileStorage, janitor: FileJanitor) {
+  /** The stored bytes under name, whole, or null when storage has no such object. */
+  async function readStored(name: string): Promise<Buffer | null> {
+    const opened = await storage.open(name);
+    return opened ? readWhole(opened.stream, opened.size) : null;
+  }
+
+  /** Saves the thumbnail and returns the columns that describe the stored file. */
+  async function storeThumbnail(name: string, analysis: ImageAnalysis, sha256: string | null): Promise<AssetMetadata> {
+    const thumbnailName = thumbnailNameOf(name);
+    await storage.save(thumbnailName, analysis.thumbnail);
+    return { ...analysis.facts, sha256, thumbnailName, thumbnailBytes: analysis.thumbnail.length };
+  }
+
+  /** Fills one pre-existing row. */
+  async function backfillOne(row: UnreadAsset): Promise<keyof BackfillResult> {
+    const outcome = await withAnalysisSlot(async () => {
+      const bytes = await readStored(row.name);
+      // No file under this storage (another process's directory, or lost): left for a later run.
+      if (!bytes) return null;
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      try {
+        return { sha256, analysis: await analyseImage(bytes, row.mimeType) };
+      } catch (error) {
+        if (error instanceof ImageTooLargeError || error instanceof ImageUnreadableError) return { sha256, analysis: null };
+        throw error;
+      }
+    });
+    if (!outcome) return 'skipped';
+    if (!outcome.analysis) {
+      // Kept as it is (it was accepted once), with what can be said without decoding it.
+      const unread = { widthPx: null, heightPx: null, dpi: null, hasAlpha: false, thumbnailName: null, thumbnailBytes: null };
+      await assets.recordMetadata(row.id, { ...unread, colorSpace: 'other', sha256: outcome.sha256 });
+      return 'unreadable';
+    }
+    const metadata = await storeThumbnail(row.name, outcome.analysis, outcome.sha256);
+    if (!(await assets.recordMetadata(row.id, metadata))) {
+      // Deleted meanwhile, or filled by another process: the thumbnail it just wrote is the same.
+      const still = await assets.findFile(row.name);
+      if (!still) await storage.delete(metadata.thumbnailName!);
+    }
+    return 'filled';
+  }
+
   return {
     /**
      * Streams one file part to storage, checking size and content on the way. Attaches its
@@ -78,15 +150,17 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
           return type;
         },
       });
+      // The digest is taken as the bytes pass, so the stored file is not read twice for it.
+      const digest = new DigestStream();
       // Remembers what failed the part itself, to tell a broken request from a broken disk.
       let partError: unknown;
-      pipeline(stream, guard, (error) => {
+      pipeline(stream, guard, digest, (error) => {
         partError = error;
       });
 
       let pending: PendingFile;
       try {
-        pending = await storage.put(guard);
+        pending = await storage.put(digest);
       } catch (error) {
         throw error === partError && isParserFailure(error) ? badRequest(MESSAGES.malformedMultipart) : error;
       }
@@ -97,16 +171,24 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
 
       const type = guard.verdict;
       const filename = cleanFilename(incoming.filename);
+      const sha256 = digest.digest;
       return {
         async save(userId) {
           const name = `${createId()}.${type.ext}`;
           await pending.commit(name);
           try {
-            return await assets.create({ id: createId(), userId, name, filename, mimeType: type.mime, sizeBytes: pending.size });
+            // Read back from storage once the upload is complete: the upload itself stays streamed.
+            const analysis = await withAnalysisSlot(async () => {
+              const bytes = await readStored(name);
+              if (!bytes) throw new Error(`The stored file ${name} vanished before it was read.`);
+              return analyseImage(bytes, type.mime);
+            });
+            const metadata = await storeThumbnail(name, analysis, sha256);
+            return await assets.create({ id: createId(), userId, name, filename, mimeType: type.mime, sizeBytes: pending.size, ...metadata });
           } catch (error) {
-            // The row failed: the file must not outlive it. The write's error is the one to report.
-            await storage.delete(name).catch(() => undefined);
-            throw error;
+            // Refused or failed: neither the file nor its thumbnail may outlive the request.
+            await Promise.all([name, thumbnailNameOf(name)].map((stored) => storage.delete(stored).catch(() => undefined)));
+            throw asClientError(error);
           }
         },
         discard: () => pending.discard(),
@@ -117,9 +199,44 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
       return assets.listOwned(userId);
     },
 
-    /** The stored file behind a public name; anything not of the stored form is a 404 unread. */
+    async get(userId: string, id: string): Promise<Asset> {
+      const asset = await assets.findOwned(userId, id);
+      if (!asset) throw notFound(MESSAGES.assetNotFound);
+      return asset;
+    },
+
+    /** Deletes the row (recording its files in the outbox, same transaction), then the files. */
+    async remove(userId: string, id: string): Promise<void> {
+      const names = await assets.deleteOwned(userId, id);
+      if (!names) throw notFound(MESSAGES.assetNotFound);
+      await janitor.removeRecorded(names);
+    },
+
+    /**
+     * Reads the metadata and makes the thumbnail of every row stored before they existed, page by
+     * page, oldest first. Resumable: each row is marked as it is done, so a run cut short (a
+     * restart) carries on where it stopped. Stops early when signal aborts.
+     */
+    async backfill(signal?: AbortSignal): Promise<BackfillResult> {
+      const result: BackfillResult = { filled: 0, unreadable: 0, skipped: 0 };
+      let cursor: UnreadAsset | undefined;
+      while (!signal?.aborted) {
+        const page = await assets.listUnread(BACKFILL_PAGE, cursor);
+        for (const row of page) {
+          if (signal?.aborted) break;
+          result[await backfillOne(row)]++;
+        }
+        if (page.length < BACKFILL_PAGE) break;
+        cursor = page[page.length - 1];
+      }
+      return result;
+    },
+
+    /** The stored file (or thumbnail) behind a public name; anything not of a stored form is a 404 unread. */
     async findFile(name: string): Promise<StoredFile> {
-      const file = STORED_NAME.test(name) ? await assets.findFile(name) : null;
+      let file: StoredFile | null = null;
+      if (STORED_NAME.test(name)) file = await assets.findFile(name);
+      else if (THUMBNAIL_NAME.test(name)) file = await assets.findThumbnail(name);
       if (!file) throw notFound(MESSAGES.fileNotFound);
       return file;
     },

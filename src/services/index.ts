@@ -12,6 +12,7 @@ import { createApiKeyService } from './api-keys.js';
 import { createAssetService } from './assets.js';
 import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
+import { createFileJanitor } from './file-janitor.js';
 import { createProjectService } from './projects.js';
 
 export function createServices(config: Config, db: Database) {
@@ -19,13 +20,15 @@ export function createServices(config: Config, db: Database) {
   // One hasher (and so one bcrypt queue) for every service that hashes or checks passwords.
   const passwords = createPasswordHasher(config.bcryptCost);
   const storage = createLocalDiskStorage(config.uploadDir);
+  const fileJanitor = createFileJanitor(repositories.fileDeletions, storage);
   return {
     auth: createAuthService(repositories.users, passwords),
-    accounts: createAccountService(repositories.users, passwords, storage),
+    accounts: createAccountService(repositories.users, passwords, fileJanitor),
     admin: createAdminService(repositories.users, config.jwtSecret),
     apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
     projects: createProjectService(repositories.projects),
-    assets: createAssetService(repositories.assets, storage),
+    assets: createAssetService(repositories.assets, storage, fileJanitor),
+    fileJanitor,
     dielines: createDielineService(),
   };
 }

@@ -22,6 +22,11 @@ export interface FileStorage {
    * When source or the write fails it rejects with that error and leaves nothing behind.
    */
   put(source: Readable): Promise<PendingFile>;
+  /**
+   * Writes a derived object (a thumbnail) whole under name, atomically: readers see all of it or
+   * none of it. An existing object under that name is replaced. On failure nothing is left.
+   */
+  save(name: string, bytes: Buffer): Promise<void>;
   /** A committed object ready to stream, or null when there is none under that name. */
   open(name: string): Promise<OpenedFile | null>;
   stat(name: string): Promise<{ size: number } | null>;

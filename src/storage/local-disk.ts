@@ -1,7 +1,8 @@
 // FileStorage on a local directory. An upload is written to `.tmp-<cuid>` in the same directory
-// and renamed into place on commit, so a stored name never shows a partial file.
+// and renamed into place on commit (a derived object on save), so a stored name never shows a
+// partial file.
 import { createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync, type WriteStream } from 'node:fs';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -55,6 +56,19 @@ export function createLocalDiskStorage(root: string): FileStorage {
         },
         discard: () => removeIfPresent(temporary),
       };
+    },
+
+    async save(name: string, bytes: Buffer): Promise<void> {
+      const target = pathOf(name);
+      const temporary = path.join(root, `${TEMP_PREFIX}${createId()}`);
+      try {
+        // flush: the bytes reach the disk before the rename makes them visible.
+        await writeFile(temporary, bytes, { flag: 'wx', flush: true });
+        await rename(temporary, target);
+      } catch (error) {
+        await removeIfPresent(temporary);
+        throw error;
+      }
     },
 
     async open(name: string): Promise<OpenedFile | null> {

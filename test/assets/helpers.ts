@@ -1,9 +1,13 @@
 // Shared steps of the asset and file tests.
 import { readdir } from 'node:fs/promises';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { expect } from 'vitest';
-import type { App } from '../../src/app.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { buildApp, type App } from '../../src/app.js';
+import type { Database } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrator.js';
 import type { TestAccount } from '../helpers/accounts.js';
+import { testConfig } from '../helpers/app.js';
+import { createEmptyDatabase, type EmptyDatabase } from '../helpers/database.js';
 import { filePart, multipartBody, type MultipartBody, type Part } from '../helpers/multipart.js';
 
 export interface AssetBody {
@@ -69,4 +73,31 @@ export async function eventually(check: () => Promise<boolean>, timeoutMs = 5_00
     if (Date.now() > deadline) throw new Error(`Timed out after ${timeoutMs} ms waiting for ${what}.`);
     await sleep(20);
   }
+}
+
+/**
+ * A migrated database of the describe block's own and one upload directory; start() builds an app
+ * on both, as a restarted process would find them (start-up background work included).
+ */
+export function restartableApps() {
+  const config = testConfig();
+  let empty: EmptyDatabase | undefined;
+  let database: Database | undefined;
+  beforeAll(async () => {
+    empty = await createEmptyDatabase();
+    database = await empty.open();
+    await database.withSession((session) => migrate(session));
+  });
+  afterAll(async () => {
+    await database?.close();
+    await empty?.drop();
+  });
+  return {
+    config,
+    async start(): Promise<App> {
+      const app = await buildApp(config, { database, logger: false });
+      await app.ready();
+      return app;
+    },
+  };
 }

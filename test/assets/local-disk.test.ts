@@ -42,6 +42,19 @@ describe('local-disk storage', () => {
     expect(readdirSync(root)).toEqual([]);
   });
 
+  it('save writes a derived object whole under its name, replaces an existing one, and leaves no temporary file', async () => {
+    const root = freshRoot();
+    const storage = createLocalDiskStorage(root);
+    await storage.save('abc-thumb.webp', Buffer.from('first'));
+    expect(readdirSync(root)).toEqual(['abc-thumb.webp']);
+    await storage.save('abc-thumb.webp', Buffer.from('second, longer'));
+    expect(readdirSync(root)).toEqual(['abc-thumb.webp']);
+    const opened = await storage.open('abc-thumb.webp');
+    expect(await text(opened!.stream)).toBe('second, longer');
+    await expect(storage.save('../escape.webp', Buffer.from('x'))).rejects.toThrow(/unsafe storage name/);
+    expect(readdirSync(root)).toEqual(['abc-thumb.webp']);
+  });
+
   it('discard removes the temporary file', async () => {
     const root = freshRoot();
     const storage = createLocalDiskStorage(root);

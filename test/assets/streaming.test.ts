@@ -9,6 +9,7 @@ import { createTestApp, engineName } from '../helpers/app.js';
 import { pngOfSize } from '../helpers/images.js';
 import { bodyTail, multipartContentType, newBoundary, partHead } from '../helpers/multipart.js';
 import { connect, listenLocally, rawRequest, requestHead, type RawConnection } from '../helpers/raw-http.js';
+import { thumbnailNameOf } from '../../src/services/assets.js';
 import { assetCount, eventually, uploadDirEntries } from './helpers.js';
 
 const MiB = 1024 * 1024;
@@ -63,7 +64,7 @@ describe(`uploads over real HTTP (${engineName()})`, () => {
     expect(response.statusCode, response.body.toString()).toBe(201);
     const { asset } = JSON.parse(response.body.toString()) as { asset: { name: string; sizeBytes: number } };
     expect(asset.sizeBytes).toBe(8 * MiB);
-    expect(await uploadDirEntries(app)).toEqual([...before, asset.name].sort());
+    expect(await uploadDirEntries(app)).toEqual([...before, asset.name, thumbnailNameOf(asset.name)].sort());
   });
 
   it.each([

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { detectImageType, looksLikeSvg } from '../../src/lib/image-type.js';
 import { UploadGuard } from '../../src/lib/upload-guard.js';
 import { matchesEtag } from '../../src/lib/http-caching.js';
-import { cleanFilename, STORED_NAME } from '../../src/services/assets.js';
+import { cleanFilename, STORED_NAME, THUMBNAIL_NAME, thumbnailNameOf } from '../../src/services/assets.js';
 import { imageFixture } from '../helpers/images.js';
 
 const text = (value: string) => new TextEncoder().encode(value);
@@ -90,6 +90,21 @@ describe('STORED_NAME', () => {
     'refuses %s',
     (name) => {
       expect(STORED_NAME.test(name)).toBe(false);
+    },
+  );
+});
+
+describe('thumbnail names', () => {
+  it('are the stored stem + "-thumb.webp", which THUMBNAIL_NAME accepts and STORED_NAME does not', () => {
+    const name = thumbnailNameOf('tz4a98xxat96iws9zmbrgj3a.png');
+    expect(name).toBe('tz4a98xxat96iws9zmbrgj3a-thumb.webp');
+    expect(THUMBNAIL_NAME.test(name)).toBe(true);
+    expect(STORED_NAME.test(name)).toBe(false);
+  });
+  it.each(['tz4a98xxat96iws9zmbrgj3a.png-thumb.webp', 'a-thumb.webp', 'A'.repeat(24) + '-thumb.webp', 'a'.repeat(24) + '-thumb.png', '../' + 'a'.repeat(24) + '-thumb.webp'])(
+    'refuses %s',
+    (name) => {
+      expect(THUMBNAIL_NAME.test(name)).toBe(false);
     },
   );
 });

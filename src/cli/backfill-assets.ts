@@ -1,0 +1,26 @@
+// `npm run assets:backfill`: reads the metadata and makes the thumbnails of assets stored before
+// they existed, on the configured database and upload directory, and exits. The server does the
+// same in the background at every start-up; this runs it alone (resumable: a second run carries on
+// where an interrupted one stopped).
+import { ConfigError, loadConfig } from '../config.js';
+import { openDatabase } from '../db/database.js';
+import { migrate } from '../db/migrator.js';
+import { createServices } from '../services/index.js';
+
+try {
+  const config = loadConfig();
+  const database = await openDatabase(config.database);
+  try {
+    await database.withSession((session) => migrate(session));
+    const controller = new AbortController();
+    process.once('SIGINT', () => controller.abort());
+    process.once('SIGTERM', () => controller.abort());
+    const { filled, unreadable, skipped } = await createServices(config, database).assets.backfill(controller.signal);
+    console.log(`Backfill: ${filled} filled, ${unreadable} unreadable (kept without metadata), ${skipped} without a file here.`);
+  } finally {
+    await database.close();
+  }
+} catch (error) {
+  console.error(error instanceof ConfigError ? error.message : `Backfill failed: ${(error as Error).message}`);
+  process.exitCode = 1;
+}

@@ -1,0 +1,115 @@
+// What a stored image is (pixel size, recorded resolution, colour space, transparency) and its
+// thumbnail, read with sharp (libvips). Decoding runs on libuv's thread pool, never on the event
+// loop; callers hold at most MAX_CONCURRENT_ANALYSES files (cores − 1) in memory at once through
+// withAnalysisSlot. The pixel limit is checked from the header, before any pixel is decoded. SVG is rasterised by librsvg, which loads
+// no external resource: a buffer input has no base URL, and librsvg refuses http(s) references.
+import { availableParallelism } from 'node:os';
+import sharp, { type Metadata } from 'sharp';
+import { createLimiter } from './concurrency.js';
+
+/** More pixels than this (width × height of one frame) is a decompression bomb. */
+export const MAX_INPUT_PIXELS = 100_000_000;
+/** The thumbnail's longer side at most; smaller images keep their size. */
+export const THUMBNAIL_MAX_PX = 512;
+/** One core is left to the event loop (and the rest of the service); at least one analysis runs. */
+export const MAX_CONCURRENT_ANALYSES = Math.max(1, availableParallelism() - 1);
+
+export type ColorSpaceName = 'srgb' | 'cmyk' | 'gray' | 'other';
+
+export interface ImageFacts {
+  widthPx: number | null;
+  heightPx: number | null;
+  dpi: number | null;
+  colorSpace: ColorSpaceName;
+  hasAlpha: boolean;
+}
+
+export interface ImageAnalysis {
+  facts: ImageFacts;
+  /** WebP, EXIF orientation applied, first frame only. */
+  thumbnail: Buffer;
+}
+
+/** The header declares more than MAX_INPUT_PIXELS. */
+export class ImageTooLargeError extends Error {
+  constructor() {
+    super(`The image declares more than ${MAX_INPUT_PIXELS} pixels.`);
+    this.name = 'ImageTooLargeError';
+  }
+}
+
+/** libvips could not read the image: truncated, corrupt or not what its header claims. */
+export class ImageUnreadableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('The image could not be decoded.', options);
+    this.name = 'ImageUnreadableError';
+  }
+}
+
+// libvips holds decoded pixels; its operation cache would keep them after the request.
+sharp.cache(false);
+
+/**
+ * Runs task in one of MAX_CONCURRENT_ANALYSES slots (others wait in arrival order): the caller
+ * reads the file and analyses it inside, so at most that many files are in memory at once.
+ */
+export const withAnalysisSlot = createLimiter(MAX_CONCURRENT_ANALYSES);
+
+const COLOR_SPACES: Readonly<Record<string, ColorSpaceName>> = {
+  srgb: 'srgb',
+  rgb: 'srgb',
+  rgb16: 'srgb',
+  scrgb: 'srgb',
+  cmyk: 'cmyk',
+  'b-w': 'gray',
+  grey16: 'gray',
+};
+
+const PIXEL_LIMIT_MESSAGE = /exceeds pixel limit/i;
+
+/**
+ * Checks the header, then decodes once for the thumbnail. Throws ImageTooLargeError or
+ * ImageUnreadableError. The work runs on libuv's thread pool; call it within withAnalysisSlot.
+ */
+export async function analyseImage(bytes: Buffer, mimeType: string): Promise<ImageAnalysis> {
+  const image = sharp(bytes, {
+    limitInputPixels: MAX_INPUT_PIXELS,
+    // A truncated or corrupt file is refused, not thumbnailed half grey.
+    failOn: 'warning',
+    pages: 1,
+  });
+  try {
+    const metadata = await image.metadata();
+    const { width, height } = metadata;
+    if (width !== undefined && height !== undefined && width * height > MAX_INPUT_PIXELS) throw new ImageTooLargeError();
+    const thumbnail = await image
+      .rotate()
+      .resize({ width: THUMBNAIL_MAX_PX, height: THUMBNAIL_MAX_PX, fit: 'inside', withoutEnlargement: true })
+      .webp({ quality: 80 })
+      .toBuffer();
+    const facts = factsOf(metadata, mimeType);
+    // libvips decodes every GIF with an alpha channel: whether it is used shows in the pixels.
+    if (facts.hasAlpha && metadata.format === 'gif') facts.hasAlpha = !(await sharp(thumbnail).stats()).isOpaque;
+    return { facts, thumbnail };
+  } catch (error) {
+    if (error instanceof ImageTooLargeError) throw error;
+    if (error instanceof Error && PIXEL_LIMIT_MESSAGE.test(error.message)) throw new ImageTooLargeError();
+    throw new ImageUnreadableError({ cause: error });
+  }
+}
+
+function factsOf(metadata: Metadata, mimeType: string): ImageFacts {
+  // EXIF orientation 5–8 turns the image a quarter: the size is the one it is shown at.
+  const oriented = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
+  const isSvg = mimeType === 'image/svg+xml';
+  return {
+    widthPx: positiveInteger(oriented.width),
+    heightPx: positiveInteger(oriented.height),
+    // For SVG libvips reports the density it rasterised at, not one the file records.
+    dpi: isSvg || !metadata.density ? null : Math.round(metadata.density * 100) / 100,
+    colorSpace: COLOR_SPACES[metadata.space ?? ''] ?? 'other',
+    hasAlpha: metadata.hasAlpha === true,
+  };
+}
+
+const positiveInteger = (value: number | undefined) => (value !== undefined && value > 0 ? Math.round(value) : null);
