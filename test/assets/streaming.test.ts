@@ -81,7 +81,7 @@ describe(`uploads over real HTTP (${engineName()})`, () => {
     expect(await assetCount(app, account.id)).toBe(0);
   });
 
-  it('a database failure after the file is complete removes the file (500, nothing left)', async () => {
+  it('an account deleted after the file is complete: 401, the file removed, nothing left', async () => {
     const account = await registerAccount(app);
     const before = await uploadDirEntries(app);
     const upload = await startUpload(account, 2 * MiB);
@@ -93,11 +93,11 @@ describe(`uploads over real HTTP (${engineName()})`, () => {
     upload.socket.write(file.subarray(MiB));
     upload.socket.write(upload.tail);
     const response = await upload.response;
-    expect(response.statusCode).toBe(500);
+    expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body.toString())).toEqual({
-      statusCode: 500,
-      error: 'Internal Server Error',
-      message: 'An unexpected error occurred.',
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Invalid or expired token.',
     });
     expect(await uploadDirEntries(app)).toEqual(before);
     expect(await app.db.prisma.asset.count({ where: { userId: account.id } })).toBe(0);
