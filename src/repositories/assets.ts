@@ -47,6 +47,14 @@ export function createAssetRepository(prisma: PrismaClient) {
     findFile(name: string): Promise<StoredFile | null> {
       return prisma.asset.findUnique({ where: { name }, select: { name: true, mimeType: true, sizeBytes: true } });
     },
+
+    /** The owner's assets among `names` (print and preview read only these). */
+    findOwnedByNames(userId: string, names: readonly string[]): Promise<StoredFile[]> {
+      return prisma.asset.findMany({
+        where: { userId, name: { in: [...names] } },
+        select: { name: true, mimeType: true, sizeBytes: true },
+      });
+    },
   };
 }
 

@@ -10,16 +10,19 @@ import { createApiKeyService } from './api-keys.js';
 import { createAssetService } from './assets.js';
 import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
+import { createPrintService } from './print.js';
 import { createProjectService } from './projects.js';
 
 export function createServices(config: Config, db: Database) {
   const repositories = createRepositories(db.prisma);
+  const storage = createLocalDiskStorage(config.uploadDir);
   return {
     auth: createAuthService(repositories.users, createPasswordHasher(config.bcryptCost)),
     apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
     projects: createProjectService(repositories.projects),
-    assets: createAssetService(repositories.assets, createLocalDiskStorage(config.uploadDir)),
+    assets: createAssetService(repositories.assets, storage),
     dielines: createDielineService(),
+    print: createPrintService(repositories.assets, storage, config.publicBaseUrl),
   };
 }
 
