@@ -7,6 +7,7 @@
  */
 import sharp from 'sharp';
 import type { Point } from '../dielines/index.js';
+import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
 import { downsampled } from './images.js';
 import type { BackgroundPaint, PieceLayers, Placement, ResolvedAsset } from './types.js';
@@ -32,6 +33,12 @@ function boundsOfPoints(points: readonly Point[]) {
   return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
 }
 
+/**
+ * Downsampled copies by stored name, byte size and pixel size. A stored name never changes its
+ * bytes, so a copy stays valid; the cache is bounded in entries and bytes.
+ */
+const copies = createLruCache<string>({ maxEntries: 256, maxBytes: 64 * 1024 * 1024, sizeOf: (href) => href.length });
+
 /** Loads and downsamples each asset once, at the largest size any of its uses needs. */
 class PreviewImages {
   private readonly wanted = new Map<string, { asset: ResolvedAsset; width: number; height: number }>();
@@ -44,15 +51,24 @@ class PreviewImages {
     this.wanted.set(asset.name, entry);
   }
 
+  /** Decodes in parallel on libvips' threads; a copy made for an earlier preview is reused. */
   async load(): Promise<void> {
-    for (const { asset, width, height } of this.wanted.values()) {
-      try {
-        const { data, mime } = await downsampled(await asset.load(), width, height);
-        this.ready.set(asset.name, `data:${mime};base64,${data.toString('base64')}`);
-      } catch {
-        this.ready.set(asset.name, null);
-      }
-    }
+    await Promise.all(
+      [...this.wanted.values()].map(async ({ asset, width, height }) => {
+        const key = `${asset.name}:${asset.sizeBytes}:${width}x${height}`;
+        try {
+          let href = copies.get(key);
+          if (!href) {
+            const { data, mime } = await downsampled(await asset.load(), width, height);
+            href = `data:${mime};base64,${data.toString('base64')}`;
+            copies.set(key, href);
+          }
+          this.ready.set(asset.name, href);
+        } catch {
+          this.ready.set(asset.name, null);
+        }
+      }),
+    );
   }
 
   href(asset: ResolvedAsset): string | null {

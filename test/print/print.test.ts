@@ -23,7 +23,6 @@ import {
   RED,
   twoToneJpeg,
   uploadJpeg,
-  WHITE,
   type Raster,
 } from './harness.js';
 
