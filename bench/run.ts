@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { buildBaseline } from './baseline.js';
 import sharp from 'sharp';
+import { benchPrint, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { cpuMicros, createDatabase, freePort, json, median, ROOT, rssBytes, startService, type RunningService } from './support.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -596,6 +597,21 @@ async function main() {
       figures: startup,
       target: '< 1500 ms',
       met: Object.entries(startup).filter(([key]) => !key.includes('first boot')).every(([, ms]) => ms < 1500),
+    });
+  }
+
+  // 10. Print PDF and preview of a mailer-box with five 6000 × 4000 JPEG placements (in process).
+  if (wanted('10')) {
+    const figures = await benchPrint();
+    record({
+      id: '10',
+      workload: 'print PDF + preview, mailer-box, five 6000 × 4000 JPEGs',
+      figures,
+      target: `print < ${PRINT_TARGET_MS} ms and < ${PRINT_TARGET_RSS_MB} MB RSS growth, preview < ${PREVIEW_TARGET_MS} ms`,
+      met:
+        figures['print ms']! < PRINT_TARGET_MS &&
+        figures['print peak RSS growth MB']! < PRINT_TARGET_RSS_MB &&
+        figures['preview 1024 px ms']! < PREVIEW_TARGET_MS,
     });
   }
 

@@ -25,6 +25,7 @@ import assetRoutes from './routes/assets.js';
 import authRoutes from './routes/auth.js';
 import fileRoutes from './routes/files.js';
 import healthRoutes from './routes/health.js';
+import projectPrintRoutes from './routes/project-print.js';
 import projectRoutes from './routes/projects.js';
 import templateRoutes from './routes/templates.js';
 import v1Routes from './routes/v1.js';
@@ -139,6 +140,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(v1Routes, { prefix: '/v1' });
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });
   await app.register(projectRoutes, { prefix: '/projects' });
+  await app.register(projectPrintRoutes, { prefix: '/projects' });
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });
   await app.register(adminRoutes, { prefix: '/admin' });

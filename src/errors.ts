@@ -53,6 +53,8 @@ export const MESSAGES = {
   unknownTemplateId: (id: string) => `Unknown templateId '${id}'.`,
   templateNotFound: (id: string) => `Template '${id}' was not found.`,
   templateHasNoDieline: (id: string) => `Template '${id}' has no dieline.`,
+  printPreflightErrors: 'The project has preflight errors; see GET /projects/:id/preflight.',
+  printBusy: 'Too many print files and previews are being made; retry in a few seconds.',
   materialNotForTemplate: (material: string, id: string) => `Material '${material}' is not available for template '${id}'.`,
   missingApiKey: 'Missing x-api-key header.',
   invalidApiKey: 'Invalid API key.',

@@ -22,6 +22,8 @@ import type {
   DielinePath,
   DielinePiece,
   DielineStyleId,
+  FrameRotation,
+  PanelFrame,
   Point,
 } from './types.js';
 
@@ -60,6 +62,7 @@ export function assembleDieline(input: AssembleInput): Dieline {
       pieceId: panel.pieceId,
       polygon,
       bounds: roundedBounds(polygon),
+      frame: frameOf(polygon, panel.rotationDeg),
     };
   });
 
@@ -110,6 +113,18 @@ export function assembleDieline(input: AssembleInput): Dieline {
     paths,
   };
   return dieline;
+}
+
+/** The bounding box's centre; width and height swap when the upright frame is turned a quarter. */
+function frameOf(polygon: readonly Point[], rotationDeg: FrameRotation): PanelFrame {
+  const b = boundsOf(polygon);
+  const quarter = rotationDeg === 90 || rotationDeg === 270;
+  return {
+    center: [round3(b.x + b.width / 2), round3(b.y + b.height / 2)],
+    rotationDeg,
+    width: round3(quarter ? b.height : b.width),
+    height: round3(quarter ? b.width : b.height),
+  };
 }
 
 function closedPath(

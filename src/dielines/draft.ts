@@ -2,7 +2,7 @@
  * The unrounded geometry a style generator produces, in any coordinate frame: `assembleDieline`
  * moves it to the origin, rounds it and derives bleed, safe and path data.
  */
-import type { BoxDimensions, PanelRole, Point } from './types.js';
+import type { BoxDimensions, FrameRotation, PanelRole, Point } from './types.js';
 
 export interface DraftPiece {
   id: string;
@@ -17,6 +17,8 @@ export interface DraftPanel {
   role: PanelRole;
   pieceId: string;
   polygon: Point[];
+  /** Clockwise rotation from the panel's upright frame to the blank (see PanelFrame). */
+  rotationDeg: FrameRotation;
 }
 
 export interface DraftGlueArea {
@@ -45,8 +47,18 @@ export class DielineDraft {
     return this;
   }
 
-  addPanel(id: string, name: string, role: PanelRole, polygon: Point[], pieceId = 'blank'): this {
-    this.panels.push({ id, name, role, pieceId, polygon });
+  addPanel(id: string, name: string, role: PanelRole, polygon: Point[], pieceId = 'blank', rotationDeg: FrameRotation = 0): this {
+    this.panels.push({ id, name, role, pieceId, polygon, rotationDeg });
+    return this;
+  }
+
+  /** Sets the upright-frame rotation of panels already added; an unknown id is a programming error. */
+  orient(rotations: Readonly<Record<string, FrameRotation>>): this {
+    for (const [id, rotationDeg] of Object.entries(rotations)) {
+      const panel = this.panels.find((candidate) => candidate.id === id);
+      if (!panel) throw new Error(`orient: no panel '${id}'`);
+      panel.rotationDeg = rotationDeg;
+    }
     return this;
   }
 

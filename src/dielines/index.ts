@@ -28,6 +28,8 @@ export type {
   DielinePathType,
   DielinePiece,
   DielineStyleId,
+  FrameRotation,
+  PanelFrame,
   PanelRole,
   Point,
 } from './types.js';

@@ -30,67 +30,61 @@ const INKS: Readonly<Record<DielinePathType, SpotInk>> = {
 const DRAW_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'crease', 'cut'];
 
 /** pdfkit has `addSpotColor`, but @types/pdfkit does not declare it. */
-type SpotColorDocument = PDFKit.PDFDocument & {
+export type SpotColorDocument = PDFKit.PDFDocument & {
   addSpotColor(name: string, c: number, m: number, y: number, k: number): PDFKit.PDFDocument;
 };
 
 const loadPdfKit = () => import('pdfkit');
 let pdfkit: ReturnType<typeof loadPdfKit> | undefined;
 
-export async function renderDielinePdf(dieline: Dieline): Promise<Buffer> {
-  const PDFDocument = (await (pdfkit ??= loadPdfKit())).default;
-  const { artboard, blank } = dieline;
-  const { inside } = dieline.dimensions;
-  const title = `${dieline.styleName}, inside ${formatNumber(inside.widthMm)} x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;
-  const doc = new PDFDocument({
-    size: [artboard.width * POINTS_PER_MM, artboard.height * POINTS_PER_MM],
-    margin: 0,
-    pdfVersion: '1.4',
-    info: {
-      Title: title,
-      Subject: `Dieline for template ${dieline.templateId}`,
-      Creator: 'packaging-template-service dielines',
-      Producer: 'PDFKit',
-      CreationDate: FIXED_DATE,
-      ModDate: FIXED_DATE,
-    },
-  }) as SpotColorDocument;
+/** pdfkit's document class, imported on first use. */
+export async function pdfDocumentClass(): Promise<Awaited<ReturnType<typeof loadPdfKit>>['default']> {
+  return (await (pdfkit ??= loadPdfKit())).default;
+}
 
+/** Document info with fixed dates: the bytes (and the trailer /ID) depend only on the content. */
+export function fixedInfo(title: string, subject: string, creator: string): PDFKit.DocumentInfo {
+  return { Title: title, Subject: subject, Creator: creator, Producer: 'PDFKit', CreationDate: FIXED_DATE, ModDate: FIXED_DATE };
+}
+
+/** Collects the document's bytes; call before drawing. */
+export function collectPdf(doc: PDFKit.PDFDocument): Promise<Buffer> {
   const chunks: Buffer[] = [];
-  const done = new Promise<Buffer>((resolve, reject) => {
+  return new Promise<Buffer>((resolve, reject) => {
     doc.on('data', (chunk: Buffer) => chunks.push(chunk));
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+}
 
-  const bleedPt = -artboard.x * POINTS_PER_MM;
-  Object.assign(doc.page.dictionary.data, {
-    TrimBox: [bleedPt, bleedPt, bleedPt + blank.width * POINTS_PER_MM, bleedPt + blank.height * POINTS_PER_MM],
-    BleedBox: [0, 0, artboard.width * POINTS_PER_MM, artboard.height * POINTS_PER_MM],
-  });
-  for (const type of DRAW_ORDER) {
+/** Registers the spot colours of `types` and an overprint graphics state named GsOverprint on the current page. */
+export function useSpotInks(doc: SpotColorDocument, types: readonly DielinePathType[], registered: Set<string>): void {
+  for (const type of types) {
     const ink = INKS[type];
+    if (registered.has(ink.name)) continue;
     doc.addSpotColor(ink.name, ...ink.cmyk);
+    registered.add(ink.name);
   }
   const overprint = doc.ref({ Type: 'ExtGState', OP: true, op: true, OPM: 1 });
   // @types/pdfkit declares a required chunk; pdfkit writes the object when given none.
   overprint.end(undefined);
   doc.page.ext_gstates.GsOverprint = overprint;
+}
 
+/** Strokes the paths of `types` (in that order) in their spot inks, overprinting; user space in mm. */
+export function strokeDielinePaths(doc: SpotColorDocument, paths: Dieline['paths'], types: readonly DielinePathType[]): void {
   doc.save();
   doc.addContent('/GsOverprint gs');
-  doc.scale(POINTS_PER_MM);
-  doc.translate(-artboard.x, -artboard.y);
   doc.lineJoin('round');
-  for (const type of DRAW_ORDER) {
-    const paths = dieline.paths.filter((path) => path.type === type);
-    if (paths.length === 0) continue;
+  for (const type of types) {
+    const selected = paths.filter((path) => path.type === type);
+    if (selected.length === 0) continue;
     const ink = INKS[type];
     doc.lineWidth(ink.widthMm);
     if (ink.dashMm) doc.dash(ink.dashMm[0], { space: ink.dashMm[1] });
     else doc.undash();
     doc.strokeColor(ink.name);
-    for (const path of paths) {
+    for (const path of selected) {
       path.points.forEach(([x, y], index) => {
         if (index === 0) doc.moveTo(x, y);
         else doc.lineTo(x, y);
@@ -99,6 +93,32 @@ export async function renderDielinePdf(dieline: Dieline): Promise<Buffer> {
     }
     doc.stroke();
   }
+  doc.restore();
+}
+
+export async function renderDielinePdf(dieline: Dieline): Promise<Buffer> {
+  const PDFDocument = await pdfDocumentClass();
+  const { artboard, blank } = dieline;
+  const { inside } = dieline.dimensions;
+  const title = `${dieline.styleName}, inside ${formatNumber(inside.widthMm)} x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;
+  const doc = new PDFDocument({
+    size: [artboard.width * POINTS_PER_MM, artboard.height * POINTS_PER_MM],
+    margin: 0,
+    pdfVersion: '1.4',
+    info: fixedInfo(title, `Dieline for template ${dieline.templateId}`, 'packaging-template-service dielines'),
+  }) as SpotColorDocument;
+  const done = collectPdf(doc);
+
+  const bleedPt = -artboard.x * POINTS_PER_MM;
+  Object.assign(doc.page.dictionary.data, {
+    TrimBox: [bleedPt, bleedPt, bleedPt + blank.width * POINTS_PER_MM, bleedPt + blank.height * POINTS_PER_MM],
+    BleedBox: [0, 0, artboard.width * POINTS_PER_MM, artboard.height * POINTS_PER_MM],
+  });
+  useSpotInks(doc, DRAW_ORDER, new Set());
+  doc.save();
+  doc.scale(POINTS_PER_MM);
+  doc.translate(-artboard.x, -artboard.y);
+  strokeDielinePaths(doc, dieline.paths, DRAW_ORDER);
   doc.restore();
   doc.end();
   return done;

@@ -59,6 +59,21 @@ export interface DielinePiece {
   bounds: Bounds;
 }
 
+/** Clockwise quarter turn from a panel's upright frame to the blank. */
+export type FrameRotation = 0 | 90 | 180 | 270;
+
+/**
+ * Where artwork goes on a panel: its centre on the blank (mm), the clockwise rotation from the
+ * panel's upright frame (as it reads on the assembled box, printed side out) to the blank, and the
+ * panel's extent in that upright frame. See README.md "Panel frames".
+ */
+export interface PanelFrame {
+  center: Point;
+  rotationDeg: FrameRotation;
+  width: number;
+  height: number;
+}
+
 /**
  * A region between creases and cut lines. `id` is the stable `panelId` the editor uses to place
  * artwork (kebab-case, unique within a dieline).
@@ -70,6 +85,7 @@ export interface DielinePanel {
   pieceId: string;
   polygon: Point[];
   bounds: Bounds;
+  frame: PanelFrame;
 }
 
 /**

@@ -139,6 +139,14 @@ export function createAssetRepository(prisma: PrismaClient) {
       });
       return count === 1;
     },
+
+    /** The owner's assets among `names` (print and preview read only these). */
+    findOwnedByNames(userId: string, names: readonly string[]): Promise<StoredFile[]> {
+      return prisma.asset.findMany({
+        where: { userId, name: { in: [...names] } },
+        select: { name: true, mimeType: true, sizeBytes: true },
+      });
+    },
   };
 }
 

@@ -106,6 +106,17 @@ const PanelSchema = Closed(
     pieceId: Type.String(),
     polygon: Type.Array(PointSchema),
     bounds: BoundsSchema,
+    frame: Closed(
+      {
+        center: PointSchema,
+        rotationDeg: Type.Union([Type.Literal(0), Type.Literal(90), Type.Literal(180), Type.Literal(270)], {
+          description: 'Clockwise rotation from the panel\'s upright frame to the blank.',
+        }),
+        width: Type.Number({ description: 'Extent in the upright frame, millimetres.' }),
+        height: Type.Number({ description: 'Extent in the upright frame, millimetres.' }),
+      },
+      'Where artwork goes: origin at the centre, x right and y down as the panel reads on the assembled box, printed side out.',
+    ),
   },
   'A region between creases and cut lines.',
 );

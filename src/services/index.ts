@@ -13,6 +13,7 @@ import { createAssetService } from './assets.js';
 import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
 import { createFileJanitor } from './file-janitor.js';
+import { createPrintService } from './print.js';
 import { createProjectService } from './projects.js';
 
 export function createServices(config: Config, db: Database) {
@@ -30,6 +31,7 @@ export function createServices(config: Config, db: Database) {
     assets: createAssetService(repositories.assets, storage, fileJanitor),
     fileJanitor,
     dielines: createDielineService(),
+    print: createPrintService(repositories.assets, storage, config.publicBaseUrl),
   };
 }
 

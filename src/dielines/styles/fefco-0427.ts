@@ -255,6 +255,27 @@ export function buildMailer(inside: BoxDimensions, t: number): StyleGeometry {
   draft.addPanel('right-rim', 'Right rim', 'rim', rect(-armInner, t, -H, Wb - t));
   draft.addPanel('right-inner', 'Right inner wall', 'inner-wall', [[-armInner, t], [-armInner, Wb - t], ...rightInnerEdge]);
 
+  // Seen from below (the sheet): the back reads upright, the front and everything seen from above
+  // or below (bottom, lid and its flaps) upside down, the side walls a quarter turn.
+  draft.orient({
+    bottom: 180,
+    lid: 180,
+    'tuck-front': 180,
+    'dust-flap-left': 180,
+    'dust-flap-right': 180,
+    front: 180,
+    'front-rim': 180,
+    'front-inner': 180,
+    'corner-flap-front-left': 180,
+    'corner-flap-front-right': 180,
+    left: 90,
+    'left-rim': 90,
+    'left-inner': 90,
+    right: 270,
+    'right-rim': 270,
+    'right-inner': 270,
+  });
+
   const creases: [Point, Point][] = [
     [[ef, 0], [Lb - ef, 0]],
     [[ef, Wb], [Lb - ef, Wb]],

@@ -13,7 +13,7 @@
  */
 import { DielineDraft, rect, type StyleGeometry } from '../draft.js';
 import type { StyleLimits } from '../limits.js';
-import type { BoxDimensions, Point } from '../types.js';
+import type { BoxDimensions, FrameRotation, Point } from '../types.js';
 
 export const RIGID_SUBJECT = 'a rigid two-piece box';
 
@@ -39,6 +39,8 @@ interface TrayNames {
   /** Seen outside up the base is viewed from below, which swaps left and right. */
   west: 'left' | 'right';
   east: 'left' | 'right';
+  /** Upright-frame rotations of the centre panel and the walls on the sheet. */
+  rotations: Readonly<Record<'centre' | 'back' | 'front' | 'west' | 'east', FrameRotation>>;
 }
 
 /** Adds a tray whose centre panel's top-left corner is at `origin`. */
@@ -70,15 +72,16 @@ function addTray(
     [0, t],
   ];
   draft.addPiece(pieceId, names.prefix === 'base' ? 'Base tray' : 'Lid tray', outline.map(at));
-  const panel = (id: string, name: string, role: 'bottom' | 'lid' | 'wall', polygon: Point[]): void => {
-    draft.addPanel(`${names.prefix}-${id}`, name, role, polygon.map(at), pieceId);
+  const r = names.rotations;
+  const panel = (id: string, name: string, role: 'bottom' | 'lid' | 'wall', polygon: Point[], rotation: FrameRotation): void => {
+    draft.addPanel(`${names.prefix}-${id}`, name, role, polygon.map(at), pieceId, rotation);
   };
   const label = names.prefix === 'base' ? 'Base' : 'Lid';
-  panel(names.centre.id, names.centre.name, names.prefix === 'base' ? 'bottom' : 'lid', rect(0, 0, Lo, Wo));
-  panel('back', `${label} back wall`, 'wall', rect(0, -Hw, Lo, 0));
-  panel('front', `${label} front wall`, 'wall', rect(0, Wo, Lo, Wo + Hw));
-  panel(names.west, `${label} ${names.west} wall`, 'wall', rect(-Hw, t, 0, t + W));
-  panel(names.east, `${label} ${names.east} wall`, 'wall', rect(Lo, t, Lo + Hw, t + W));
+  panel(names.centre.id, names.centre.name, names.prefix === 'base' ? 'bottom' : 'lid', rect(0, 0, Lo, Wo), r.centre);
+  panel('back', `${label} back wall`, 'wall', rect(0, -Hw, Lo, 0), r.back);
+  panel('front', `${label} front wall`, 'wall', rect(0, Wo, Lo, Wo + Hw), r.front);
+  panel(names.west, `${label} ${names.west} wall`, 'wall', rect(-Hw, t, 0, t + W), r.west);
+  panel(names.east, `${label} ${names.east} wall`, 'wall', rect(Lo, t, Lo + Hw, t + W), r.east);
   const creases: [Point, Point][] = [
     [[0, 0], [Lo, 0]],
     [[0, Wo], [Lo, Wo]],
@@ -103,6 +106,8 @@ export function buildRigidTwoPiece(inside: BoxDimensions, t: number, bleedMm: nu
     centre: { id: 'bottom', name: 'Base bottom' },
     west: 'right',
     east: 'left',
+    // Seen from below: the back reads upright, bottom and front upside down.
+    rotations: { centre: 180, back: 0, front: 180, west: 270, east: 90 },
   });
   const baseWidth = L + 2 * t + 2 * baseWall;
   addTray(draft, [baseWidth + gap + lidWall, lidWall], lid, t, {
@@ -110,6 +115,8 @@ export function buildRigidTwoPiece(inside: BoxDimensions, t: number, bleedMm: nu
     centre: { id: 'top', name: 'Lid top' },
     west: 'left',
     east: 'right',
+    // Seen from above, the walls hang down: the front reads upright, the back upside down.
+    rotations: { centre: 0, back: 180, front: 0, west: 90, east: 270 },
   });
   const lidOutsideLength = lid.length + 2 * t + 2 * WRAP_ALLOWANCE_MM;
   const lidOutsideDepth = lid.depth + 2 * t + 2 * WRAP_ALLOWANCE_MM;

@@ -9,7 +9,7 @@
 import { DielineDraft, rect } from '../draft.js';
 import { offsetPolygon } from '../geometry.js';
 import { OutlineBuilder } from '../profile.js';
-import type { PanelRole, Point } from '../types.js';
+import type { FrameRotation, PanelRole, Point } from '../types.js';
 
 export type TubePanelId = 'back' | 'left' | 'front' | 'right';
 
@@ -21,6 +21,14 @@ const TUBE_PANEL_NAMES: Readonly<Record<TubePanelId, string>> = {
   front: 'Front',
   right: 'Right side',
 };
+
+/**
+ * Upright-frame rotation of everything hinged on a tube panel's top or bottom edge. Tops read as
+ * seen from above with the front edge down, bottoms as seen from below with the front edge up;
+ * walls and the glue flap read upright as drawn (0).
+ */
+export const TOP_FEATURE_ROTATION: Readonly<Record<TubePanelId, FrameRotation>> = { back: 180, left: 270, front: 0, right: 90 };
+export const BOTTOM_FEATURE_ROTATION: Readonly<Record<TubePanelId, FrameRotation>> = { back: 180, left: 90, front: 0, right: 270 };
 
 /** Inset of the marked glue area from the edges of a glue flap or tab. */
 export const GLUE_AREA_INSET_MM = 1;
@@ -119,15 +127,17 @@ export function buildTube(draft: DielineDraft, spec: TubeSpec): void {
     draft.addPanel(id, TUBE_PANEL_NAMES[id], 'wall', rect(x0, 0, x1, H));
     if (id !== 'right') draft.addCrease([x1, 0], [x1, H]);
   }
-  for (const [features, toSheet] of [
-    [spec.top, topToSheet],
-    [spec.bottom, bottomToSheet],
+  for (const [features, toSheet, rotations] of [
+    [spec.top, topToSheet, TOP_FEATURE_ROTATION],
+    [spec.bottom, bottomToSheet, BOTTOM_FEATURE_ROTATION],
   ] as const) {
     for (const id of TUBE_ORDER) {
       const feature = features[id];
       if (!feature) continue;
       const map = toSheet(id);
-      for (const panel of feature.panels) draft.addPanel(panel.id, panel.name, panel.role, panel.polygon.map(map));
+      for (const panel of feature.panels) {
+        draft.addPanel(panel.id, panel.name, panel.role, panel.polygon.map(map), 'blank', rotations[id]);
+      }
       for (const [a, b] of feature.creases) draft.addCrease(map(a), map(b));
       for (const glue of feature.glue ?? []) draft.addGlueArea(glue.panelId, glue.polygon.map(map));
     }

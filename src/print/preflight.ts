@@ -1,0 +1,37 @@
+/**
+ * Preflight: the findings of a placement plus the checks that need the template (material), and
+ * the findings for designs that cannot be placed at all (no dieline, a size the style cannot build).
+ */
+import type { Finding, Placement } from './types.js';
+
+export interface PreflightReport {
+  ready: boolean;
+  findings: Finding[];
+}
+
+export function report(findings: Finding[]): PreflightReport {
+  return { ready: !findings.some((finding) => finding.severity === 'error'), findings };
+}
+
+export function noDielineFinding(templateId: string): Finding {
+  return { severity: 'error', code: 'TEMPLATE_HAS_NO_DIELINE', message: `Template '${templateId}' has no dieline.` };
+}
+
+export function dielineSizeFinding(message: string): Finding {
+  return { severity: 'error', code: 'DIELINE_SIZE', message };
+}
+
+export function materialFindings(material: unknown, offered: readonly string[], templateId: string): Finding[] {
+  if (typeof material !== 'string' || offered.includes(material)) return [];
+  return [
+    {
+      severity: 'warning',
+      code: 'MATERIAL_NOT_OFFERED',
+      message: `Material '${material}' is not offered for template '${templateId}' (offered: ${offered.join(', ')}).`,
+    },
+  ];
+}
+
+export function preflightPlacement(placement: Placement, material: unknown, offered: readonly string[]): PreflightReport {
+  return report([...placement.findings, ...materialFindings(material, offered, placement.dieline.templateId)]);
+}

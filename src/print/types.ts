@@ -1,0 +1,97 @@
+/**
+ * The print pipeline's inputs and outputs. Pure data: the service resolves the project's assets
+ * (owner's only) into `AssetLookup`, this module never touches storage, HTTP or the database.
+ */
+import type { Dieline, DielinePiece, Point } from '../dielines/index.js';
+
+/** An image the project's owner stored, with its oriented pixel size and a way to read its bytes. */
+export interface ResolvedAsset {
+  name: string;
+  mimeType: string;
+  widthPx: number;
+  heightPx: number;
+  /** EXIF orientation (1–8); 1 when the file records none. */
+  orientation: number;
+  sizeBytes: number;
+  load(): Promise<Buffer>;
+}
+
+/** Asset name → the asset, or null when the owner has no asset of that name (deleted, foreign, unknown). */
+export type AssetLookup = ReadonlyMap<string, ResolvedAsset | null>;
+
+/** The parts of an EditorState the pipeline reads; anything else in the document is ignored. */
+export interface DesignState {
+  material?: string;
+  background?: { kind: string; value: string };
+  artworks?: readonly {
+    id: string;
+    panelId: string;
+    imageUrl: string;
+    offsetX: number;
+    offsetY: number;
+    scale: number;
+    rotationDeg: number;
+  }[];
+}
+
+export type Severity = 'error' | 'warning' | 'info';
+
+export type FindingCode =
+  | 'TEMPLATE_HAS_NO_DIELINE'
+  | 'DIELINE_SIZE'
+  | 'PANEL_NOT_FOUND'
+  | 'ASSET_NOT_FOUND'
+  | 'BACKGROUND_INVALID'
+  | 'LOW_RESOLUTION'
+  | 'ARTWORK_OUTSIDE'
+  | 'ARTWORK_SCALE'
+  | 'GLUE_AREA'
+  | 'MATERIAL_NOT_OFFERED'
+  | 'PRINT_BUDGET';
+
+export interface Finding {
+  severity: Severity;
+  code: FindingCode;
+  message: string;
+  artworkId?: string;
+  panelId?: string;
+}
+
+export type Rgb = readonly [number, number, number];
+
+export interface GradientStop {
+  /** 0–1 along the gradient line. */
+  offset: number;
+  color: Rgb;
+}
+
+export type BackgroundPaint =
+  | { kind: 'color'; color: Rgb }
+  | { kind: 'gradient'; angleDeg: number; stops: GradientStop[] }
+  | { kind: 'image'; asset: ResolvedAsset };
+
+/** An image on the blank: centre, printed size (mm) and clockwise rotation in [0, 360). */
+export interface PlacedImage {
+  artworkId: string;
+  panelId: string;
+  asset: ResolvedAsset;
+  center: Point;
+  width: number;
+  height: number;
+  rotationDeg: number;
+}
+
+/** What prints on one piece, bottom to top, all clipped to `bleed`. */
+export interface PieceLayers {
+  piece: DielinePiece;
+  /** The piece's bleed outline (the clip path), mm on the blank. */
+  bleed: Point[];
+  background: BackgroundPaint | null;
+  images: PlacedImage[];
+}
+
+export interface Placement {
+  dieline: Dieline;
+  pieces: PieceLayers[];
+  findings: Finding[];
+}

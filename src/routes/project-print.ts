@@ -1,0 +1,93 @@
+// /projects/:id/preflight, /print and /preview (extensions §3): JWT, the caller's project only
+// (another account's answers like a missing one). Each reply carries a strong ETag and
+// `Cache-Control: private, no-cache`; print and preview answer a matching If-None-Match with a
+// 304 before any rendering.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { matchesEtag } from '../lib/http-caching.js';
+import { NotModified } from '../schemas/assets.js';
+import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
+import { PreflightResponse, PreviewQuery, PreviewResponse, PrintQuery, PrintResponse } from '../schemas/print.js';
+import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
+
+const security = [{ bearerAuth: [] }];
+// undefined, not null: null would be serialized as JSON "null" on a 304.
+const NO_BODY = undefined as never;
+
+/** Sets the caching headers; true when the client's copy is current (the 304 is then sent). */
+function notModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
+  void reply.headers({ etag, 'cache-control': PROJECT_DIELINE_CACHE, 'x-content-type-options': 'nosniff' });
+  if (!matchesEtag(request.headers['if-none-match'], etag)) return false;
+  void reply.code(304).send(NO_BODY);
+  return true;
+}
+
+const projectPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/:id/preflight',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'Check a project for print: missing panels and assets, resolution, bleed, glue areas, material',
+        security,
+        params: IdParams,
+        querystring: EmptyQuery,
+        response: { 200: PreflightResponse, 304: NotModified, ...errorResponses(400, 401, 404, 503) },
+      },
+    },
+    async (request, reply) => {
+      const project = await app.services.projects.get(request.userId, request.params.id);
+      const { body, etag } = await app.services.print.preflight(project);
+      if (notModified(request, reply, etag)) return reply;
+      return reply.type('application/json; charset=utf-8').send(body as never);
+    },
+  );
+
+  app.get(
+    '/:id/print',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'The print-ready PDF of a project: one page per piece, trim and bleed boxes, spot-colour dieline',
+        description: 'A project whose preflight has an error finding answers 409.',
+        security,
+        params: IdParams,
+        querystring: PrintQuery,
+        response: { 200: PrintResponse, 304: NotModified, ...errorResponses(400, 401, 404, 409, 503) },
+      },
+    },
+    async (request, reply) => {
+      const project = await app.services.projects.get(request.userId, request.params.id);
+      const pdf = await app.services.print.print(project, request.query);
+      if (notModified(request, reply, pdf.etag)) return reply;
+      const file = await pdf.render();
+      void reply.header('content-disposition', `attachment; filename="${file.fileName}"`);
+      return reply.type(file.contentType).send(file.body as never);
+    },
+  );
+
+  app.get(
+    '/:id/preview',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'A PNG preview of the printed blank with the dieline over it',
+        description: 'Images that cannot be read are left out.',
+        security,
+        params: IdParams,
+        querystring: PreviewQuery,
+        response: { 200: PreviewResponse, 304: NotModified, ...errorResponses(400, 401, 404, 503) },
+      },
+    },
+    async (request, reply) => {
+      const project = await app.services.projects.get(request.userId, request.params.id);
+      const preview = await app.services.print.preview(project, request.query);
+      if (notModified(request, reply, preview.etag)) return reply;
+      return reply.type('image/png').send((await preview.render()) as never);
+    },
+  );
+};
+
+export default projectPrintRoutes;

@@ -1,0 +1,91 @@
+// Print, preview and preflight of a project (extensions §3): query strings and replies, shared with
+// OpenAPI. The PDF and PNG replies are raw bytes; the preflight reply is JSON.
+import { Type, type Static } from '@sinclair/typebox';
+import { DEFAULT_BLEED_MM } from '../dielines/index.js';
+import { BLEED_LIMITS } from '../dielines/limits.js';
+import { PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH } from '../print/index.js';
+import { StrictObject } from './common.js';
+
+const BooleanQuery = (description: string) => Type.Boolean({ default: true, description });
+
+export const PrintQuery = StrictObject({
+  bleedMm: Type.Optional(
+    Type.Number({
+      minimum: BLEED_LIMITS.min,
+      maximum: BLEED_LIMITS.max,
+      default: DEFAULT_BLEED_MM,
+      description: `Bleed around every cut outline, in millimetres (${BLEED_LIMITS.min}–${BLEED_LIMITS.max}).`,
+    }),
+  ),
+  marks: Type.Optional(BooleanQuery('Crop marks outside the bleed.')),
+  dieline: Type.Optional(BooleanQuery('Cut and crease lines as the overprinting spot colours CutContour and Crease.')),
+  colorSpace: Type.Optional(
+    Type.Unsafe<'rgb' | 'cmyk'>({
+      type: 'string',
+      enum: ['rgb', 'cmyk'],
+      default: 'rgb',
+      description: 'cmyk: images and background converted with a CMYK profile, declared as the OutputIntent.',
+    }),
+  ),
+});
+export type PrintQuery = Static<typeof PrintQuery>;
+
+export const PreviewQuery = StrictObject({
+  width: Type.Optional(
+    Type.Integer({
+      minimum: PREVIEW_MIN_WIDTH,
+      maximum: PREVIEW_MAX_WIDTH,
+      default: PREVIEW_DEFAULT_WIDTH,
+      description: `Width of the PNG in pixels (${PREVIEW_MIN_WIDTH}–${PREVIEW_MAX_WIDTH}); the height follows the artboard.`,
+    }),
+  ),
+});
+export type PreviewQuery = Static<typeof PreviewQuery>;
+
+export const FindingSchema = Type.Object(
+  {
+    severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
+    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET.' }),
+    message: Type.String(),
+    artworkId: Type.Optional(Type.String()),
+    panelId: Type.Optional(Type.String()),
+  },
+  { title: 'Finding', additionalProperties: false },
+);
+
+export const PreflightReply = Type.Object({
+  preflight: Type.Object(
+    {
+      ready: Type.Boolean({ description: 'True when no finding is an error.' }),
+      findings: Type.Array(FindingSchema),
+    },
+    { additionalProperties: false },
+  ),
+});
+export type PreflightReply = Static<typeof PreflightReply>;
+
+const cachingHeaders = {
+  etag: Type.String({ description: 'Strong validator of the reply. Send it back in If-None-Match for a 304.' }),
+  'cache-control': Type.String({ description: 'private, no-cache' }),
+};
+
+export const PreflightResponse = {
+  description: 'Findings of the preflight: ready is true when none is an error.',
+  headers: cachingHeaders,
+  content: { 'application/json': { schema: PreflightReply } },
+};
+
+export const PrintResponse = {
+  description: 'The print-ready PDF: one page per piece.',
+  headers: {
+    ...cachingHeaders,
+    'content-disposition': Type.String({ description: 'attachment; filename="<template>-<L>x<W>x<H>-print.pdf"' }),
+  },
+  content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
+};
+
+export const PreviewResponse = {
+  description: 'The printed blank with the dieline over it.',
+  headers: cachingHeaders,
+  content: { 'image/png': { schema: Type.String({ format: 'binary' }) } },
+};

@@ -1,0 +1,229 @@
+// Print, preview and preflight of a project: resolves the owner's assets (never anything else),
+// builds the dieline and the placement, and hands them to the pure src/print renderers. The heavy
+// work runs in sharp's and zlib's thread pools, at most PRINT_CONCURRENCY jobs at a time per
+// process with PRINT_QUEUE waiting; beyond that the caller gets a 503 and Retry-After.
+import { createHash } from 'node:crypto';
+import sharp from 'sharp';
+import { getTemplate, type Template } from '../catalog/index.js';
+import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate, type Dieline } from '../dielines/index.js';
+import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
+import { createLimiter } from '../lib/concurrency.js';
+import {
+  dielineSizeFinding,
+  noDielineFinding,
+  placeDesign,
+  preflightPlacement,
+  PREVIEW_DEFAULT_WIDTH,
+  referencedAssetNames,
+  renderPreviewPng,
+  renderPrintPdf,
+  report,
+  type AssetLookup,
+  type DesignState,
+  type PreflightReport,
+  type PrintOptions,
+  type ResolvedAsset,
+} from '../print/index.js';
+import type { AssetRepository, StoredFile } from '../repositories/assets.js';
+import type { Project } from '../repositories/projects.js';
+import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
+import type { FileStorage } from '../storage/index.js';
+import { projectThicknessMm, strongEtag } from './dielines.js';
+
+export const PRINT_CONCURRENCY = 2;
+export const PRINT_QUEUE = 4;
+/** Bump when the renderers change their output for the same inputs (the ETags change with it). */
+const RENDERER_VERSION = 1;
+
+export interface RenderedFile {
+  body: Buffer;
+  contentType: string;
+  fileName: string;
+}
+
+/** A 304 needs only the ETag: the body is rendered only when the client does not have it. */
+export interface Conditional<T> {
+  etag: string;
+  render(): Promise<T>;
+}
+
+async function readAll(storage: FileStorage, name: string): Promise<Buffer | null> {
+  const file = await storage.open(name);
+  if (!file) return null;
+  const chunks: Buffer[] = [];
+  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+}
+
+/**
+ * Pixel size and orientation of a stored image, read from its header. The one place that knows
+ * where these figures come from (later: the asset's stored metadata columns).
+ */
+export async function describeAsset(storage: FileStorage, file: StoredFile): Promise<ResolvedAsset | null> {
+  let bytes: Promise<Buffer | null> | undefined;
+  const load = () => (bytes ??= readAll(storage, file.name));
+  const data = await load();
+  if (!data) return null;
+  try {
+    const meta = await sharp(data, { limitInputPixels: false }).metadata();
+    const orientation = meta.orientation ?? 1;
+    const swap = orientation >= 5;
+    if (!meta.width || !meta.height) return null;
+    return {
+      name: file.name,
+      mimeType: file.mimeType,
+      widthPx: swap ? meta.height : meta.width,
+      heightPx: swap ? meta.width : meta.height,
+      orientation,
+      sizeBytes: file.sizeBytes,
+      load: async () => (await load())!,
+    };
+  } catch {
+    return null;
+  }
+}
+
+interface Prepared {
+  template: Template;
+  /** Set when the design can be placed. */
+  dieline: Dieline | null;
+  findings: PreflightReport['findings'];
+  assets: AssetLookup;
+  state: DesignState;
+}
+
+export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null) {
+  const limit = createLimiter(PRINT_CONCURRENCY);
+  let inFlight = 0;
+  const baseUrl = publicBaseUrl ?? undefined;
+
+  async function bounded<T>(task: () => Promise<T>): Promise<T> {
+    if (inFlight >= PRINT_CONCURRENCY + PRINT_QUEUE) throw new HttpError(503, MESSAGES.printBusy);
+    inFlight++;
+    try {
+      return await limit(task);
+    } finally {
+      inFlight--;
+    }
+  }
+
+  /** The owner's rows for every asset the design names: cheap, no file is read. */
+  async function ownedFiles(project: Project): Promise<Map<string, StoredFile | null>> {
+    const names = referencedAssetNames((project.artworkJson ?? {}) as DesignState, baseUrl);
+    const rows = names.length === 0 ? [] : await assetRows.findOwnedByNames(project.userId, names);
+    const files = new Map<string, StoredFile | null>(names.map((name) => [name, null]));
+    for (const row of rows) files.set(row.name, row);
+    return files;
+  }
+
+  async function describeAll(files: Map<string, StoredFile | null>): Promise<AssetLookup> {
+    const lookup = new Map<string, ResolvedAsset | null>();
+    for (const [name, file] of files) lookup.set(name, file ? await describeAsset(storage, file) : null);
+    return lookup;
+  }
+
+  async function prepare(project: Project, files: Map<string, StoredFile | null>, bleedMm: number): Promise<Prepared> {
+    const template = getTemplate(project.templateId)!;
+    const state = (project.artworkJson ?? {}) as DesignState;
+    if (!template.dielineAvailable || !isDielineTemplate(template.id)) {
+      return { template, dieline: null, findings: [noDielineFinding(template.id)], assets: new Map(), state };
+    }
+    let dieline: Dieline;
+    try {
+      dieline = generateDieline(
+        template.id,
+        { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm },
+        { thicknessMm: projectThicknessMm(template, project.artworkJson), bleedMm },
+      );
+    } catch (error) {
+      if (error instanceof DielineSizeError) return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state };
+      throw error;
+    }
+    return { template, dieline, findings: [], assets: await describeAll(files), state };
+  }
+
+  function place(prepared: Prepared & { dieline: Dieline }) {
+    return placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl });
+  }
+
+  function preflightOf(prepared: Prepared): PreflightReport {
+    if (!prepared.dieline) return report(prepared.findings);
+    return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials);
+  }
+
+  /** Everything the output depends on: the project as stored, the query and each asset's identity. */
+  function inputEtag(kind: string, project: Project, query: unknown, files: Map<string, StoredFile | null>): string {
+    const key = JSON.stringify([
+      RENDERER_VERSION,
+      kind,
+      project.id,
+      project.templateId,
+      project.widthMm,
+      project.heightMm,
+      project.depthMm,
+      project.artworkJson,
+      query,
+      [...files].map(([name, file]) => [name, file ? file.sizeBytes : null]),
+    ]);
+    return strongEtag(createHash('sha256').update(key).digest());
+  }
+
+  function requireDieline(project: Project): void {
+    const template = getTemplate(project.templateId);
+    if (!template?.dielineAvailable || !isDielineTemplate(project.templateId)) {
+      throw badRequest(MESSAGES.templateHasNoDieline(project.templateId));
+    }
+  }
+
+  return {
+    /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
+    async preflight(project: Project): Promise<{ body: string; etag: string }> {
+      const files = await ownedFiles(project);
+      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM)));
+      const body = JSON.stringify({ preflight: result });
+      return { body, etag: strongEtag(body) };
+    },
+
+    /** GET /projects/:id/print. Preflight runs at the requested bleed; any error finding → 409. */
+    async print(project: Project, query: PrintQuery): Promise<Conditional<RenderedFile>> {
+      requireDieline(project);
+      const options: PrintOptions = {
+        bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
+        marks: query.marks ?? true,
+        dieline: query.dieline ?? true,
+        colorSpace: query.colorSpace ?? 'rgb',
+      };
+      const files = await ownedFiles(project);
+      const { widthMm, depthMm, heightMm } = project;
+      return {
+        etag: inputEtag('print', project, options, files),
+        render: () =>
+          bounded(async () => {
+            const prepared = await prepare(project, files, options.bleedMm);
+            const checked = preflightOf(prepared);
+            if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
+            const body = await renderPrintPdf(place({ ...prepared, dieline: prepared.dieline }), options);
+            return { body, contentType: 'application/pdf', fileName: `${project.templateId}-${widthMm}x${depthMm}x${heightMm}-print.pdf` };
+          }),
+      };
+    },
+
+    /** GET /projects/:id/preview. Anything that cannot be placed is left out; a size error is a 400. */
+    async preview(project: Project, query: PreviewQuery): Promise<Conditional<Buffer>> {
+      requireDieline(project);
+      const width = query.width ?? PREVIEW_DEFAULT_WIDTH;
+      const files = await ownedFiles(project);
+      return {
+        etag: inputEtag('preview', project, { width }, files),
+        render: () =>
+          bounded(async () => {
+            const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
+            if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
+            return renderPreviewPng(place({ ...prepared, dieline: prepared.dieline }), width);
+          }),
+      };
+    },
+  };
+}
+
+export type PrintService = ReturnType<typeof createPrintService>;
