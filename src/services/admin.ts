@@ -42,8 +42,10 @@ export function createCursorCodec(secret: string) {
       const parts = CURSOR.exec(cursor);
       if (!parts) throw badRequest(MESSAGES.invalidCursor);
       const [, payload = '', mac = ''] = parts;
-      const presented = Buffer.from(mac, 'base64url');
-      const expected = sign(payload);
+      // Compared as text: base64url has several spellings of the same bytes (the last character's
+      // unused bits), and only the one this service wrote is its cursor.
+      const presented = Buffer.from(mac);
+      const expected = Buffer.from(sign(payload).toString('base64url'));
       if (presented.length !== expected.length || !timingSafeEqual(presented, expected)) throw badRequest(MESSAGES.invalidCursor);
       // Signed by this service, so well-formed; checked anyway rather than trusted blindly.
       let decoded: unknown;
