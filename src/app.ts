@@ -24,6 +24,7 @@ import authRoutes from './routes/auth.js';
 import fileRoutes from './routes/files.js';
 import healthRoutes from './routes/health.js';
 import projectRoutes from './routes/projects.js';
+import projectModelRoutes from './routes/project-model.js';
 import templateRoutes from './routes/templates.js';
 import v1Routes from './routes/v1.js';
 import { ApiKeySchema } from './schemas/api-keys.js';
@@ -134,6 +135,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(v1Routes, { prefix: '/v1' });
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });
   await app.register(projectRoutes, { prefix: '/projects' });
+  await app.register(projectModelRoutes, { prefix: '/projects' });
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });
 

@@ -14,6 +14,22 @@ import { triangulate } from './triangulate.js';
 const MM = 0.001;
 
 export function boxParts(dieline: Dieline): MeshPart[] {
+  const parts = panelParts(dieline);
+  // The folding stands the board's mid-plane on y = 0; stand the outer faces there instead.
+  let lowest = Infinity;
+  for (const part of parts) {
+    for (const primitive of part.primitives) {
+      for (let i = 0; i < primitive.positions.length; i += 3) {
+        const p = apply(part.transform!.rotation, [primitive.positions[i]!, primitive.positions[i + 1]!, primitive.positions[i + 2]!]);
+        lowest = Math.min(lowest, p[1] + part.transform!.translation[1]);
+      }
+    }
+  }
+  for (const part of parts) part.transform!.translation[1] -= lowest;
+  return parts;
+}
+
+function panelParts(dieline: Dieline): MeshPart[] {
   const { width, height } = dieline.blank;
   const half = (dieline.thicknessMm / 2) * MM;
   return foldDieline(dieline).map(({ panel, transform }) => {

@@ -5,6 +5,7 @@
  * u = 0.5 at the front (+Z), v runs top to bottom.
  */
 import type { BoxDimensions } from '../dielines/index.js';
+import { requireInRange, type Range } from '../dielines/limits.js';
 import { gridPrimitive, type MeshPart, type Primitive, type Surface } from './mesh.js';
 
 const MM = 0.001;
@@ -220,10 +221,30 @@ function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart
   return [face('label', 1), face('back', -1), part('gusset', bottom)];
 }
 
-export const CONTAINER_BUILDERS: Record<ContainerKind, (dims: BoxDimensions) => MeshPart[]> = {
-  bottle,
-  jar,
-  can,
-  tube,
-  pouch,
+interface ContainerLimits {
+  subject: string;
+  widthMm: Range;
+  heightMm: Range;
+  /** Only the pouch uses depth (its bottom gusset); round containers take widthMm as the diameter. */
+  depthMm?: Range;
+}
+
+/** Sizes each parametric shape stays sensible at; outside them the request is a 400. */
+export const CONTAINER_LIMITS: Record<ContainerKind, ContainerLimits> = {
+  bottle: { subject: 'a bottle model', widthMm: { min: 20, max: 200 }, heightMm: { min: 60, max: 600 } },
+  jar: { subject: 'a jar model', widthMm: { min: 30, max: 300 }, heightMm: { min: 20, max: 300 } },
+  can: { subject: 'a can model', widthMm: { min: 40, max: 120 }, heightMm: { min: 50, max: 300 } },
+  tube: { subject: 'a tube model', widthMm: { min: 15, max: 80 }, heightMm: { min: 50, max: 350 } },
+  pouch: { subject: 'a pouch model', widthMm: { min: 60, max: 500 }, heightMm: { min: 80, max: 700 }, depthMm: { min: 20, max: 250 } },
 };
+
+const BUILDERS: Record<ContainerKind, (dims: BoxDimensions) => MeshPart[]> = { bottle, jar, can, tube, pouch };
+
+/** The container's parts; throws DielineSizeError (naming the dimension) outside CONTAINER_LIMITS. */
+export function containerParts(kind: ContainerKind, dims: BoxDimensions): MeshPart[] {
+  const limits = CONTAINER_LIMITS[kind];
+  requireInRange('widthMm', dims.widthMm, limits.widthMm, limits.subject);
+  requireInRange('heightMm', dims.heightMm, limits.heightMm, limits.subject);
+  if (limits.depthMm) requireInRange('depthMm', dims.depthMm, limits.depthMm, limits.subject);
+  return BUILDERS[kind](dims);
+}

@@ -8,14 +8,15 @@
 import type { FinishId, MaterialId } from '../catalog/index.js';
 import { generateDieline, type BoxDimensions, type Dieline } from '../dielines/index.js';
 import { boxParts } from './boxes.js';
-import { CONTAINER_BUILDERS, type ContainerKind } from './containers.js';
+import { containerParts, type ContainerKind } from './containers.js';
 import { writeGlb } from './gltf.js';
 import { CLOSURE, printMaterial, SUBSTRATES } from './materials.js';
 import type { MeshPart } from './mesh.js';
 
 export { foldDieline, type FoldedPanel } from './fold.js';
 export { FINISHES, SUBSTRATES } from './materials.js';
-export type { ContainerKind } from './containers.js';
+export { CONTAINER_LIMITS, type ContainerKind } from './containers.js';
+export type { MeshPart, Primitive, Surface } from './mesh.js';
 
 export const MODEL_CONTENT_TYPE = 'model/gltf-binary';
 
@@ -42,20 +43,18 @@ export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dime
     });
     return { parts: boxParts(dieline), dieline };
   }
-  return { parts: CONTAINER_BUILDERS[input.kind](input.dimensions) };
+  return { parts: containerParts(input.kind, input.dimensions) };
 }
 
 export async function buildModel(input: ModelInput): Promise<Uint8Array> {
   const { parts } = modelParts(input);
   const substrate = SUBSTRATES[input.material];
-  // Boxes: the board inside; containers: glass, plastic or aluminium as the body.
-  const board = input.kind === 'box' ? substrate : SUBSTRATES[input.material];
   return writeGlb(parts, {
     rootName: input.templateId,
     texture: input.texture,
     materials: {
       print: printMaterial(input.material, input.finish, input.texture !== undefined),
-      inside: { ...board, name: `${board.name}-inside` },
+      inside: { ...substrate, name: `${substrate.name}-inside` },
       body: substrate,
       closure: CLOSURE,
     },

@@ -10,6 +10,8 @@ import { createApiKeyService } from './api-keys.js';
 import { createAssetService } from './assets.js';
 import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
+import { createModelService } from './models.js';
+import { createBackgroundTextureSource } from './project-texture.js';
 import { createProjectService } from './projects.js';
 
 export function createServices(config: Config, db: Database) {
@@ -20,6 +22,7 @@ export function createServices(config: Config, db: Database) {
     projects: createProjectService(repositories.projects),
     assets: createAssetService(repositories.assets, createLocalDiskStorage(config.uploadDir)),
     dielines: createDielineService(),
+    models: createModelService(createBackgroundTextureSource()),
   };
 }
 
