@@ -27,6 +27,7 @@ import projectRoutes from './routes/projects.js';
 import projectModelRoutes from './routes/project-model.js';
 import templateRoutes from './routes/templates.js';
 import v1Routes from './routes/v1.js';
+import viewerRoutes from './routes/viewer.js';
 import { ApiKeySchema } from './schemas/api-keys.js';
 import { AssetSchema } from './schemas/assets.js';
 import { ApiErrorSchema } from './schemas/common.js';
@@ -136,6 +137,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(apiKeyRoutes, { prefix: '/api-keys' });
   await app.register(projectRoutes, { prefix: '/projects' });
   await app.register(projectModelRoutes, { prefix: '/projects' });
+  await app.register(viewerRoutes);
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });
 

@@ -42,6 +42,7 @@ export const MESSAGES = {
   templateNotFound: (id: string) => `Template '${id}' was not found.`,
   templateHasNoDieline: (id: string) => `Template '${id}' has no dieline.`,
   materialNotForTemplate: (material: string, id: string) => `Material '${material}' is not available for template '${id}'.`,
+  viewerNotBuilt: 'The viewer is not built: run npm run build.',
   finishNotForTemplate: (finish: string, id: string) => `Finish '${finish}' is not available for template '${id}'.`,
   missingApiKey: 'Missing x-api-key header.',
   invalidApiKey: 'Invalid API key.',

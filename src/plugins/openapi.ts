@@ -23,6 +23,7 @@ export const TAGS = [
   { name: 'assets', description: "Image uploads owned by the caller's account (25 MB, image/* only)." },
   { name: 'files', description: 'Stored uploads, served publicly under their unguessable name.' },
   { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
+  { name: 'viewer', description: 'The 3D viewer page (three.js bundled at build time) for the model routes.' },
 ];
 
 const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.
