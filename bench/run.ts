@@ -8,6 +8,7 @@ import { cpus, tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { benchModels } from './models.js';
 import { cpuMicros, createDatabase, freePort, json, median, ROOT, rssBytes, startService, type RunningService } from './support.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -365,6 +366,9 @@ async function main() {
       met: Object.entries(startup).filter(([key]) => !key.includes('first boot')).every(([, ms]) => ms < 1500),
     });
   }
+
+  // 10. 3D models per template, in process: without and with a 2048 px print texture, and sizes.
+  if (wanted('10')) for (const row of await benchModels()) record(row);
 
   await database?.drop();
 

@@ -67,7 +67,7 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
     await page.goto(`${base}/viewer?${query}`, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
     expect(await page.getAttribute('body', 'data-state'), await page.textContent('#status') ?? '').toBe('ready');
-    const shot = await page.screenshot({ type: 'png' });
+    const shot = await page.screenshot({ type: 'png', timeout: 150_000 });
     writeFileSync(new URL(`${name}.png`, ARTIFACTS), shot);
     return decodePng(shot);
   }
@@ -76,7 +76,10 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
 
   it('renders the mailer box with its design on the front face over the preset background', async () => {
     const image = await show(`model=${modelParam()}&lighting=studio`, 'mailer-box-studio');
-    const front = await page.evaluate(() => window.packagingViewer!.screenPositionOf('front'));
+    const front = await page.evaluate(() => {
+      const viewer = (globalThis as unknown as { packagingViewer: { screenPositionOf(name: string): { x: number; y: number } | null } }).packagingViewer;
+      return viewer.screenPositionOf('front');
+    });
     expect(front).not.toBeNull();
     const [r, g, b] = image.pixel(front!.x, front!.y);
     // Lit, the colour keeps its hue: red well above green and blue, like #d0342c.
