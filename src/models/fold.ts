@@ -8,6 +8,7 @@
  * The result is in the model frame: millimetres, +Y up, the front panel facing +Z, the box standing
  * on y = 0 and centred on the Y axis.
  */
+import { distanceToSegment } from '../dielines/geometry.js';
 import type { Dieline, DielinePanel, PanelRole, Point } from '../dielines/index.js';
 import {
   add,
@@ -219,12 +220,4 @@ function distanceToLine(p: Point, a: Point, b: Point): number {
   const len = Math.hypot(dx, dy);
   if (len === 0) return Math.hypot(p[0] - a[0], p[1] - a[1]);
   return Math.abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / len;
-}
-
-function distanceToSegment(p: Point, a: Point, b: Point): number {
-  const dx = b[0] - a[0];
-  const dy = b[1] - a[1];
-  const len2 = dx * dx + dy * dy;
-  const s = len2 === 0 ? 0 : Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / len2));
-  return Math.hypot(p[0] - (a[0] + s * dx), p[1] - (a[1] + s * dy));
 }

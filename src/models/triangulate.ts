@@ -2,17 +2,8 @@
  * Ear-clipping triangulation of a simple polygon (panels are small: tens of vertices), returning
  * vertex index triples in the polygon's own winding.
  */
+import { signedArea } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
-
-function signedArea(points: readonly Point[]): number {
-  let area = 0;
-  for (let i = 0, n = points.length; i < n; i++) {
-    const a = points[i]!;
-    const b = points[(i + 1) % n]!;
-    area += a[0] * b[1] - b[0] * a[1];
-  }
-  return area / 2;
-}
 
 const turn = (a: Point, b: Point, c: Point): number => (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
 
