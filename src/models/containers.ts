@@ -44,7 +44,7 @@ function lathe(surface: Surface, profile: readonly ProfilePoint[], label = false
       normal: [nr * s, ny, nr * c],
       ...(label ? { uv: [col / SEGMENTS, (top - y) / (top - bottom || 1)] as [number, number] } : {}),
     };
-  });
+  }, true);
 }
 
 /** A flat disc at height y facing up (+1) or down (−1). */
@@ -158,7 +158,7 @@ function tube({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
       normal: [p.nx, 0, p.nz],
       uv: [col / SEGMENTS, (bodyTop - y) / (bodyTop - bodyBottom)],
     };
-  });
+  }, true);
   const seal = (facing: 1 | -1): Primitive =>
     gridPrimitive(
       'body',
@@ -195,7 +195,7 @@ function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart
         const z = sign * bulge(x, y);
         const dx = (bulge(x + 0.5, y) - bulge(x - 0.5, y)) / 1;
         const dy = (bulge(x, y + 0.5) - bulge(x, y - 0.5)) / 1;
-        const n = [-dx * sign, -dy * sign, sign];
+        const n = [-dx, -dy, sign];
         const len = Math.hypot(n[0]!, n[1]!, n[2]!);
         return {
           position: [x * MM, y * MM, z * MM],
@@ -203,7 +203,7 @@ function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart
           ...(name === 'label' ? { uv: [col / cols, row / rows] as [number, number] } : {}),
         };
       },
-      true,
+      false,
     );
     return part(name, primitive);
   };

@@ -29,7 +29,11 @@ export interface MeshPart {
   transform?: Rigid;
 }
 
-/** Builds an indexed grid surface from a (rows+1) × (cols+1) lattice of vertices. */
+/**
+ * Builds an indexed grid surface from a (rows+1) × (cols+1) lattice of vertices. Triangles face
+ * along (next row − this row) × (next col − this col); `flip` reverses them. Each caller keeps
+ * this winding in step with its normals (front faces counter-clockwise, as glTF requires).
+ */
 export function gridPrimitive(
   surface: Surface,
   rows: number,

@@ -50,6 +50,26 @@ describe(`model routes (${engineName()})`, () => {
         const doc = await readGlb(response.rawPayload);
         const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0]!;
         expect(scene.listChildren().map((node) => node.getName())).toEqual([id]);
+        // Every triangle is wound counter-clockwise seen from the side its normals point to.
+        for (const mesh of doc.getRoot().listMeshes()) {
+          for (const primitive of mesh.listPrimitives()) {
+            const position = primitive.getAttribute('POSITION')!;
+            const normal = primitive.getAttribute('NORMAL')!;
+            const indices = primitive.getIndices()!.getArray()!;
+            const at = (accessor: typeof position, i: number) => accessor.getElement(i, [0, 0, 0]) as [number, number, number];
+            let wrong = 0;
+            for (let t = 0; t < indices.length; t += 3) {
+              const [a, b, c] = [at(position, indices[t]!), at(position, indices[t + 1]!), at(position, indices[t + 2]!)];
+              const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+              const v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+              const face = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
+              const n = [0, 1, 2].map((k) => at(normal, indices[t]!)[k]! + at(normal, indices[t + 1]!)[k]! + at(normal, indices[t + 2]!)[k]!);
+              const area = Math.hypot(face[0]!, face[1]!, face[2]!);
+              if (area > 1e-12 && face[0]! * n[0]! + face[1]! * n[1]! + face[2]! * n[2]! < 0) wrong++;
+            }
+            expect(wrong, `${mesh.getName()} triangles wound against their normals`).toBe(0);
+          }
+        }
       },
     );
 
