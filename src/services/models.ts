@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { FINISH_IDS, getTemplate, type FinishId, type MaterialId, type Template } from '../catalog/index.js';
 import { DielineSizeError, generateDieline, type BoxDimensions } from '../dielines/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
+import { createLimiter } from '../lib/concurrency.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
 import type { Project } from '../repositories/projects.js';
@@ -23,6 +24,8 @@ export interface RenderedModel {
 // A model is 15–90 KB without a texture; a project's adds its PNG.
 export const MODEL_CACHE_ENTRIES = 128;
 export const MODEL_CACHE_BYTES = 32 * 1024 * 1024;
+/** Textured builds at once: a 4096 px texture is 64 MB of pixels while it is rasterised. */
+export const TEXTURED_BUILDS_AT_ONCE = 2;
 
 function fileName(templateId: string, d: BoxDimensions): string {
   const mm = (value: number) => String(Math.round(value * 1000) / 1000);
@@ -54,14 +57,19 @@ export function createModelService(textures: ProjectTextureSource) {
     maxBytes: MODEL_CACHE_BYTES,
     sizeOf: (model) => model.body.length,
   });
+  const texturedBuilds = createLimiter(TEXTURED_BUILDS_AT_ONCE);
 
   async function build(key: string, input: ModelInput, texture?: () => Promise<Uint8Array | null>): Promise<RenderedModel> {
     const cached = cache.get(key);
     if (cached) return cached;
     let body: Buffer;
     try {
-      const image = texture ? await texture() : null;
-      body = Buffer.from(await buildModel(image ? { ...input, texture: image } : input));
+      body = texture
+        ? await texturedBuilds(async () => {
+            const image = await texture();
+            return Buffer.from(await buildModel(image ? { ...input, texture: image } : input));
+          })
+        : Buffer.from(await buildModel(input));
     } catch (error) {
       if (error instanceof DielineSizeError) throw badRequest(error.message);
       throw error;
