@@ -53,6 +53,8 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       ],
     });
     page = await browser.newPage({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+    // Software WebGL on a busy machine can hold the page for a while (shader compiles, PMREM).
+    page.setDefaultTimeout(150_000);
     // The project model needs the JWT: the page's same-origin fetches carry it.
     await page.setExtraHTTPHeaders(owner.auth);
   }, 120_000);
