@@ -8,6 +8,7 @@ COPY prisma ./prisma
 RUN npm ci --no-audit --no-fund
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
+COPY viewer ./viewer
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: production dependencies, compiled code and the migrations, as a non-root user.

@@ -11,6 +11,7 @@ import pg from 'pg';
 import { buildBaseline } from './baseline.js';
 import sharp from 'sharp';
 import { benchPrint, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
+import { benchModels } from './models.js';
 import { cpuMicros, createDatabase, freePort, json, median, ROOT, rssBytes, startService, type RunningService } from './support.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -600,11 +601,11 @@ async function main() {
     });
   }
 
-  // 10. Print PDF and preview of a mailer-box with five 6000 × 4000 JPEG placements (in process).
-  if (wanted('10')) {
+  // 13. Print PDF and preview of a mailer-box with five 6000 × 4000 JPEG placements (in process).
+  if (wanted('13')) {
     const figures = await benchPrint();
     record({
-      id: '10',
+      id: '13',
       workload: 'print PDF + preview, mailer-box, five 6000 × 4000 JPEGs',
       figures,
       target: `print < ${PRINT_TARGET_MS} ms and < ${PRINT_TARGET_RSS_MB} MB RSS growth, preview < ${PREVIEW_TARGET_MS} ms`,
@@ -614,6 +615,9 @@ async function main() {
         figures['preview 1024 px ms']! < PREVIEW_TARGET_MS,
     });
   }
+
+  // 14. 3D models per template, in process: without and with a 2048 px print texture, and sizes.
+  if (wanted('14')) for (const row of await benchModels()) record(row);
 
   await database?.drop();
 

@@ -56,6 +56,8 @@ export const MESSAGES = {
   printPreflightErrors: 'The project has preflight errors; see GET /projects/:id/preflight.',
   printBusy: 'Too many print files and previews are being made; retry in a few seconds.',
   materialNotForTemplate: (material: string, id: string) => `Material '${material}' is not available for template '${id}'.`,
+  viewerNotBuilt: 'The viewer is not built: run npm run build.',
+  finishNotForTemplate: (finish: string, id: string) => `Finish '${finish}' is not available for template '${id}'.`,
   missingApiKey: 'Missing x-api-key header.',
   invalidApiKey: 'Invalid API key.',
   projectCap: 'The free plan includes up to 3 projects. Upgrade to create more.',

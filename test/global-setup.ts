@@ -4,6 +4,8 @@ import type { TestProject } from 'vitest/node';
 import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
 import { createScratchDatabase } from './helpers/postgres-admin.js';
+// @ts-expect-error: a plain ESM build script without type declarations
+import { buildViewer } from '../scripts/build-viewer.mjs';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -12,6 +14,8 @@ declare module 'vitest' {
 }
 
 export default async function setup(project: TestProject) {
+  // The viewer page's bundle (GET /viewer/viewer.js), as `npm run build` makes it.
+  await buildViewer();
   const baseUrl = process.env.DATABASE_URL;
   if (!baseUrl) {
     project.provide('databaseUrl', null);

@@ -27,6 +27,7 @@ export const TAGS = [
   { name: 'files', description: 'Stored uploads, served publicly under their unguessable name.' },
   { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
   { name: 'admin', description: "Account management for administrators (a JWT whose account's role is admin)." },
+  { name: 'viewer', description: 'The 3D viewer page (three.js bundled at build time) for the model routes.' },
 ];
 
 const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.

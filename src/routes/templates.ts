@@ -8,6 +8,7 @@ import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
 import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
 import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/templates.js';
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
+import templateModelRoutes from './template-model.js';
 
 export interface TemplateRoutesOptions {
   /** Extra statuses the surrounding context can answer with (401 and 429 on /v1). */
@@ -88,6 +89,8 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       return sendDieline(request, reply, dieline, dielineCache);
     },
   );
+
+  await app.register(templateModelRoutes, { contextErrors, security });
 };
 
 export default templateRoutes;

@@ -14,6 +14,8 @@ import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
 import { createFileJanitor } from './file-janitor.js';
 import { createPrintService } from './print.js';
+import { createModelService } from './models.js';
+import { createBackgroundTextureSource } from './project-texture.js';
 import { createProjectService } from './projects.js';
 
 export function createServices(config: Config, db: Database) {
@@ -32,6 +34,7 @@ export function createServices(config: Config, db: Database) {
     fileJanitor,
     dielines: createDielineService(),
     print: createPrintService(repositories.assets, storage, config.publicBaseUrl),
+    models: createModelService(createBackgroundTextureSource()),
   };
 }
 

@@ -102,7 +102,7 @@ type Surface = 'public' | 'account' | 'v1';
 function surfaceOf(path: string): Surface | undefined {
   if (path.startsWith('/v1/')) return 'v1';
   if (/^\/(auth\/(me|password|sessions)|projects|assets|api-keys|admin)(\/|$)/.test(path)) return 'account';
-  if (/^\/(health|auth\/register|auth\/login|templates|files)(\/|$)/.test(path)) return 'public';
+  if (/^\/(health|auth\/register|auth\/login|templates|files|viewer)(\/|$)/.test(path)) return 'public';
   return undefined;
 }
 

@@ -1,0 +1,87 @@
+/**
+ * 3D model benchmark, in process: per template, the median wall time of one GLB without a texture
+ * (geometry + glTF encoding) and with a 2048 px print texture (the dieline, the texture PNG from
+ * the project's background colour, the GLB), and the sizes of both.
+ * Run: npx tsx bench/models.ts [iterations]   (also part of `npm run bench`, row 10)
+ */
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { TEMPLATES } from '../src/catalog/data.js';
+import { generateDieline } from '../src/dielines/index.js';
+import { buildModel, type ModelInput } from '../src/models/index.js';
+import type { Project } from '../src/repositories/projects.js';
+import { createBackgroundTextureSource } from '../src/services/project-texture.js';
+
+export const MODEL_TARGET_MS = 50;
+export const TEXTURED_TARGET_MS = 500;
+const TEXTURE_PX = 2048;
+
+export interface ModelBenchRow {
+  id: string;
+  workload: string;
+  figures: Record<string, number>;
+  target: string;
+  met: boolean;
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
+}
+
+async function time(iterations: number, run: () => Promise<Uint8Array>): Promise<{ ms: number; bytes: number }> {
+  let bytes = (await run()).length; // warm-up
+  const samples: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    const start = performance.now();
+    bytes = (await run()).length;
+    samples.push(performance.now() - start);
+  }
+  return { ms: median(samples), bytes };
+}
+
+export async function benchModels(iterations = 20): Promise<ModelBenchRow[]> {
+  const textures = createBackgroundTextureSource();
+  const rows: ModelBenchRow[] = [];
+  for (const template of TEMPLATES) {
+    const input: ModelInput = {
+      templateId: template.id,
+      kind: template.kind,
+      dimensions: template.defaultDimensions,
+      material: template.materials[0]!,
+      finish: template.finishes[0] ?? 'matte',
+    };
+    const project = {
+      id: 'bench',
+      templateId: template.id,
+      ...template.defaultDimensions,
+      artworkJson: { background: { kind: 'color', value: '#d0342c' } },
+    } as unknown as Project; // only the fields the texture source reads
+    const plain = await time(iterations, () => buildModel(input));
+    const textured = await time(Math.max(3, Math.floor(iterations / 4)), async () => {
+      const dieline = template.kind === 'box' ? generateDieline(template.id, template.defaultDimensions, { material: input.material }) : undefined;
+      const texture = await textures.render({ project, sizePx: TEXTURE_PX, ...(dieline ? { dieline } : {}) });
+      return buildModel({ ...input, texture: texture! });
+    });
+    rows.push({
+      id: '14',
+      workload: `3D model ${template.id}`,
+      figures: { 'ms': plain.ms, 'KB': plain.bytes / 1024, 'ms 2048 px': textured.ms, 'KB 2048 px': textured.bytes / 1024 },
+      target: `< ${MODEL_TARGET_MS} ms, < ${TEXTURED_TARGET_MS} ms textured`,
+      met: plain.ms < MODEL_TARGET_MS && textured.ms < TEXTURED_TARGET_MS,
+    });
+  }
+  return rows;
+}
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
+  const iterations = Number(process.argv[2]);
+  const rows = await benchModels(Number.isFinite(iterations) && iterations > 0 ? iterations : 20);
+  console.log('| template | ms | KB | ms (2048 px texture) | KB (2048 px texture) | targets met |');
+  console.log('|---|---|---|---|---|---|');
+  for (const row of rows) {
+    const f = row.figures;
+    const r = (v: number) => Math.round(v * 10) / 10;
+    console.log(`| ${row.workload.replace('3D model ', '')} | ${r(f['ms']!)} | ${r(f['KB']!)} | ${r(f['ms 2048 px']!)} | ${r(f['KB 2048 px']!)} | ${row.met ? 'yes' : 'no'} |`);
+  }
+}

@@ -1,0 +1,250 @@
+/**
+ * The five container templates as parametric meshes at their dimensions (millimetres in, metres
+ * out; +Y up, front facing +Z, standing on y = 0). Each has one printable region, the part named
+ * `label`, whose UVs cover the label artwork once: u runs left to right around the container with
+ * u = 0.5 at the front (+Z), v runs top to bottom.
+ */
+import type { BoxDimensions } from '../dielines/index.js';
+import { requireInRange, type Range } from '../dielines/limits.js';
+import { gridPrimitive, type MeshPart, type Primitive, type Surface } from './mesh.js';
+
+const MM = 0.001;
+const SEGMENTS = 64;
+
+export type ContainerKind = 'bottle' | 'jar' | 'can' | 'tube' | 'pouch';
+
+/** A lathe profile point: radius and height in mm, bottom to top. */
+type ProfilePoint = readonly [number, number];
+
+/**
+ * Surface of revolution about the Y axis. With `label`, UVs run around (u) and down the profile (v).
+ * Profiles go bottom to top, so the outside faces outwards with this winding.
+ */
+function lathe(surface: Surface, profile: readonly ProfilePoint[], label = false): Primitive {
+  // Normals from the profile's tangent: outward perpendicular (dy, -dr) in the (r, y) plane.
+  const profileNormal = (i: number): [number, number] => {
+    const prev = profile[Math.max(0, i - 1)]!;
+    const next = profile[Math.min(profile.length - 1, i + 1)]!;
+    const dr = next[0] - prev[0];
+    const dy = next[1] - prev[1];
+    const len = Math.hypot(dr, dy) || 1;
+    return [dy / len, -dr / len];
+  };
+  const top = profile[profile.length - 1]![1];
+  const bottom = profile[0]![1];
+  return gridPrimitive(surface, profile.length - 1, SEGMENTS, (row, col) => {
+    const [r, y] = profile[row]!;
+    const [nr, ny] = profileNormal(row);
+    // φ = 0 at the front (+Z); x = r sin φ grows to the right as seen from the front.
+    const phi = (col / SEGMENTS) * 2 * Math.PI - Math.PI;
+    const s = Math.sin(phi);
+    const c = Math.cos(phi);
+    return {
+      position: [r * s * MM, y * MM, r * c * MM],
+      normal: [nr * s, ny, nr * c],
+      ...(label ? { uv: [col / SEGMENTS, (top - y) / (top - bottom || 1)] as [number, number] } : {}),
+    };
+  }, true);
+}
+
+/** A flat disc at height y facing up (+1) or down (−1). */
+function disc(surface: Surface, radius: number, y: number, facing: 1 | -1): Primitive {
+  return gridPrimitive(
+    surface,
+    1,
+    SEGMENTS,
+    (row, col) => {
+      const phi = (col / SEGMENTS) * 2 * Math.PI - Math.PI;
+      const r = row === 0 ? radius : 0;
+      return { position: [r * Math.sin(phi) * MM, y * MM, r * Math.cos(phi) * MM], normal: [0, facing, 0] };
+    },
+    facing === 1,
+  );
+}
+
+function part(name: string, ...primitives: Primitive[]): MeshPart {
+  return { name, primitives };
+}
+
+/** A rounded closed cylinder (cap or lid) from y0 to y1. */
+function closure(name: string, radius: number, y0: number, y1: number): MeshPart {
+  const edge = Math.min(1.5, radius / 6, (y1 - y0) / 4);
+  const side: ProfilePoint[] = [
+    [radius - edge, y0],
+    [radius, y0 + edge],
+    [radius, y1 - edge],
+    [radius - edge, y1],
+  ];
+  return part(name, lathe('closure', side), disc('closure', radius - edge, y1, 1), disc('closure', radius - edge, y0, -1));
+}
+
+function bottle({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
+  const r = d / 2;
+  const capHeight = Math.min(0.12 * h, 30);
+  const neckR = Math.max(r * 0.32, 6);
+  const bodyTop = h * 0.62;
+  const neckBottom = h - capHeight - Math.min(12, h * 0.05);
+  const shoulder: ProfilePoint[] = [];
+  for (let i = 0; i <= 12; i++) {
+    const s = i / 12;
+    // Ease from the body radius to the neck radius over the shoulder.
+    const k = (1 - Math.cos(Math.PI * s)) / 2;
+    shoulder.push([r + (neckR - r) * k, bodyTop + (neckBottom - bodyTop) * s]);
+  }
+  const body: ProfilePoint[] = [[r - 3, 0], [r - 0.5, 0.6], [r, 3], ...shoulder, [neckR, h - capHeight + 1]];
+  const labelBottom = h * 0.12;
+  const labelTop = h * 0.55;
+  return [
+    part('body', lathe('body', body), disc('body', r - 3, 0, -1)),
+    part('label', lathe('print', [[r + 0.3, labelBottom], [r + 0.3, labelTop]], true)),
+    closure('cap', neckR + 1.5, h - capHeight, h),
+  ];
+}
+
+function jar({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
+  const r = d / 2;
+  const lidHeight = Math.max(8, h * 0.3);
+  const bodyTop = h - lidHeight;
+  const neckR = r - Math.min(3, r * 0.08);
+  const body: ProfilePoint[] = [[r - 3, 0], [r - 0.8, 0.8], [r, 3], [r, bodyTop - 3], [neckR, bodyTop - 1], [neckR, bodyTop + 1]];
+  return [
+    part('body', lathe('body', body), disc('body', r - 3, 0, -1)),
+    part('label', lathe('print', [[r + 0.2, 4], [r + 0.2, bodyTop - 4]], true)),
+    closure('cap', r + 0.5, bodyTop, h),
+  ];
+}
+
+function can({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
+  const r = d / 2;
+  const neckR = r * 0.88;
+  const rimHeight = 2.5;
+  const bottomDome: ProfilePoint[] = [[neckR * 0.75, 4], [r * 0.85, 0], [r, 6]];
+  const label: ProfilePoint[] = [[r, 6], [r, h - 14]];
+  const neck: ProfilePoint[] = [[r, h - 14], [r * 0.97, h - 9], [neckR, h - rimHeight - 1], [neckR + 0.6, h - rimHeight], [neckR + 0.6, h], [neckR - 0.6, h]];
+  return [
+    part('label', lathe('print', label, true)),
+    part('body', lathe('body', bottomDome), disc('body', neckR * 0.75, 4, -1), lathe('body', neck), disc('body', neckR - 0.6, h - 1.5, 1)),
+  ];
+}
+
+function tube({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
+  // Stands on its cap; the body flattens from round to the crimp at the top. Perimeter is kept:
+  // the flat crimp is half the circumference wide (π r).
+  const r = d / 2;
+  const capHeight = Math.min(20, h * 0.15);
+  const shoulder = 4;
+  const crimp = Math.min(10, h * 0.08);
+  const bodyBottom = capHeight + shoulder;
+  const bodyTop = h - crimp;
+  const rows = 24;
+  const flatHalf = (Math.PI * r) / 2;
+  const section = (s: number, phi: number): { x: number; z: number; nx: number; nz: number } => {
+    const a = r + (flatHalf - r) * s;
+    const b = Math.max(r * (1 - s), 0.4);
+    const x = a * Math.sin(phi);
+    const z = b * Math.cos(phi);
+    const nx = b * Math.sin(phi);
+    const nz = a * Math.cos(phi);
+    const len = Math.hypot(nx, nz) || 1;
+    return { x, z, nx: nx / len, nz: nz / len };
+  };
+  const body = gridPrimitive('print', rows, SEGMENTS, (row, col) => {
+    const y = bodyBottom + ((bodyTop - bodyBottom) * row) / rows;
+    const s = Math.pow(row / rows, 1.6);
+    const phi = (col / SEGMENTS) * 2 * Math.PI - Math.PI;
+    const p = section(s, phi);
+    return {
+      position: [p.x * MM, y * MM, p.z * MM],
+      normal: [p.nx, 0, p.nz],
+      uv: [col / SEGMENTS, (bodyTop - y) / (bodyTop - bodyBottom)],
+    };
+  }, true);
+  const seal = (facing: 1 | -1): Primitive =>
+    gridPrimitive(
+      'body',
+      1,
+      1,
+      (row, col) => ({
+        position: [(col === 0 ? -flatHalf : flatHalf) * MM, (row === 0 ? bodyTop : h) * MM, facing * 0.4 * MM],
+        normal: [0, 0, facing],
+      }),
+      facing === 1,
+    );
+  const shoulderPart = lathe('body', [[r, bodyBottom], [r * 0.45, capHeight + 0.5], [r * 0.4, capHeight]]);
+  return [part('label', body), part('body', shoulderPart, seal(1), seal(-1)), closure('cap', r * 0.55, 0, capHeight)];
+}
+
+function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart[] {
+  // Front and back faces bulge to half the gusset at the bottom and close to a flat seal at the top.
+  const seal = Math.min(15, h * 0.08);
+  const rows = 24;
+  const cols = 24;
+  const bulge = (x: number, y: number): number => {
+    const across = Math.sqrt(Math.max(0, 1 - Math.pow((2 * x) / w, 2)));
+    const along = y >= h - seal ? 0 : Math.pow(1 - y / (h - seal), 0.7);
+    return (g / 2) * across * (0.25 + 0.75 * along) * (y >= h - seal ? 0 : Math.min(1, (h - seal - y) / seal));
+  };
+  const face = (name: 'label' | 'back', sign: 1 | -1): MeshPart => {
+    const primitive = gridPrimitive(
+      name === 'label' ? 'print' : 'body',
+      rows,
+      cols,
+      (row, col) => {
+        const y = h - (h * row) / rows;
+        const x = sign * (-w / 2 + (w * col) / cols);
+        const z = sign * bulge(x, y);
+        const dx = (bulge(x + 0.5, y) - bulge(x - 0.5, y)) / 1;
+        const dy = (bulge(x, y + 0.5) - bulge(x, y - 0.5)) / 1;
+        const n = [-dx, -dy, sign];
+        const len = Math.hypot(n[0]!, n[1]!, n[2]!);
+        return {
+          position: [x * MM, y * MM, z * MM],
+          normal: [n[0]! / len, n[1]! / len, n[2]! / len],
+          ...(name === 'label' ? { uv: [col / cols, row / rows] as [number, number] } : {}),
+        };
+      },
+      false,
+    );
+    return part(name, primitive);
+  };
+  const bottom = gridPrimitive(
+    'body',
+    1,
+    cols,
+    (row, col) => {
+      const x = -w / 2 + (w * col) / cols;
+      const z = bulge(x, 0) * (row === 0 ? 1 : -1);
+      return { position: [x * MM, 0, z * MM], normal: [0, -1, 0] };
+    },
+    false,
+  );
+  return [face('label', 1), face('back', -1), part('gusset', bottom)];
+}
+
+interface ContainerLimits {
+  subject: string;
+  widthMm: Range;
+  heightMm: Range;
+  /** Only the pouch uses depth (its bottom gusset); round containers take widthMm as the diameter. */
+  depthMm?: Range;
+}
+
+/** Sizes each parametric shape stays sensible at; outside them the request is a 400. */
+export const CONTAINER_LIMITS: Record<ContainerKind, ContainerLimits> = {
+  bottle: { subject: 'a bottle model', widthMm: { min: 20, max: 200 }, heightMm: { min: 60, max: 600 } },
+  jar: { subject: 'a jar model', widthMm: { min: 30, max: 300 }, heightMm: { min: 20, max: 300 } },
+  can: { subject: 'a can model', widthMm: { min: 40, max: 120 }, heightMm: { min: 50, max: 300 } },
+  tube: { subject: 'a tube model', widthMm: { min: 15, max: 80 }, heightMm: { min: 50, max: 350 } },
+  pouch: { subject: 'a pouch model', widthMm: { min: 60, max: 500 }, heightMm: { min: 80, max: 700 }, depthMm: { min: 20, max: 250 } },
+};
+
+const BUILDERS: Record<ContainerKind, (dims: BoxDimensions) => MeshPart[]> = { bottle, jar, can, tube, pouch };
+
+/** The container's parts; throws DielineSizeError (naming the dimension) outside CONTAINER_LIMITS. */
+export function containerParts(kind: ContainerKind, dims: BoxDimensions): MeshPart[] {
+  const limits = CONTAINER_LIMITS[kind];
+  requireInRange('widthMm', dims.widthMm, limits.widthMm, limits.subject);
+  requireInRange('heightMm', dims.heightMm, limits.heightMm, limits.subject);
+  if (limits.depthMm) requireInRange('depthMm', dims.depthMm, limits.depthMm, limits.subject);
+  return BUILDERS[kind](dims);
+}

@@ -1,0 +1,62 @@
+/**
+ * 3D models of the templates as binary glTF: the six boxes folded from their own dielines, the
+ * five containers as parametric meshes. Pure: no HTTP, database or file access.
+ *
+ * Metres, +Y up, the front facing +Z, standing on y = 0. Box panels are nodes named by their
+ * panelId, with UVs into the printed blank; containers have a `label` node with UVs into the label.
+ */
+import type { FinishId, MaterialId } from '../catalog/index.js';
+import { generateDieline, type BoxDimensions, type Dieline } from '../dielines/index.js';
+import { boxParts } from './boxes.js';
+import { containerParts, type ContainerKind } from './containers.js';
+import { writeGlb } from './gltf.js';
+import { CLOSURE, printMaterial, SUBSTRATES } from './materials.js';
+import type { MeshPart } from './mesh.js';
+
+export { foldDieline, type FoldedPanel } from './fold.js';
+export { FINISHES, SUBSTRATES } from './materials.js';
+export { CONTAINER_LIMITS, type ContainerKind } from './containers.js';
+export type { MeshPart, Primitive, Surface } from './mesh.js';
+
+export const MODEL_CONTENT_TYPE = 'model/gltf-binary';
+
+export type ModelKind = 'box' | ContainerKind;
+
+export interface ModelInput {
+  templateId: string;
+  kind: ModelKind;
+  dimensions: BoxDimensions;
+  material: MaterialId;
+  finish: FinishId;
+  /** Box caliper; the style's default for the material when absent. */
+  thicknessMm?: number;
+  /** PNG of the printed blank (boxes) or of the label (containers), applied as base colour. */
+  texture?: Uint8Array;
+}
+
+/** The geometry alone (no materials): what the tests and the texture renderer measure. */
+export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dimensions' | 'thicknessMm' | 'material'>): { parts: MeshPart[]; dieline?: Dieline } {
+  if (input.kind === 'box') {
+    const dieline = generateDieline(input.templateId, input.dimensions, {
+      ...(input.thicknessMm !== undefined ? { thicknessMm: input.thicknessMm } : {}),
+      material: input.material,
+    });
+    return { parts: boxParts(dieline), dieline };
+  }
+  return { parts: containerParts(input.kind, input.dimensions) };
+}
+
+export async function buildModel(input: ModelInput): Promise<Uint8Array> {
+  const { parts } = modelParts(input);
+  const substrate = SUBSTRATES[input.material];
+  return writeGlb(parts, {
+    rootName: input.templateId,
+    texture: input.texture,
+    materials: {
+      print: printMaterial(input.material, input.finish, input.texture !== undefined),
+      inside: { ...substrate, name: `${substrate.name}-inside` },
+      body: substrate,
+      closure: CLOSURE,
+    },
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * Material (substrate) and finish as glTF PBR parameters. The substrate colours the unprinted
+ * board and an unprinted outside; the finish sets how the printed surface reflects.
+ */
+import type { FinishId, MaterialId } from '../catalog/index.js';
+
+export interface PbrMaterial {
+  name: string;
+  /** Linear RGBA. */
+  baseColor: [number, number, number, number];
+  metallic: number;
+  roughness: number;
+  /** KHR_materials_transmission factor (glass). */
+  transmission?: number;
+  /** KHR_materials_clearcoat factor (gloss varnish). */
+  clearcoat?: number;
+}
+
+/** sRGB hex → linear RGBA. */
+export function linearColor(hex: string, alpha = 1): [number, number, number, number] {
+  const value = Number.parseInt(hex.replace('#', ''), 16);
+  const channel = (shift: number): number => {
+    const c = ((value >> shift) & 0xff) / 255;
+    return c <= 0.04045 ? c / 12.92 : Math.pow((c + 0.055) / 1.055, 2.4);
+  };
+  return [channel(16), channel(8), channel(0), alpha];
+}
+
+export const SUBSTRATES: Record<MaterialId, PbrMaterial> = {
+  cardboard: { name: 'white-board', baseColor: linearColor('#f3f1ec'), metallic: 0, roughness: 0.85 },
+  kraft: { name: 'kraft', baseColor: linearColor('#b48a5c'), metallic: 0, roughness: 0.95 },
+  corrugated: { name: 'corrugated', baseColor: linearColor('#c29a68'), metallic: 0, roughness: 0.95 },
+  plastic: { name: 'plastic', baseColor: linearColor('#f2f2f2'), metallic: 0, roughness: 0.35 },
+  glass: { name: 'glass', baseColor: linearColor('#f4fbf7'), metallic: 0, roughness: 0.05, transmission: 1 },
+  aluminum: { name: 'aluminium', baseColor: linearColor('#d4d7db'), metallic: 1, roughness: 0.3 },
+};
+
+export const FINISHES: Record<FinishId, Pick<PbrMaterial, 'metallic' | 'roughness' | 'clearcoat'>> = {
+  matte: { metallic: 0, roughness: 0.8 },
+  gloss: { metallic: 0, roughness: 0.25, clearcoat: 1 },
+  'soft-touch': { metallic: 0, roughness: 0.95 },
+  foil: { metallic: 1, roughness: 0.25 },
+};
+
+export const CLOSURE: PbrMaterial = { name: 'closure', baseColor: linearColor('#2b2b2e'), metallic: 0, roughness: 0.45 };
+
+/** The printed surface: white ink base (or the substrate where nothing is printed) with the finish. */
+export function printMaterial(material: MaterialId, finish: FinishId, textured: boolean): PbrMaterial {
+  const substrate = SUBSTRATES[material];
+  // A label on glass or plastic is an opaque printed film; on aluminium the ink sits on the metal.
+  const base = textured || material === 'glass' || material === 'plastic' ? linearColor('#ffffff') : substrate.baseColor;
+  const finishParams = FINISHES[finish];
+  const metallic = material === 'aluminum' && finish !== 'soft-touch' ? Math.max(finishParams.metallic, 0.6) : finishParams.metallic;
+  return {
+    name: `print-${finish}`,
+    baseColor: base,
+    metallic,
+    roughness: finishParams.roughness,
+    ...(finishParams.clearcoat ? { clearcoat: finishParams.clearcoat } : {}),
+  };
+}

@@ -1,0 +1,38 @@
+// GET /projects/:id/model: the caller's project in 3D with its print as the texture. Registered
+// under /projects beside the project routes; requires a JWT, another account's project is a 404.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { NotModified } from '../schemas/assets.js';
+import { errorResponses, IdParams } from '../schemas/common.js';
+import { ModelResponse, ProjectModelQuery } from '../schemas/models.js';
+import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
+import { sendModel } from './model-reply.js';
+
+const security = [{ bearerAuth: [] }];
+
+const projectModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/:id/model',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: "The project as a 3D model (binary glTF) wearing its print, in its material and finish",
+        description:
+          "The project's size, material, finish and caliper; its printed blank (boxes) or label (containers) as the " +
+          'base-colour texture, textureSize pixels on the longest side.',
+        security,
+        params: IdParams,
+        querystring: ProjectModelQuery,
+        response: { 200: ModelResponse, 304: NotModified, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async function projectModel(request, reply) {
+      const project = await app.services.projects.get(request.userId, request.params.id);
+      const model = await app.services.models.forProject(project, request.query);
+      return sendModel(request, reply, model, PROJECT_DIELINE_CACHE);
+    },
+  );
+};
+
+export default projectModelRoutes;

@@ -1,0 +1,118 @@
+// GET /viewer: the 3D viewer page (static HTML) and GET /viewer/viewer.js, its bundle of three.js
+// built by `npm run build` (scripts/build-viewer.mjs) into dist/viewer. The page loads only
+// same-origin models; the CSP allows nothing but this origin's script, models and the model's
+// embedded textures (blob: URLs), and the page's one inline style by its hash.
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { HttpError, MESSAGES } from '../errors.js';
+import { matchesEtag } from '../lib/http-caching.js';
+import { NotModified } from '../schemas/assets.js';
+import { LIGHTING_IDS } from '../schemas/projects.js';
+import { errorResponses, EmptyQuery, StrictObject } from '../schemas/common.js';
+import { strongEtag } from '../services/dielines.js';
+
+// src/routes and dist/routes are both two levels below the project root.
+const VIEWER_DIR = new URL('../../dist/viewer/', import.meta.url);
+
+interface ViewerFile {
+  body: Buffer;
+  etag: string;
+}
+
+const ViewerQuery = StrictObject({
+  model: Type.Optional(Type.String({ maxLength: 2048, description: 'URL of a binary glTF on this origin (e.g. /templates/mailer-box/model).' })),
+  lighting: Type.Optional(Type.Unsafe<(typeof LIGHTING_IDS)[number]>({ type: 'string', enum: [...LIGHTING_IDS], default: 'studio' })),
+  background: Type.Optional(Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: "Hex colour; default: the lighting preset's." })),
+});
+
+/** The page's CSP: its inline <style> is allowed by hash, nothing inline runs. */
+export function viewerCsp(html: string): string {
+  const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
+  const styleHash = createHash('sha256').update(style).digest('base64');
+  return [
+    "default-src 'none'",
+    "script-src 'self'",
+    `style-src 'sha256-${styleHash}'`,
+    "img-src 'self' blob: data:",
+    "connect-src 'self' blob: data:",
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+}
+
+const viewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const files = new Map<string, Promise<ViewerFile>>();
+
+  function load(name: string): Promise<ViewerFile> {
+    let file = files.get(name);
+    if (!file) {
+      file = readFile(new URL(name, VIEWER_DIR)).then(
+        (body) => ({ body, etag: strongEtag(body) }),
+        () => {
+          files.delete(name);
+          throw new HttpError(503, MESSAGES.viewerNotBuilt);
+        },
+      );
+      files.set(name, file);
+    }
+    return file;
+  }
+
+  app.get(
+    '/viewer',
+    {
+      schema: {
+        tags: ['viewer'],
+        summary: 'The 3D viewer page: ?model=<same-origin GLB URL>&lighting=<preset>&background=<#hex>',
+        description:
+          'Static HTML with a bundled three.js: loads the model (same-origin URLs only), lights it with one of the ' +
+          'four presets (studio, softbox, dramatic, outdoor), sets the background, orbit controls. The page ' +
+          'reports its state on <body data-state> (loading, ready, error).',
+        querystring: ViewerQuery,
+        response: {
+          200: { description: 'The viewer page.', content: { 'text/html': { schema: Type.String() } } },
+          ...errorResponses(400, 503),
+        },
+      },
+    },
+    async (_request, reply) => {
+      const page = await load('index.html');
+      const html = page.body.toString('utf8');
+      return reply
+        .headers({
+          'content-security-policy': viewerCsp(html),
+          'cache-control': 'public, max-age=300',
+          'x-content-type-options': 'nosniff',
+          'referrer-policy': 'same-origin',
+        })
+        .type('text/html; charset=utf-8')
+        .send(page.body as never);
+    },
+  );
+
+  app.get(
+    '/viewer/viewer.js',
+    {
+      schema: {
+        tags: ['viewer'],
+        summary: "The viewer's script (three.js bundled at build time)",
+        querystring: EmptyQuery,
+        response: {
+          200: { description: 'JavaScript.', content: { 'text/javascript': { schema: Type.String() } } },
+          304: NotModified,
+          ...errorResponses(400, 503),
+        },
+      },
+    },
+    async (request, reply) => {
+      const script = await load('viewer.js');
+      void reply.headers({ etag: script.etag, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
+      if (matchesEtag(request.headers['if-none-match'], script.etag)) return reply.code(304).send(undefined as never);
+      return reply.type('text/javascript; charset=utf-8').send(script.body as never);
+    },
+  );
+};
+
+export default viewerRoutes;

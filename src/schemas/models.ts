@@ -1,0 +1,56 @@
+// 3D model request and reply schemas (GET /templates/:id/model, /v1/templates/:id/model,
+// GET /projects/:id/model). The reply is binary glTF, documented here for OpenAPI.
+import { Type, type Static } from '@sinclair/typebox';
+import { FINISH_IDS, MATERIAL_IDS } from '../catalog/index.js';
+import { StrictObject } from './common.js';
+import { TemplateDielineQuery } from './dielines.js';
+
+const stringEnum = <T extends readonly string[]>(values: T, description: string) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
+
+export const TEXTURE_SIZE_MIN = 256;
+export const TEXTURE_SIZE_MAX = 4096;
+export const TEXTURE_SIZE_DEFAULT = 2048;
+
+const dims = TemplateDielineQuery.properties;
+
+export const TemplateModelQuery = StrictObject({
+  widthMm: dims.widthMm,
+  heightMm: dims.heightMm,
+  depthMm: dims.depthMm,
+  thicknessMm: dims.thicknessMm,
+  material: Type.Optional(
+    stringEnum(MATERIAL_IDS, "One of the template's materials (default: its first); colours the board or body and, for boxes, chooses the default caliper."),
+  ),
+  finish: Type.Optional(stringEnum(FINISH_IDS, "One of the template's finishes (default: its first): the printed surface's PBR parameters.")),
+});
+export type TemplateModelQuery = Static<typeof TemplateModelQuery>;
+
+export const ProjectModelQuery = StrictObject({
+  textureSize: Type.Optional(
+    Type.Integer({
+      minimum: TEXTURE_SIZE_MIN,
+      maximum: TEXTURE_SIZE_MAX,
+      default: TEXTURE_SIZE_DEFAULT,
+      description: `Longest side of the print texture in pixels (${TEXTURE_SIZE_MIN}–${TEXTURE_SIZE_MAX}).`,
+    }),
+  ),
+});
+export type ProjectModelQuery = Static<typeof ProjectModelQuery>;
+
+/** The 200 answer: binary glTF with its caching headers. */
+export const ModelResponse = {
+  description:
+    'Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs ' +
+    'into the printed blank; containers have a `label` node with UVs into the label.',
+  headers: {
+    etag: Type.String({ description: 'Strong validator: a hash of the body. Send it back in If-None-Match for a 304.' }),
+    'cache-control': Type.String({
+      description: 'public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects.',
+    }),
+    'content-disposition': Type.String({ description: 'inline; filename="<template>-<L>x<W>x<H>.glb".' }),
+  },
+  content: {
+    'model/gltf-binary': { schema: Type.String({ format: 'binary' }) },
+  },
+};

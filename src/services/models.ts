@@ -1,0 +1,136 @@
+// 3D models: which template, at which size, in which material and finish, and (for a project)
+// which print texture; the GLB bytes with their strong ETag. Template models are a pure function
+// of the resolved parameters and projects' of their content, so recent results are kept in an LRU.
+import { createHash } from 'node:crypto';
+import { FINISH_IDS, getTemplate, type FinishId, type MaterialId, type Template } from '../catalog/index.js';
+import { DielineSizeError, generateDieline, type BoxDimensions } from '../dielines/index.js';
+import { badRequest, MESSAGES, notFound } from '../errors.js';
+import { createLimiter } from '../lib/concurrency.js';
+import { createLruCache } from '../lib/lru-cache.js';
+import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
+import type { Project } from '../repositories/projects.js';
+import { TEXTURE_SIZE_DEFAULT, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
+import { projectThicknessMm, strongEtag } from './dielines.js';
+import type { ProjectTextureSource } from './project-texture.js';
+
+export interface RenderedModel {
+  contentType: typeof MODEL_CONTENT_TYPE;
+  /** e.g. `mailer-box-300x220x80.glb` */
+  fileName: string;
+  body: Buffer;
+  etag: string;
+}
+
+// A model is 15–90 KB without a texture; a project's adds its PNG.
+export const MODEL_CACHE_ENTRIES = 128;
+export const MODEL_CACHE_BYTES = 32 * 1024 * 1024;
+/** Textured builds at once: a 4096 px texture is 64 MB of pixels while it is rasterised. */
+export const TEXTURED_BUILDS_AT_ONCE = 2;
+
+function fileName(templateId: string, d: BoxDimensions): string {
+  const mm = (value: number) => String(Math.round(value * 1000) / 1000);
+  return `${templateId}-${mm(d.widthMm)}x${mm(d.depthMm)}x${mm(d.heightMm)}.glb`;
+}
+
+function requireTemplate(templateId: string): Template {
+  const template = getTemplate(templateId);
+  if (!template) throw notFound(MESSAGES.templateNotFound(templateId));
+  return template;
+}
+
+/** The project's finish when the template offers it, else the template's first. */
+function projectFinish(template: Template, state: Project['artworkJson']): FinishId {
+  const wanted = state?.finish;
+  if (wanted && (template.finishes as string[]).includes(wanted)) return wanted;
+  return template.finishes[0] ?? FINISH_IDS[0];
+}
+
+function projectMaterial(template: Template, state: Project['artworkJson']): MaterialId {
+  const wanted = state?.material;
+  if (typeof wanted === 'string' && (template.materials as string[]).includes(wanted)) return wanted as MaterialId;
+  return template.materials[0]!;
+}
+
+export function createModelService(textures: ProjectTextureSource) {
+  const cache = createLruCache<RenderedModel>({
+    maxEntries: MODEL_CACHE_ENTRIES,
+    maxBytes: MODEL_CACHE_BYTES,
+    sizeOf: (model) => model.body.length,
+  });
+  const texturedBuilds = createLimiter(TEXTURED_BUILDS_AT_ONCE);
+
+  async function build(key: string, input: ModelInput, texture?: () => Promise<Uint8Array | null>): Promise<RenderedModel> {
+    const cached = cache.get(key);
+    if (cached) return cached;
+    let body: Buffer;
+    try {
+      body = texture
+        ? await texturedBuilds(async () => {
+            const image = await texture();
+            return Buffer.from(await buildModel(image ? { ...input, texture: image } : input));
+          })
+        : Buffer.from(await buildModel(input));
+    } catch (error) {
+      if (error instanceof DielineSizeError) throw badRequest(error.message);
+      throw error;
+    }
+    const model: RenderedModel = { contentType: MODEL_CONTENT_TYPE, fileName: fileName(input.templateId, input.dimensions), body, etag: strongEtag(body) };
+    cache.set(key, model);
+    return model;
+  }
+
+  return {
+    /** GET /templates/:id/model: query values, else the template's defaults. */
+    forTemplate(templateId: string, query: TemplateModelQuery): Promise<RenderedModel> {
+      const template = requireTemplate(templateId);
+      const { material, finish } = query;
+      if (material !== undefined && !(template.materials as string[]).includes(material)) {
+        throw badRequest(MESSAGES.materialNotForTemplate(material, templateId));
+      }
+      if (finish !== undefined && !(template.finishes as string[]).includes(finish)) {
+        throw badRequest(MESSAGES.finishNotForTemplate(finish, templateId));
+      }
+      const defaults = template.defaultDimensions;
+      const input: ModelInput = {
+        templateId,
+        kind: template.kind,
+        dimensions: {
+          widthMm: query.widthMm ?? defaults.widthMm,
+          heightMm: query.heightMm ?? defaults.heightMm,
+          depthMm: query.depthMm ?? defaults.depthMm,
+        },
+        material: material ?? template.materials[0]!,
+        finish: finish ?? template.finishes[0] ?? FINISH_IDS[0],
+        ...(template.kind === 'box' && query.thicknessMm !== undefined ? { thicknessMm: query.thicknessMm } : {}),
+      };
+      return build(JSON.stringify(['template', input]), input);
+    },
+
+    /** GET /projects/:id/model: the project's size, material, finish and print (ownership checked by the caller). */
+    forProject(project: Project, query: ProjectModelQuery): Promise<RenderedModel> {
+      const template = requireTemplate(project.templateId);
+      const state = project.artworkJson;
+      const sizePx = query.textureSize ?? TEXTURE_SIZE_DEFAULT;
+      const dimensions = { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm };
+      const input: ModelInput = {
+        templateId: template.id,
+        kind: template.kind,
+        dimensions,
+        material: projectMaterial(template, state),
+        finish: projectFinish(template, state),
+        ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, state) } : {}),
+      };
+      // Everything the texture reads is in the project row; its digest keys the cache.
+      const content = createHash('sha256').update(JSON.stringify([project.id, input, state, sizePx])).digest('base64url');
+      return build(`project:${content}`, input, () =>
+        textures.render({
+          project,
+          sizePx,
+          ...(template.kind === 'box' ? { dieline: generateDieline(template.id, dimensions, { thicknessMm: input.thicknessMm }) } : {}),
+        }),
+      );
+    },
+  };
+}
+
+export type ModelService = ReturnType<typeof createModelService>;

@@ -1,0 +1,42 @@
+// Reading the service's GLB answers back: validation with the Khronos validator and the node tree
+// through @gltf-transform/core.
+import { NodeIO, type Document, type Node } from '@gltf-transform/core';
+import { KHRMaterialsClearcoat, KHRMaterialsTransmission } from '@gltf-transform/extensions';
+import { validateBytes } from 'gltf-validator';
+import { expect } from 'vitest';
+
+const io = new NodeIO().registerExtensions([KHRMaterialsTransmission, KHRMaterialsClearcoat]);
+
+export async function expectValidGlb(body: Uint8Array): Promise<void> {
+  const report = await validateBytes(new Uint8Array(body));
+  const problems = report.issues.messages.filter((message) => message.severity <= 1);
+  expect(problems, JSON.stringify(problems)).toEqual([]);
+  expect(report.issues.numErrors).toBe(0);
+  expect(report.issues.numWarnings).toBe(0);
+}
+
+export function readGlb(body: Uint8Array): Promise<Document> {
+  return io.readBinary(new Uint8Array(body));
+}
+
+export function nodeNamed(doc: Document, name: string): Node {
+  const node = doc.getRoot().listNodes().find((candidate) => candidate.getName() === name);
+  if (!node) throw new Error(`no node ${name}`);
+  return node;
+}
+
+/** World-space vertex positions (mm) of a node's primitive `index`. */
+export function worldPositionsMm(node: Node, index = 0): Array<[number, number, number]> {
+  const m = node.getWorldMatrix();
+  const accessor = node.getMesh()!.listPrimitives()[index]!.getAttribute('POSITION')!;
+  const points: Array<[number, number, number]> = [];
+  for (let i = 0; i < accessor.getCount(); i++) {
+    const [x, y, z] = accessor.getElement(i, [0, 0, 0]) as [number, number, number];
+    points.push([
+      (m[0] * x + m[4] * y + m[8] * z + m[12]) * 1000,
+      (m[1] * x + m[5] * y + m[9] * z + m[13]) * 1000,
+      (m[2] * x + m[6] * y + m[10] * z + m[14]) * 1000,
+    ]);
+  }
+  return points;
+}

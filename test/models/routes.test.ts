@@ -1,0 +1,231 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { TEMPLATES } from '../../src/catalog/data.js';
+import type { Dieline } from '../../src/dielines/index.js';
+import { apiError, issueKey, type IssuedKey } from '../api-keys/keys.js';
+import { registerAccount, type TestAccount } from '../helpers/accounts.js';
+import { createTestApp, engineName } from '../helpers/app.js';
+import { decodePng } from '../helpers/png.js';
+import { expectValidGlb, nodeNamed, readGlb } from './glb.js';
+
+const ETAG = /^"[A-Za-z0-9_-]{27}"$/;
+const BOX_TEMPLATES = TEMPLATES.filter((template) => template.kind === 'box');
+const CONTAINER_TEMPLATES = TEMPLATES.filter((template) => template.kind !== 'box');
+
+function expectError(response: LightMyRequestResponse, statusCode: number, message: string): void {
+  expect(response.statusCode, response.body).toBe(statusCode);
+  expect(response.json()).toEqual(apiError(statusCode, message));
+  expect(response.headers.etag).toBeUndefined();
+}
+
+describe(`model routes (${engineName()})`, () => {
+  let app: App;
+  let owner: TestAccount;
+  let apiKey: IssuedKey;
+
+  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
+
+  beforeAll(async () => {
+    app = await createTestApp();
+    owner = await registerAccount(app);
+    apiKey = await issueKey(app, owner);
+  });
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  describe('GET /templates/:id/model', () => {
+    it.each(TEMPLATES.map((template) => [template.id, template.kind] as const))(
+      '%s (%s): a valid GLB, zero validator errors and warnings',
+      async (id) => {
+        const response = await get(`/templates/${id}/model`);
+        expect(response.statusCode, response.body).toBe(200);
+        expect(response.headers['content-type']).toBe('model/gltf-binary');
+        expect(response.headers['cache-control']).toBe('public, max-age=86400');
+        expect(response.headers['x-content-type-options']).toBe('nosniff');
+        expect(response.headers.etag).toMatch(ETAG);
+        expect(response.headers['content-disposition']).toMatch(new RegExp(`^inline; filename="${id}-[0-9.]+x[0-9.]+x[0-9.]+\\.glb"$`));
+        await expectValidGlb(response.rawPayload);
+        const doc = await readGlb(response.rawPayload);
+        const scene = doc.getRoot().getDefaultScene() ?? doc.getRoot().listScenes()[0]!;
+        expect(scene.listChildren().map((node) => node.getName())).toEqual([id]);
+        // Every triangle is wound counter-clockwise seen from the side its normals point to.
+        for (const mesh of doc.getRoot().listMeshes()) {
+          for (const primitive of mesh.listPrimitives()) {
+            const position = primitive.getAttribute('POSITION')!;
+            const normal = primitive.getAttribute('NORMAL')!;
+            const indices = primitive.getIndices()!.getArray()!;
+            const at = (accessor: typeof position, i: number) => accessor.getElement(i, [0, 0, 0]) as [number, number, number];
+            let wrong = 0;
+            for (let t = 0; t < indices.length; t += 3) {
+              const [a, b, c] = [at(position, indices[t]!), at(position, indices[t + 1]!), at(position, indices[t + 2]!)];
+              const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
+              const v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
+              const face = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
+              const n = [0, 1, 2].map((k) => at(normal, indices[t]!)[k]! + at(normal, indices[t + 1]!)[k]! + at(normal, indices[t + 2]!)[k]!);
+              const area = Math.hypot(face[0]!, face[1]!, face[2]!);
+              if (area > 1e-12 && face[0]! * n[0]! + face[1]! * n[1]! + face[2]! * n[2]! < 0) wrong++;
+            }
+            expect(wrong, `${mesh.getName()} triangles wound against their normals`).toBe(0);
+          }
+        }
+      },
+    );
+
+    it.each(BOX_TEMPLATES.map((template) => [template.id]))('%s: one node per dieline panel, named by its panelId', async (id) => {
+      const model = await get(`/templates/${id}/model?widthMm=150&depthMm=90&heightMm=100`);
+      const dieline = (await get(`/templates/${id}/dieline?widthMm=150&depthMm=90&heightMm=100&material=${TEMPLATES.find((t) => t.id === id)!.materials[0]}`)).json<{ dieline: Dieline }>().dieline;
+      await expectValidGlb(model.rawPayload);
+      const doc = await readGlb(model.rawPayload);
+      const names = nodeNamed(doc, id).listChildren().map((node) => node.getName());
+      expect(names.sort()).toEqual(dieline.panels.map((panel) => panel.id).sort());
+    });
+
+    it.each(CONTAINER_TEMPLATES.map((template) => [template.id]))('%s: a named label region with UVs', async (id) => {
+      const doc = await readGlb((await get(`/templates/${id}/model`)).rawPayload);
+      const label = nodeNamed(doc, 'label');
+      const primitive = label.getMesh()!.listPrimitives()[0]!;
+      // Without a texture the UVs are left out (nothing samples them); the project route adds them.
+      expect(primitive.getMaterial()!.getName()).toMatch(/^print-/);
+    });
+
+    it('answers 304 to its own ETag and a new ETag for another size, material or finish', async () => {
+      const first = await get('/templates/mailer-box/model');
+      const again = await get('/templates/mailer-box/model', { 'if-none-match': first.headers.etag as string });
+      expect(again.statusCode).toBe(304);
+      expect(again.body).toBe('');
+      expect(again.headers.etag).toBe(first.headers.etag);
+      const etags = new Set([first.headers.etag]);
+      for (const query of ['widthMm=310', 'material=kraft', 'finish=gloss', 'thicknessMm=4']) {
+        const other = await get(`/templates/mailer-box/model?${query}`);
+        expect(other.statusCode, other.body).toBe(200);
+        etags.add(other.headers.etag);
+      }
+      expect(etags.size).toBe(5);
+    });
+
+    it('maps material and finish to PBR parameters (glass transmits, aluminium is metal, foil is metallic)', async () => {
+      const bottle = await readGlb((await get('/templates/round-bottle/model?material=glass')).rawPayload);
+      const glass = bottle.getRoot().listMaterials().find((m) => m.getName() === 'glass')!;
+      expect(glass.getExtension('KHR_materials_transmission')).not.toBeNull();
+      const can = await readGlb((await get('/templates/beverage-can/model')).rawPayload);
+      expect(can.getRoot().listMaterials().find((m) => m.getName() === 'aluminium')!.getMetallicFactor()).toBe(1);
+      const foilTemplate = TEMPLATES.find((t) => (t.finishes as string[]).includes('foil'));
+      if (foilTemplate) {
+        const foil = await readGlb((await get(`/templates/${foilTemplate.id}/model?finish=foil`)).rawPayload);
+        expect(foil.getRoot().listMaterials().find((m) => m.getName() === 'print-foil')!.getMetallicFactor()).toBe(1);
+      }
+      const gloss = TEMPLATES.find((t) => (t.finishes as string[]).includes('gloss'))!;
+      const glossy = await readGlb((await get(`/templates/${gloss.id}/model?finish=gloss`)).rawPayload);
+      expect(glossy.getRoot().listMaterials().find((m) => m.getName() === 'print-gloss')!.getRoughnessFactor()).toBeLessThan(0.5);
+    });
+
+    it('refuses what it cannot build: unknown template, sizes, material and finish not offered', async () => {
+      expectError(await get('/templates/nope/model'), 404, "Template 'nope' was not found.");
+      expectError(
+        await get('/templates/mailer-box/model?widthMm=20'),
+        400,
+        'widthMm 20 mm is too small for a roll-end mailer: the minimum is 80 mm.',
+      );
+      expectError(
+        await get('/templates/round-bottle/model?widthMm=500'),
+        400,
+        'widthMm 500 mm is too large for a bottle model: the maximum is 200 mm.',
+      );
+      expectError(await get('/templates/mailer-box/model?material=glass'), 400, "Material 'glass' is not available for template 'mailer-box'.");
+      const noFoil = TEMPLATES.find((t) => !(t.finishes as string[]).includes('foil'))!;
+      expectError(await get(`/templates/${noFoil.id}/model?finish=foil`), 400, `Finish 'foil' is not available for template '${noFoil.id}'.`);
+      expect((await get('/templates/mailer-box/model?format=svg')).statusCode).toBe(400);
+    });
+  });
+
+  describe('GET /v1/templates/:id/model', () => {
+    it('needs a key and answers the same bytes with private caching', async () => {
+      expectError(await get('/v1/templates/mailer-box/model'), 401, 'Missing x-api-key header.');
+      const keyed = await get('/v1/templates/mailer-box/model', { 'x-api-key': apiKey.key });
+      const open = await get('/templates/mailer-box/model');
+      expect(keyed.statusCode).toBe(200);
+      expect(keyed.headers['cache-control']).toBe('private, max-age=86400');
+      expect(keyed.headers.etag).toBe(open.headers.etag);
+      expect(Buffer.compare(keyed.rawPayload, open.rawPayload)).toBe(0);
+    });
+  });
+
+  describe('GET /projects/:id/model', () => {
+    async function createProject(account: TestAccount, templateId: string, artworkJson: Record<string, unknown>) {
+      const template = TEMPLATES.find((t) => t.id === templateId)!;
+      const response = await app.inject({
+        method: 'POST',
+        url: '/projects',
+        headers: account.auth,
+        payload: { name: `3D ${templateId}`, templateId, ...template.defaultDimensions, artworkJson },
+      });
+      expect(response.statusCode, response.body).toBe(201);
+      return response.json<{ project: { id: string } }>().project.id;
+    }
+
+    it('carries the design: the background colour is the texture on the front panel', async () => {
+      const id = await createProject(owner, 'mailer-box', { background: { kind: 'color', value: '#d0342c' }, finish: 'matte' });
+      const response = await get(`/projects/${id}/model?textureSize=512`, owner.auth);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(response.headers['cache-control']).toBe('private, no-cache');
+      await expectValidGlb(response.rawPayload);
+      const doc = await readGlb(response.rawPayload);
+      const [texture] = doc.getRoot().listTextures();
+      const png = decodePng(texture!.getImage()!);
+      expect(Math.max(png.width, png.height)).toBe(512);
+      const front = nodeNamed(doc, 'front').getMesh()!.listPrimitives()[0]!;
+      expect(front.getMaterial()!.getBaseColorTexture()).toBe(texture);
+      // The UV of the front panel's centre samples the design colour.
+      const uv = front.getAttribute('TEXCOORD_0')!;
+      let u = 0;
+      let v = 0;
+      for (let i = 0; i < uv.getCount(); i++) {
+        const [a, b] = uv.getElement(i, [0, 0]) as [number, number];
+        u += a / uv.getCount();
+        v += b / uv.getCount();
+      }
+      expect(png.pixel(u * png.width, v * png.height)).toEqual([0xd0, 0x34, 0x2c, 255]);
+
+      const again = await get(`/projects/${id}/model?textureSize=512`, { ...owner.auth, 'if-none-match': response.headers.etag as string });
+      expect(again.statusCode).toBe(304);
+      const bigger = await get(`/projects/${id}/model`, owner.auth);
+      expect(bigger.headers.etag).not.toBe(response.headers.etag);
+      const png2048 = decodePng((await readGlb(bigger.rawPayload)).getRoot().listTextures()[0]!.getImage()!);
+      expect(Math.max(png2048.width, png2048.height)).toBe(2048);
+    });
+
+    it('changes when the design changes, and containers get a label texture', async () => {
+      const id = await createProject(owner, 'round-bottle', { background: { kind: 'color', value: 'rgb(0, 128, 255)' }, material: 'glass' });
+      const first = await get(`/projects/${id}/model?textureSize=256`, owner.auth);
+      expect(first.statusCode, first.body).toBe(200);
+      await expectValidGlb(first.rawPayload);
+      const doc = await readGlb(first.rawPayload);
+      const labelMaterial = nodeNamed(doc, 'label').getMesh()!.listPrimitives()[0]!.getMaterial()!;
+      expect(decodePng(labelMaterial.getBaseColorTexture()!.getImage()!).pixel(10, 10)).toEqual([0, 128, 255, 255]);
+      const update = await app.inject({
+        method: 'PUT',
+        url: `/projects/${id}`,
+        headers: owner.auth,
+        payload: { artworkJson: { background: { kind: 'color', value: '#fff' } } },
+      });
+      expect(update.statusCode, update.body).toBe(200);
+      const second = await get(`/projects/${id}/model?textureSize=256`, { ...owner.auth, 'if-none-match': first.headers.etag as string });
+      expect(second.statusCode).toBe(200);
+      expect(second.headers.etag).not.toBe(first.headers.etag);
+    });
+
+    it('without a colour background the model has no texture; bounds, auth and ownership hold', async () => {
+      const id = await createProject(owner, 'rsc-box', {});
+      const plain = await get(`/projects/${id}/model`, owner.auth);
+      expect(plain.statusCode).toBe(200);
+      expect((await readGlb(plain.rawPayload)).getRoot().listTextures()).toEqual([]);
+      expect((await get(`/projects/${id}/model?textureSize=255`, owner.auth)).statusCode).toBe(400);
+      expect((await get(`/projects/${id}/model?textureSize=4097`, owner.auth)).statusCode).toBe(400);
+      expect((await get(`/projects/${id}/model`)).statusCode).toBe(401);
+      const stranger = await registerAccount(app);
+      expect((await get(`/projects/${id}/model`, stranger.auth)).statusCode).toBe(404);
+    });
+  });
+});
