@@ -5,6 +5,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES, unauthorized } from '../errors.js';
 import type { User } from '../repositories/users.js';
+import { BEARER as BEARER_AUTH, documentSecurity } from './openapi-conventions.js';
 
 export const TOKEN_LIFETIME = '7d';
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
@@ -41,7 +42,8 @@ async function authenticationPlugin(app: FastifyInstance) {
 
   app.decorate('signToken', (userId: string) => app.jwt.sign({ sub: userId }));
 
-  app.decorate('authenticate', async (request: FastifyRequest) => {
+  // Tagged: every route behind it is documented with bearerAuth.
+  app.decorate('authenticate', documentSecurity(async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') throw unauthorized(MESSAGES.authRequired);
     const token = BEARER.exec(header)?.[1];
@@ -57,7 +59,7 @@ async function authenticationPlugin(app: FastifyInstance) {
     if (!user) throw unauthorized(MESSAGES.invalidToken);
     request.userId = user.id;
     request.account = user;
-  });
+  }, BEARER_AUTH));
 }
 
 export default fp(authenticationPlugin, { name: 'authentication', dependencies: ['services'] });
