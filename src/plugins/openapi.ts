@@ -7,7 +7,7 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { EmptyQuery } from '../schemas/common.js';
+import { EmptyQuery, errorResponses } from '../schemas/common.js';
 import {
   describeAccess,
   deriveOperationId,
@@ -23,6 +23,7 @@ export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PREFIX = '/docs';
 
 export const TAGS = [
+  { name: 'docs', description: 'Where a person lands: GET / leads to the API documentation.' },
   { name: 'health', description: 'Liveness and readiness probes for orchestrators and load balancers.' },
   { name: 'auth', description: 'Accounts: register, log in, and read the account behind a JWT.' },
   {
@@ -79,6 +80,26 @@ interface OperationObject {
   requestBody?: unknown;
   responses?: Record<string, ResponseObject | undefined>;
 }
+/**
+ * Headers that are always sent where they are documented: Location on a redirect, and the caching
+ * validators of a 200 that has them, which a 304 of the same operation carries too (RFC 9110 §15.4.5).
+ */
+function requireStandardHeaders(responses: Record<string, ResponseObject | undefined>): void {
+  const headerOf = (response: ResponseObject | undefined, name: string) => response?.headers?.[name] as JsonNode | undefined;
+  for (const [status, response] of Object.entries(responses)) {
+    const location = headerOf(response, 'location');
+    if (/^30[1278]$/.test(status) && location) location.required = true;
+  }
+  const ok = responses['200'];
+  const notModified = responses['304'];
+  for (const name of ['etag', 'cache-control']) {
+    const header = headerOf(ok, name);
+    if (!header) continue;
+    header.required = true;
+    if (notModified) notModified.headers = { ...notModified.headers, [name]: { ...header } };
+  }
+}
+
 /** A JSON body schema that admits null (POST /api-keys) means the body may be left out. */
 function documentOptionalBody(operation: OperationObject): void {
   const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: JsonNode }> } | undefined;
@@ -242,6 +263,7 @@ export function applyConventions(paths: PathsObject): void {
       }
       documentOptionalBody(operation);
       const responses = (operation.responses ??= {});
+      requireStandardHeaders(responses);
       responses.default ??= { description: 'Unexpected failure (500), or 503 while the server shuts down.' };
       const limited = '429' in responses;
       for (const [status, response] of Object.entries(responses)) {
@@ -362,6 +384,29 @@ async function openapiPlugin(app: FastifyInstance) {
     indexPrefix: externalPrefix(publicBaseUrl),
     staticCSP: DOCS_CSP,
   });
+
+  // A person who opens the server's address lands on the documentation; the API stays JSON.
+  const docsLocation = `${externalPrefix(publicBaseUrl)}${DOCS_PREFIX}`;
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['docs'],
+        operationId: 'openDocs',
+        summary: 'Redirect to the API documentation (Swagger UI at /docs)',
+        querystring: EmptyQuery,
+        response: {
+          302: {
+            type: 'null',
+            description: 'Found: the documentation is at Location. No body.',
+            headers: { location: { type: 'string', description: `${docsLocation} (under the proxy prefix, if any).` } },
+          },
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (_request, reply) => reply.redirect(docsLocation, 302),
+  );
 
   app.get(
     OPENAPI_PATH,
