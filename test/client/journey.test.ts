@@ -22,8 +22,9 @@ describe(`the TypeScript client (${engineName()})`, () => {
 
   it('is generated from the document the server serves (run `npm run client:generate` when this fails)', async () => {
     const committed = readFileSync(new URL('openapi.json', CLIENT_DIR), 'utf8');
-    expect(JSON.parse(committed)).toEqual(app.swagger());
-    expect(readFileSync(new URL('schema.d.ts', CLIENT_DIR), 'utf8')).toBe(await generateClientTypes(app.swagger()));
+    const served = JSON.parse(JSON.stringify(app.swagger())) as unknown;
+    expect(JSON.parse(committed)).toEqual(served);
+    expect(readFileSync(new URL('schema.d.ts', CLIENT_DIR), 'utf8')).toBe(await generateClientTypes(served));
   });
 
   it('runs register → project → upload → dieline → key → /v1 → revoke', async () => {

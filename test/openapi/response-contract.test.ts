@@ -71,13 +71,10 @@ describe('the response contract of the test apps', () => {
 
   it('fails a route missing from the document', async () => {
     const bare = await buildApp(testConfig(), { logger: false });
-    bare.get('/hidden', { schema: { hide: true, tags: ['health'] } }, async () => ({ ok: true }));
-    bare.get('/undocumented-by-swagger', { config: { swaggerTransform: false } }, async () => ({ ok: true }));
+    bare.get('/hidden', { schema: { hide: true } }, async () => ({ ok: true }));
     enforceResponseContract(bare);
     await bare.ready();
     app = bare;
-    await expect(bare.inject({ method: 'GET', url: '/undocumented-by-swagger' })).rejects.toThrow(
-      /GET \/undocumented-by-swagger is not in the OpenAPI document/,
-    );
+    await expect(bare.inject({ method: 'GET', url: '/hidden' })).rejects.toThrow(/GET \/hidden is not in the OpenAPI document/);
   });
 });
