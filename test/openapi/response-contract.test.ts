@@ -27,7 +27,8 @@ async function appWithRoute(answer: (reply: { code(n: number): unknown; header(k
   return app;
 }
 
-describe('the response contract of the test apps', () => {
+// Each test builds its own app (a fresh embedded database): allow for a busy machine.
+describe('the response contract of the test apps', { timeout: 120_000 }, () => {
   let app: App | undefined;
   afterEach(async () => {
     await app?.close().catch(() => undefined);
