@@ -14,6 +14,7 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 # Runtime stage: production dependencies, compiled code and the migrations, as a non-root user.
 FROM node:20-bookworm-slim
 ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/app/data \
     UPLOAD_DIR=/app/uploads

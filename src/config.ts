@@ -10,7 +10,8 @@ const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'
 const EnvSchema = Type.Object({
   NODE_ENV: Type.String({ default: 'development' }),
   PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 3000 }),
-  HOST: Type.String({ minLength: 1, default: '0.0.0.0' }),
+  // No default here: 127.0.0.1 in development, 0.0.0.0 in production (see loadConfig).
+  HOST: Type.Optional(Type.String({ minLength: 1 })),
   DATABASE_URL: Type.Optional(Type.String({ pattern: '^postgres(ql)?://' })),
   DATABASE_POOL_SIZE: Type.Integer({ minimum: 1, maximum: 200, default: 10 }),
   DATABASE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 3000 }),
@@ -87,7 +88,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return Object.freeze({
     production,
     port: parsed.PORT,
-    host: parsed.HOST,
+    // Development listens on the loopback only: a laptop's server is not for the café's network.
+    host: parsed.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
     database: parsed.DATABASE_URL
       ? {
           kind: 'postgres',

@@ -1,20 +1,34 @@
 // Process entry: configuration, the app, listen, and graceful shutdown on SIGTERM/SIGINT.
 import closeWithGrace from 'close-with-grace';
+import { existsSync } from 'node:fs';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { isDatabaseUnreachable } from './db/errors.js';
+import { withDotenv } from './lib/dotenv.js';
 import { retryWithBackoff } from './lib/startup-retry.js';
 import { assertWritableDirectory } from './storage/check-writable.js';
 
 let config: Config;
 try {
-  config = loadConfig();
+  const { env, loaded } = withDotenv(process.env);
+  if (loaded.length > 0) console.error(`Read ${loaded.length} variable(s) from .env (the environment wins): ${loaded.join(', ')}.`);
+  config = loadConfig(env);
 } catch (error) {
   console.error(error instanceof ConfigError ? error.message : `Invalid configuration: ${(error as Error).message}`);
   process.exit(1);
 }
 
 const firstLine = (error: unknown) => String((error as Error).message ?? error).trim().split('\n', 1)[0];
+
+// Say what the first start does: it is the slow one.
+if (config.database.kind === 'embedded') {
+  const dir = config.database.dataDir;
+  console.error(
+    existsSync(dir)
+      ? `Embedded PostgreSQL (PGlite) in ${dir}; starting…`
+      : `First start: creating the embedded PostgreSQL (PGlite) database in ${dir} and applying migrations. This takes up to 30 s once; later starts take a few seconds. Set DATABASE_URL to use a PostgreSQL server instead.`,
+  );
+}
 
 // The embedded engine compiles its WebAssembly off the main thread: start it before loading the
 // app's modules so the two overlap (a third of the start-up time).
@@ -45,7 +59,12 @@ closeWithGrace({ delay: config.shutdownGraceMs }, async ({ signal, err }) => {
 });
 
 try {
-  await app.listen({ port: config.port, host: config.host });
+  const address = await app.listen({ port: config.port, host: config.host });
+  const base = config.publicBaseUrl ?? address;
+  app.log.info(`Ready: ${base} — API documentation at ${base}/docs, OpenAPI document at ${base}/openapi.json.`);
+  if (config.host === '127.0.0.1' && !config.production) {
+    app.log.info('Listening on this machine only (development default); set HOST=0.0.0.0 to accept other machines.');
+  }
 } catch (error) {
   app.log.fatal({ err: error }, 'could not listen');
   await app.close();

@@ -2,9 +2,10 @@
 import { ConfigError, loadConfig } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrator.js';
+import { withDotenv } from '../lib/dotenv.js';
 
 try {
-  const config = loadConfig();
+  const config = loadConfig(withDotenv(process.env).env);
   const database = await openDatabase(config.database);
   try {
     const { applied } = await database.withSession((session) => migrate(session));

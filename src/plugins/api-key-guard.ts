@@ -5,6 +5,7 @@ import fp from 'fastify-plugin';
 import { MESSAGES, unauthorized } from '../errors.js';
 import { setLogContext } from '../lib/log-context.js';
 import type { ApiKeyOwner } from '../repositories/api-keys.js';
+import { API_KEY, documentSecurity } from './openapi-conventions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -48,13 +49,14 @@ async function apiKeyGuardPlugin(app: FastifyInstance) {
 
   // Callback style on purpose: a key whose lease is settled is admitted in the same tick, without
   // the promise round trips an async hook costs on every /v1 request.
-  app.decorate('requireApiKey', (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
+  // Tagged: every route behind it is documented with the apiKey scheme.
+  app.decorate('requireApiKey', documentSecurity((request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const presented = readApiKeyHeader(request.headers['x-api-key']);
     if (presented === null) return done(unauthorized(MESSAGES.missingApiKey));
     const known = app.services.apiKeys.verifyNow(presented, request.raw.socket);
     if (known !== undefined) return admit(request, known, done);
     app.services.apiKeys.verify(presented).then((owner) => admit(request, owner, done), done);
-  });
+  }, API_KEY));
 }
 
 export default fp(apiKeyGuardPlugin, { name: 'api-key-guard', dependencies: ['services'] });

@@ -11,6 +11,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES, unauthorized } from '../errors.js';
 import type { User } from '../repositories/users.js';
+import { BEARER as BEARER_AUTH, documentSecurity } from './openapi-conventions.js';
 
 export const TOKEN_LIFETIME = '7d';
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
@@ -50,7 +51,8 @@ async function authenticationPlugin(app: FastifyInstance) {
     app.jwt.sign({ sub: user.id, gen: user.tokenGeneration }),
   );
 
-  app.decorate('authenticate', async (request: FastifyRequest) => {
+  // Tagged: every route behind it is documented with bearerAuth.
+  app.decorate('authenticate', documentSecurity(async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') throw unauthorized(MESSAGES.authRequired);
     const token = BEARER.exec(header)?.[1];
@@ -68,7 +70,7 @@ async function authenticationPlugin(app: FastifyInstance) {
     if (!user || user.tokenGeneration !== generation) throw unauthorized(MESSAGES.invalidToken);
     request.userId = user.id;
     request.account = user;
-  });
+  }, BEARER_AUTH));
 }
 
 export default fp(authenticationPlugin, { name: 'authentication', dependencies: ['services'] });

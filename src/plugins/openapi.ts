@@ -7,12 +7,23 @@ import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { EmptyQuery } from '../schemas/common.js';
+import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import {
+  describeAccess,
+  deriveOperationId,
+  errorExample,
+  RATE_LIMIT_HEADERS,
+  REQUEST_ID_HEADER,
+  RETRY_AFTER_HEADER,
+  routeContexts,
+  type SecurityRequirement,
+} from './openapi-conventions.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PREFIX = '/docs';
 
 export const TAGS = [
+  { name: 'docs', description: 'Where a person lands: GET / leads to the API documentation.' },
   { name: 'health', description: 'Liveness and readiness probes for orchestrators and load balancers.' },
   {
     name: 'auth',
@@ -65,10 +76,49 @@ const DOCS_CSP =
 
 const BINARY = { type: 'string', format: 'binary' } as const;
 
-interface OperationObject {
-  requestBody?: unknown;
-  responses?: Record<string, { description?: string; content?: Record<string, unknown> } | undefined>;
+interface ResponseObject {
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: unknown; example?: unknown } | undefined>;
 }
+interface OperationObject {
+  operationId?: string;
+  requestBody?: unknown;
+  responses?: Record<string, ResponseObject | undefined>;
+}
+/**
+ * Headers that are always sent where they are documented: Location on a redirect, and the caching
+ * validators of a 200 that has them, which a 304 of the same operation carries too (RFC 9110 §15.4.5).
+ */
+function requireStandardHeaders(responses: Record<string, ResponseObject | undefined>): void {
+  const headerOf = (response: ResponseObject | undefined, name: string) => response?.headers?.[name] as JsonNode | undefined;
+  for (const [status, response] of Object.entries(responses)) {
+    const location = headerOf(response, 'location');
+    if (/^30[1278]$/.test(status) && location) location.required = true;
+  }
+  const ok = responses['200'];
+  const notModified = responses['304'];
+  for (const name of ['etag', 'cache-control']) {
+    const header = headerOf(ok, name);
+    if (!header) continue;
+    header.required = true;
+    if (notModified) notModified.headers = { ...notModified.headers, [name]: { ...header } };
+  }
+}
+
+/** A JSON body schema that admits null (POST /api-keys) means the body may be left out. */
+function documentOptionalBody(operation: OperationObject): void {
+  const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: JsonNode }> } | undefined;
+  const media = body?.content?.['application/json'];
+  const members = media?.schema?.anyOf;
+  if (!body || !media?.schema || !Array.isArray(members)) return;
+  const rest = members.filter((member) => !(isNode(member) && member.type === 'null'));
+  if (rest.length === members.length) return;
+  body.required = false;
+  const { anyOf: _anyOf, ...schema } = media.schema;
+  media.schema = rest.length === 1 ? { ...schema, ...(rest[0] as JsonNode) } : { ...schema, anyOf: rest };
+}
+
 type PathsObject = Record<string, Record<string, OperationObject | undefined> | undefined>;
 
 /** A route registered as '/' under a prefix is served without the slash too: document that form. */
@@ -133,7 +183,8 @@ export function documentHeadOperations(paths: PathsObject): void {
         return [status, { ...withoutBody, description: `${response.description ?? ''} Headers only, no body.`.trim() }];
       }),
     );
-    item.head = { ...head, responses };
+    const operationId = head.operationId?.replace(/^(get|list)/, 'head');
+    item.head = { ...head, responses, ...(operationId ? { operationId } : {}) };
   }
 }
 
@@ -172,6 +223,10 @@ export function documentBinaryPayloads(paths: PathsObject): void {
         content: { 'image/*': { schema: BINARY } },
       };
     }
+    for (const status of ['200', '304']) {
+      const response = responses[status];
+      if (response) response.headers = { ...FILE_HEADERS, ...response.headers };
+    }
   }
 }
 
@@ -186,6 +241,88 @@ export function documentOptionalBodies(paths: PathsObject): void {
   }
 }
 
+const FILE_HEADERS = {
+  etag: { required: true, description: 'Strong validator "<name>-<size>"; send it in If-None-Match for a 304.', schema: { type: 'string' } },
+  'cache-control': { required: true, description: 'public, max-age=31536000, immutable: a stored file never changes.', schema: { type: 'string' } },
+  'content-security-policy': {
+    required: true,
+    description: "default-src 'none'; style-src 'unsafe-inline'; sandbox — nothing in a served file can run.",
+    schema: { type: 'string' },
+  },
+  'x-content-type-options': { required: true, description: 'nosniff', schema: { type: 'string' } },
+};
+
+/** The standard headers, declared once under components/headers. */
+export const HEADER_COMPONENTS = { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER };
+const headerComponentName = (name: string) => name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const headerRefs = (headers: Record<string, unknown>) =>
+  Object.fromEntries(Object.keys(headers).map((name) => [name, { $ref: `#/components/headers/${headerComponentName(name)}` }]));
+
+const errorContent = (status: string) => ({
+  'application/json': { schema: { $ref: '#/components/schemas/ApiError' }, example: errorExample(status) },
+});
+
+/**
+ * The conventions every operation follows (openapi-conventions.ts): a `default` ApiError answer
+ * for unexpected failures, x-request-id on every answer, the rate-limit headers wherever a 429 is
+ * documented, and an example on every error. Also checks that operationIds are unique.
+ */
+export function applyConventions(paths: PathsObject): void {
+  const operationIds = new Map<string, string>();
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item ?? {})) {
+      if (!operation) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      if (operation.operationId) {
+        const other = operationIds.get(operation.operationId);
+        if (other) throw new Error(`OpenAPI: operationId ${operation.operationId} of ${where} is also ${other}'s.`);
+        operationIds.set(operation.operationId, where);
+      }
+      documentOptionalBody(operation);
+      const responses = (operation.responses ??= {});
+      requireStandardHeaders(responses);
+      responses.default ??= { description: 'Unexpected failure (500), or 503 while the server shuts down.' };
+      const limited = '429' in responses;
+      for (const [status, response] of Object.entries(responses)) {
+        if (!response) continue;
+        if (/^[45]\d\d$|^default$/.test(status)) {
+          const json = response.content?.['application/json'];
+          if (!json) response.content = errorContent(status);
+          else json.example ??= errorExample(status);
+        }
+        response.headers = {
+          ...headerRefs(REQUEST_ID_HEADER),
+          ...(limited ? headerRefs(RATE_LIMIT_HEADERS) : {}),
+          ...(status === '429' ? headerRefs(RETRY_AFTER_HEADER) : {}),
+          ...response.headers,
+        };
+      }
+    }
+  }
+}
+
+
+/**
+ * A request schema may carry `x-document`: the rule the service enforces (after trimming, in
+ * bytes, with its own message) where the validator only caps the input. The document states the
+ * rule, so a client that follows the document is never refused.
+ */
+export function applyDocumentedRules(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) applyDocumentedRules(item);
+    return;
+  }
+  if (!isNode(node)) return;
+  const rule = node['x-document'];
+  if (isNode(rule)) {
+    delete node['x-document'];
+    // A $ref stands for the whole schema: only the description stays beside it.
+    if ('$ref' in rule) for (const key of Object.keys(node)) if (key !== 'description') delete node[key];
+    Object.assign(node, rule);
+  }
+  for (const value of Object.values(node)) applyDocumentedRules(value);
+}
+
 function packageVersion(): string {
   const file = new URL('../../package.json', import.meta.url);
   return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
@@ -198,6 +335,11 @@ function externalPrefix(publicBaseUrl: string | null): string {
 
 async function openapiPlugin(app: FastifyInstance) {
   const { publicBaseUrl } = app.config;
+  const contexts = routeContexts();
+  // Before @fastify/swagger's own onRoute hook sees any route.
+  app.addHook('onRoute', function rememberContext(route) {
+    contexts.remember(this, route);
+  });
 
   await app.register(fastifySwagger, {
     openapi: {
@@ -209,13 +351,36 @@ async function openapiPlugin(app: FastifyInstance) {
           : { url: '/', description: 'The server that serves this document.' },
       ],
       tags: TAGS,
-      components: { securitySchemes: SECURITY_SCHEMES },
+      components: {
+        securitySchemes: SECURITY_SCHEMES,
+        headers: Object.fromEntries(Object.entries(HEADER_COMPONENTS).map(([name, header]) => [headerComponentName(name), header])),
+      },
     },
     // Routes are registered without the proxy's prefix; never strip anything from them.
     stripBasePath: false,
     // Shared schemas appear under components/schemas with their $id as name.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
-    transform: ({ schema, url }) => ({ schema, url: documentedPath(url) }),
+    transform: ({ schema, url, route }) => {
+      const path = documentedPath(url);
+      if (!schema || schema.hide) return { schema, url: path };
+      const methods = [route.method].flat().filter((method) => method !== 'HEAD');
+      const guarded = contexts.securityOf(route);
+      const security = (schema.security as SecurityRequirement[] | undefined) ?? guarded;
+      if (guarded.length > 0 && JSON.stringify(security) !== JSON.stringify(guarded)) {
+        throw new Error(`OpenAPI: ${path} declares a security its guard does not enforce.`);
+      }
+      const summary = typeof schema.summary === 'string' ? schema.summary : '';
+      const description = typeof schema.description === 'string' ? schema.description : `${summary}.`;
+      return {
+        url: path,
+        schema: {
+          ...schema,
+          operationId: schema.operationId ?? deriveOperationId(methods[0] ?? 'GET', path),
+          security,
+          description: `${description}\n\n${describeAccess(security)}`,
+        },
+      };
+    },
     transformObject: (documentObject) => {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
       const { openapiObject } = documentObject;
@@ -224,6 +389,8 @@ async function openapiPlugin(app: FastifyInstance) {
       documentOptionalBodies(paths);
       describeResponses(paths);
       documentHeadOperations(paths);
+      applyConventions(paths);
+      applyDocumentedRules(openapiObject);
       collapseLiteralUnions(openapiObject);
       return openapiObject;
     },
@@ -235,6 +402,29 @@ async function openapiPlugin(app: FastifyInstance) {
     indexPrefix: externalPrefix(publicBaseUrl),
     staticCSP: DOCS_CSP,
   });
+
+  // A person who opens the server's address lands on the documentation; the API stays JSON.
+  const docsLocation = `${externalPrefix(publicBaseUrl)}${DOCS_PREFIX}`;
+  app.get(
+    '/',
+    {
+      schema: {
+        tags: ['docs'],
+        operationId: 'openDocs',
+        summary: 'Redirect to the API documentation (Swagger UI at /docs)',
+        querystring: EmptyQuery,
+        response: {
+          302: {
+            type: 'null',
+            description: 'Found: the documentation is at Location. No body.',
+            headers: { location: { type: 'string', description: `${docsLocation} (under the proxy prefix, if any).` } },
+          },
+          ...errorResponses(400),
+        },
+      },
+    },
+    async (_request, reply) => reply.redirect(docsLocation, 302),
+  );
 
   app.get(
     OPENAPI_PATH,

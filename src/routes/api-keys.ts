@@ -15,6 +15,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['api-keys'],
         summary: 'Issue a developer key for the /v1 surface',
+        operationId: 'issueApiKey',
         security,
         querystring: EmptyQuery,
         body: IssueApiKeyBody,
@@ -50,6 +51,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['api-keys'],
         summary: 'Revoke a developer key; it stops working from the next request',
+        operationId: 'revokeApiKey',
         security,
         params: IdParams,
         querystring: EmptyQuery,

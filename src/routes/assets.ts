@@ -34,6 +34,7 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['assets'],
         summary: 'Upload an image (multipart/form-data, one file part named "file", at most 25 MB)',
+        operationId: 'uploadAsset',
         consumes: ['multipart/form-data'],
         security,
         querystring: EmptyQuery,

@@ -44,6 +44,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Create an account and receive a token',
+        operationId: 'register',
         querystring: EmptyQuery,
         body: RegisterBody,
         response: { 201: AuthReply, ...errorResponses(400, 409, 413, 415, 429) },
@@ -62,6 +63,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Exchange email and password for a token',
+        operationId: 'logIn',
         querystring: EmptyQuery,
         body: LoginBody,
         response: { 200: AuthReply, ...errorResponses(400, 401, 413, 415, 429) },
@@ -80,6 +82,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'The account behind the token',
+        operationId: 'getMe',
         security: [{ bearerAuth: [] }],
         querystring: EmptyQuery,
         response: { 200: MeReply, ...errorResponses(400, 401) },

@@ -23,6 +23,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Readiness: the database answers',
+        operationId: 'getReadiness',
         querystring: EmptyQuery,
         response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(400, 503) },
       },

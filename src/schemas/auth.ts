@@ -4,8 +4,8 @@ import { Id, IsoDateTime, StrictObject } from './common.js';
 export const UserSchema = Type.Object(
   {
     id: Id,
-    email: Type.String({ examples: ['ada@example.com'] }),
-    name: Type.String({ examples: ['Ada Lovelace'] }),
+    email: Type.String({ format: 'email', maxLength: 254, examples: ['ada@example.com'] }),
+    name: Type.String({ minLength: 1, maxLength: 100, examples: ['Ada Lovelace'] }),
     plan: Type.Union([Type.Literal('free'), Type.Literal('pro')], {
       description: 'free: up to 3 projects; pro: no project cap. Changed by an administrator.',
     }),
@@ -22,9 +22,22 @@ const PASSWORD_FIELD = { maxLength: 256, description: '8 to 72 bytes in UTF-8, n
 // Lengths are checked after trimming by the service, with clear messages; these bounds only cap input.
 export const RegisterBody = StrictObject(
   {
-    email: Type.String({ maxLength: 320, description: 'Trimmed and lower-cased; at most 254 characters.' }),
-    password: Type.String(PASSWORD_FIELD),
-    name: Type.String({ maxLength: 400, description: '1 to 100 characters after trimming.' }),
+    email: Type.String({
+      maxLength: 320,
+      description: 'Trimmed and lower-cased; at most 254 characters.',
+      'x-document': { format: 'email', maxLength: 254 },
+    }),
+    password: Type.String({
+      maxLength: 256,
+      description:
+        '8 to 72 bytes in UTF-8, no NUL character (JSON Schema counts characters, not bytes: 8 to 72 ASCII characters are always right).',
+      'x-document': { minLength: 8, maxLength: 72 },
+    }),
+    name: Type.String({
+      maxLength: 400,
+      description: '1 to 100 characters after trimming.',
+      'x-document': { minLength: 1, maxLength: 100, pattern: '\\S' },
+    }),
   },
   { examples: [{ email: 'ada@example.com', password: 'correct horse battery', name: 'Ada Lovelace' }] },
 );

@@ -180,6 +180,10 @@ export const DielineResponse = {
     'content-disposition': Type.String({
       description: 'svg and pdf only: inline; filename="<template>-<L>x<W>x<H>.<format>".',
     }),
+    'content-security-policy': Type.String({
+      description: "svg only: default-src 'none'; style-src 'unsafe-inline'; sandbox — nothing in the document can run.",
+    }),
+    'x-content-type-options': Type.String({ description: 'nosniff' }),
   },
   content: {
     'application/json': { schema: DielineReply },

@@ -68,7 +68,11 @@ export const EditorStateSchema = StrictObject(
     lighting: Type.Optional(stringEnum(LIGHTING_IDS)),
     artworks: Type.Optional(Type.Array(ArtworkPlacementSchema, { maxItems: ARTWORKS_MAX_ITEMS })),
   },
-  { title: 'EditorState', description: 'Every field optional; stored verbatim and returned exactly as sent.' },
+  {
+    $id: 'EditorState',
+    title: 'EditorState',
+    description: 'Every field optional; stored verbatim and returned exactly as sent.',
+  },
 );
 export type EditorState = Static<typeof EditorStateSchema>;
 
@@ -76,6 +80,7 @@ export type EditorState = Static<typeof EditorStateSchema>;
 // column cannot hold them faithfully); this bound only caps the input.
 const ProjectNameSchema = Type.String({
   maxLength: 1000,
+  'x-document': { minLength: 1, maxLength: PROJECT_NAME_MAX_LENGTH, pattern: '\\S' },
   description: `1 to ${PROJECT_NAME_MAX_LENGTH} characters after trimming; stored trimmed. No NUL character or unpaired surrogate.`,
 });
 const TemplateIdSchema = Type.String({ maxLength: 100, description: 'A template id from the catalog.' });
@@ -121,14 +126,15 @@ export type UpdateProjectBody = Static<typeof UpdateProjectBody>;
 const StoredEditorStateSchema = Type.Unsafe<EditorState>({
   type: 'object',
   additionalProperties: true,
-  description: 'The EditorState exactly as sent (see the EditorState request schema).',
+  description: 'The EditorState exactly as sent, key order included.',
+  'x-document': { $ref: '#/components/schemas/EditorState' },
 });
 
 export const ProjectSchema = Type.Object(
   {
     id: Id,
     userId: Id,
-    name: Type.String(),
+    name: Type.String({ minLength: 1, maxLength: PROJECT_NAME_MAX_LENGTH }),
     templateId: Type.String(),
     widthMm: Type.Number(),
     heightMm: Type.Number(),

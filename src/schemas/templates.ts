@@ -30,7 +30,13 @@ export const CategorySchema = Type.Object(
 );
 
 export const TemplateListQuery = StrictObject({
-  category: Type.Optional(Type.String({ maxLength: 100, description: 'One of the ten category ids.' })),
+  category: Type.Optional(
+    Type.String({
+      maxLength: 100,
+      description: 'One of the ten category ids; any other value is a 400 naming it.',
+      'x-document': { enum: [...CATEGORY_IDS] },
+    }),
+  ),
   q: Type.Optional(
     Type.String({ maxLength: 200, description: 'Case-insensitive substring of id, name or description.' }),
   ),

@@ -14,7 +14,7 @@ describe('configuration', () => {
     expect(config).toMatchObject({
       production: false,
       port: 3000,
-      host: '0.0.0.0',
+      host: '127.0.0.1',
       database: { kind: 'embedded', dataDir: path.join(dataDir, 'pgdata') },
       dataDir,
       uploadDir: path.resolve('./uploads'),
@@ -24,6 +24,13 @@ describe('configuration', () => {
       trustProxy: false,
       rateLimit: { authPerMinute: 30, v1PerMinute: 1200 },
     });
+  });
+
+  it('listens on every interface in production and wherever HOST says', () => {
+    const production = { DATA_DIR: tempDir(), NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), API_KEY_SECRET: 'ab'.repeat(32) };
+    expect(loadConfig(production).host).toBe('0.0.0.0');
+    expect(loadConfig({ ...production, HOST: '10.0.0.5' }).host).toBe('10.0.0.5');
+    expect(loadConfig({ DATA_DIR: tempDir(), HOST: '0.0.0.0' }).host).toBe('0.0.0.0');
   });
 
   it('uses PostgreSQL when DATABASE_URL is set', () => {

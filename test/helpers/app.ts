@@ -7,6 +7,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config } from '../../src/config.js';
+import { enforceResponseContract } from './response-contract.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
 export const TEST_API_KEY_SECRET = 'ab'.repeat(32);
@@ -40,6 +41,8 @@ export function testConfig(env: Record<string, string> = {}): Config {
 
 export async function createTestApp(env: Record<string, string> = {}, config = testConfig(env)): Promise<App> {
   const app = await buildApp(config, { logger: false });
+  // Every answer the tests see must be what the OpenAPI document says (response-contract.ts).
+  enforceResponseContract(app);
   await app.ready();
   return app;
 }

@@ -5,11 +5,16 @@ import { DOCS_PREFIX, OPENAPI_PATH, TAGS } from '../../src/plugins/openapi.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 
 interface Operation {
+  operationId?: string;
+  description?: string;
   summary?: string;
   tags?: string[];
   security?: Array<Record<string, string[]>>;
   requestBody?: { content: Record<string, { schema?: Record<string, unknown>; encoding?: unknown }> };
-  responses: Record<string, { description: string; content?: Record<string, { schema?: { $ref?: string } }> }>;
+  responses: Record<
+    string,
+    { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string }; example?: unknown }> }
+  >;
 }
 interface OpenApiDocument {
   openapi: string;
@@ -102,7 +107,7 @@ type Surface = 'public' | 'account' | 'v1';
 function surfaceOf(path: string): Surface | undefined {
   if (path.startsWith('/v1/')) return 'v1';
   if (/^\/(auth\/(me|password|sessions)|projects|assets|api-keys|admin)(\/|$)/.test(path)) return 'account';
-  if (/^\/(health|auth\/register|auth\/login|templates|files|viewer)(\/|$)/.test(path)) return 'public';
+  if (path === '/' || /^\/(health|auth\/register|auth\/login|templates|files|viewer)(\/|$)/.test(path)) return 'public';
   return undefined;
 }
 
@@ -172,7 +177,8 @@ describe(`OpenAPI document (${engineName()})`, () => {
       expect(surface, `${key} is on no known surface`).toBeDefined();
       if (surface === 'account') expect(operation.security, key).toEqual([{ bearerAuth: [] }]);
       if (surface === 'v1') expect(operation.security, key).toEqual([{ apiKey: [] }]);
-      if (surface === 'public') expect(operation.security ?? [], key).toEqual([]);
+      // Explicit everywhere: [] says "no credential", which generators and linters rely on.
+      if (surface === 'public') expect(operation.security, key).toEqual([]);
     }
   });
 
@@ -186,17 +192,77 @@ describe(`OpenAPI document (${engineName()})`, () => {
       expect(operation.tags?.length, key).toBeGreaterThan(0);
       for (const tag of operation.tags ?? []) expect(tagNames, key).toContain(tag);
       const statuses = Object.keys(operation.responses);
-      expect(statuses.some((status) => /^2\d\d$/.test(status)), `${key} has no 2xx`).toBe(true);
+      expect(statuses.some((status) => /^[23]\d\d$/.test(status)), `${key} has no 2xx or 3xx`).toBe(true);
       const clientErrors = statuses.filter((status) => /^4\d\d$/.test(status));
       expect(clientErrors.length, `${key} has no 4xx`).toBeGreaterThan(0);
-      for (const status of statuses.filter((status) => /^[45]\d\d$/.test(status))) {
-        const schema = operation.responses[status]?.content?.['application/json']?.schema;
-        expect(schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/ApiError' });
+      for (const status of statuses.filter((status) => /^[45]\d\d$|^default$/.test(status))) {
+        const json = operation.responses[status]?.content?.['application/json'];
+        expect(json?.schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/ApiError' });
+        expect(json?.example, `${key} ${status}`).toMatchObject({ statusCode: status === 'default' ? 500 : Number(status) });
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         expect(response.description, `${key} ${status}`).not.toBe('Default Response');
       }
     }
+  });
+
+  it('names every operation with a unique camelCase operationId and describes it', () => {
+    const ids = [...operations.values()].map((operation) => operation.operationId);
+    for (const [key, operation] of operations) {
+      expect(operation.operationId, key).toMatch(/^[a-z][A-Za-z0-9]*$/);
+      expect(operation.description, key).toMatch(/\S/);
+    }
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(operations.get('GET /projects')?.operationId).toBe('listProjects');
+    expect(operations.get('GET /projects/:id')?.operationId).toBe('getProject');
+    expect(operations.get('POST /projects')?.operationId).toBe('createProject');
+    expect(operations.get('GET /v1/templates/:id')?.operationId).toBe('getV1Template');
+    expect(operations.get('HEAD /files/:name')?.operationId).toBe('headFile');
+  });
+
+  it('documents a default ApiError, x-request-id on every answer and the rate-limit headers where a 429 is possible', () => {
+    for (const [key, operation] of operations) {
+      expect(operation.responses.default, key).toBeDefined();
+      for (const [status, response] of Object.entries(operation.responses)) {
+        expect(response.headers?.['x-request-id'], `${key} ${status}`).toEqual({ $ref: '#/components/headers/XRequestId' });
+        const limited = '429' in operation.responses;
+        expect(response.headers?.['x-ratelimit-remaining'] !== undefined, `${key} ${status}`).toBe(limited);
+        expect(response.headers?.['retry-after'] !== undefined, `${key} ${status}`).toBe(status === '429');
+      }
+    }
+    expect(Object.keys(operations.get('POST /auth/login')?.responses ?? {})).toContain('429');
+    expect(Object.keys(operations.get('GET /v1/templates')?.responses ?? {})).toContain('429');
+  });
+
+  it('states the rules the service enforces as schema keywords', () => {
+    const body = (key: string) =>
+      operations.get(key)?.requestBody?.content['application/json']?.schema as { properties: Record<string, Record<string, unknown>> };
+    expect(body('POST /auth/register').properties).toMatchObject({
+      email: { format: 'email', maxLength: 254 },
+      password: { minLength: 8, maxLength: 72 },
+      name: { minLength: 1, maxLength: 100 },
+    });
+    expect(body('POST /projects').properties.name).toMatchObject({ minLength: 1, maxLength: 200 });
+    expect(body('POST /projects').properties.artworkJson).toEqual({ $ref: '#/components/schemas/EditorState' });
+    expect(JSON.stringify(doc)).not.toContain('x-document');
+    const project = doc.components.schemas.Project as { properties: Record<string, Record<string, unknown>> };
+    expect(project.properties.artworkJson).toMatchObject({ $ref: '#/components/schemas/EditorState' });
+    const list = operations.get('GET /templates') as unknown as { parameters: Array<{ name: string; schema: { enum?: string[] } }> };
+    expect(list.parameters.find((parameter) => parameter.name === 'category')?.schema.enum).toHaveLength(10);
+  });
+
+  it('documents POST /api-keys as taking no body', () => {
+    const issue = operations.get('POST /api-keys') as unknown as { requestBody?: { required?: boolean } };
+    expect(issue.requestBody?.required).toBe(false);
+  });
+
+  it('sends a person who opens / to the documentation, and keeps the API JSON elsewhere', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/docs');
+    const missing = await app.inject({ method: 'GET', url: '/nowhere' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toMatchObject({ statusCode: 404, error: 'Not Found' });
   });
 
   it('requires a key on every /v1 operation and documents its 401', () => {
@@ -279,6 +345,12 @@ describe(`OpenAPI document behind a proxy prefix (${engineName()})`, () => {
   });
   afterAll(async () => {
     await app.close();
+  });
+
+  it('redirects / to the documentation under the prefix', async () => {
+    const response = await app.inject({ method: 'GET', url: '/' });
+    expect(response.statusCode).toBe(302);
+    expect(response.headers.location).toBe('/api/docs');
   });
 
   it('points servers at PUBLIC_BASE_URL and keeps the paths unprefixed', async () => {
