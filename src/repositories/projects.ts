@@ -125,24 +125,26 @@ async function lockOwned(tx: Tx, userId: string, id: string): Promise<{ current:
 }
 
 /**
- * Records the locked project's current state as its version, writes the changes with the next
- * version number, and prunes what falls out of the kept window. Every version bump records the
+ * Records the locked project's current state as its version, prunes what falls out of the kept
+ * window, and writes the changes with the next version number. Every version bump records the
  * version it replaces, so the recorded numbers are consecutive and the window is a range.
  */
 async function writeChanges(tx: Tx, current: Project, now: Date, changes: ProjectChanges): Promise<Project> {
-  // Copied inside the database: the document does not travel back and forth.
+  // One statement, one round trip: the copy is made inside the database (the document does not
+  // travel back and forth) and the DELETE, which sees the table as it was before the INSERT, only
+  // removes versions older than the window.
   await tx.$executeRaw`
-    INSERT INTO "project_versions" ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
-    SELECT "id", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "updatedAt"
-      FROM "projects" WHERE "id" = ${current.id}`;
+    WITH "recorded" AS (
+      INSERT INTO "project_versions" ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
+      SELECT "id", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "updatedAt"
+        FROM "projects" WHERE "id" = ${current.id}
+    )
+    DELETE FROM "project_versions" WHERE "projectId" = ${current.id} AND "version" <= ${current.version - VERSIONS_KEPT}`;
   const row = await tx.project.update({
     where: { id: current.id },
     data: { ...changes, updatedAt: now, version: current.version + 1 },
     select: fields,
   });
-  if (current.version > VERSIONS_KEPT) {
-    await tx.projectVersion.deleteMany({ where: { projectId: current.id, version: { lte: current.version - VERSIONS_KEPT } } });
-  }
   return toProject(row);
 }
 
