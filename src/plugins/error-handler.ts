@@ -2,7 +2,7 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { DatabaseUnavailableError, HttpError, MESSAGES } from '../errors.js';
+import { DatabaseUnavailableError, HttpError, MESSAGES, StorageUnavailableError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
 
 export interface ApiError {
@@ -41,6 +41,7 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof DatabaseUnavailableError || isDatabaseUnreachable(error)) {
     return apiError(503, MESSAGES.databaseUnavailable);
   }
+  if (error instanceof StorageUnavailableError) return apiError(503, MESSAGES.storageUnavailable);
   const code = fastifyError.code;
   if (code) {
     const known = FRAMEWORK_ERRORS[code];

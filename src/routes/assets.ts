@@ -36,13 +36,14 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         consumes: ['multipart/form-data'],
         security,
         querystring: EmptyQuery,
-        response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415) },
+        response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415, 503) },
       },
     },
     async function uploadAsset(request, reply) {
       try {
         const received = await receiveOneFile(request, app.services.assets);
         const asset = await received.save(request.userId);
+        app.metrics.uploadBytes.inc(asset.sizeBytes);
         return reply.code(201).send({ asset: toAssetDto(asset, app.config.publicBaseUrl) });
       } catch (error) {
         // The rest of a rejected body is not worth reading: answer, then close the connection.

@@ -32,7 +32,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Fetch a stored upload by its name',
       params: FileParams,
       querystring: EmptyQuery,
-      response: { 200: FileBytes, 304: NotModified, ...errorResponses(400, 404) },
+      response: { 200: FileBytes, 304: NotModified, ...errorResponses(400, 404, 503) },
     },
     handler: async function serveFile(request, reply) {
       const { assets } = app.services;

@@ -5,20 +5,26 @@ import type { Database } from '../db/database.js';
 import { createApiKeySealer } from '../lib/api-key-crypto.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
-import { createLocalDiskStorage } from '../storage/index.js';
+import { createStorage, type SelectedStorage } from '../storage/index.js';
 import { createApiKeyService } from './api-keys.js';
 import { createAssetService } from './assets.js';
 import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
 import { createProjectService } from './projects.js';
 
-export function createServices(config: Config, db: Database) {
+/** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
+export function createServices(config: Config, db: Database, selected: SelectedStorage = createStorage(config)) {
   const repositories = createRepositories(db.prisma);
+  const { storage } = selected;
+  const passwordHasher = createPasswordHasher(config.bcryptCost);
   return {
-    auth: createAuthService(repositories.users, createPasswordHasher(config.bcryptCost)),
+    passwordHasher,
+    storage,
+    closeStorage: selected.close,
+    auth: createAuthService(repositories.users, passwordHasher),
     apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
     projects: createProjectService(repositories.projects),
-    assets: createAssetService(repositories.assets, createLocalDiskStorage(config.uploadDir)),
+    assets: createAssetService(repositories.assets, storage),
     dielines: createDielineService(),
   };
 }

@@ -1,7 +1,7 @@
 // FileStorage on a local directory. An upload is written to `.tmp-<cuid>` in the same directory
 // and renamed into place on commit, so a stored name never shows a partial file.
 import { createWriteStream, mkdirSync, readdirSync, statSync, unlinkSync, type WriteStream } from 'node:fs';
-import { open, rename, stat, unlink } from 'node:fs/promises';
+import { open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -20,13 +20,17 @@ export const STALE_TEMP_MS = 60 * 60 * 1000;
 // never a path: no separators, no leading dot.
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9]+)?$/;
 
+export function assertSafeName(name: string): void {
+  if (!SAFE_NAME.test(name)) throw new Error(`Refusing unsafe storage name ${JSON.stringify(name)}.`);
+}
+
 /** Creates root (recursively) if needed and removes stale temporary files; call once at start-up. */
 export function createLocalDiskStorage(root: string): FileStorage {
   mkdirSync(root, { recursive: true });
   removeStaleTemporaries(root, Date.now() - STALE_TEMP_MS);
 
   const pathOf = (name: string) => {
-    if (!SAFE_NAME.test(name)) throw new Error(`Refusing unsafe storage name ${JSON.stringify(name)}.`);
+    assertSafeName(name);
     return path.join(root, name);
   };
 
@@ -76,6 +80,18 @@ export function createLocalDiskStorage(root: string): FileStorage {
 
     async delete(name: string) {
       await removeIfPresent(pathOf(name));
+    },
+
+    async save(name: string, bytes: Buffer) {
+      const target = pathOf(name);
+      const temporary = path.join(root, `${TEMP_PREFIX}${createId()}`);
+      try {
+        await writeFile(temporary, bytes, { flag: 'wx', flush: true });
+        await rename(temporary, target);
+      } catch (error) {
+        await removeIfPresent(temporary);
+        throw error;
+      }
     },
   };
 }

@@ -1,5 +1,6 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
+import type { Metrics } from '../lib/metrics.js';
 import type { Services } from '../services/index.js';
 
 declare module 'fastify' {
@@ -7,5 +8,6 @@ declare module 'fastify' {
     config: Config;
     db: Database;
     services: Services;
+    metrics: Metrics;
   }
 }
