@@ -53,8 +53,8 @@ export function createRedisRateStore(options: RedisRateStoreOptions): RedisRateS
 
   const base = `${options.namespace}:rate-limit:`;
 
-  class Store implements FastifyRateLimitStore {
-    constructor(private readonly prefix = base) {}
+  class PrefixedStore implements FastifyRateLimitStore {
+    constructor(private readonly prefix: string) {}
 
     incr(key: string, callback: (error: Error | null, result?: { current: number; ttl: number }) => void, timeWindow: number) {
       redis.pfRateLimitIncrement(`${this.prefix}${key}`, timeWindow).then(
@@ -71,7 +71,13 @@ export function createRedisRateStore(options: RedisRateStoreOptions): RedisRateS
       // already distinct by form. A per-route limit gets the route in its prefix.
       const info = routeOptions.routeInfo ?? {};
       const scope = typeof info.url === 'string' ? `${String(info.method)}${info.url}:` : '';
-      return new Store(`${this.prefix}${scope}`);
+      return new PrefixedStore(`${this.prefix}${scope}`);
+    }
+  }
+  // The plugin constructs the store itself, with its own options as the argument.
+  class Store extends PrefixedStore {
+    constructor() {
+      super(base);
     }
   }
 

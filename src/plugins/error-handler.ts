@@ -4,6 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DatabaseUnavailableError, HttpError, MESSAGES, StorageUnavailableError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
+import { drainRequest } from '../lib/drain-request.js';
 
 export interface ApiError {
   statusCode: number;
@@ -53,9 +54,17 @@ export function toApiError(error: FastifyError | Error): ApiError {
   return apiError(500, MESSAGES.internal);
 }
 
+const isMultipart = (contentType: string | undefined) => /^multipart\//i.test(contentType ?? '');
+
 async function errorHandlerPlugin(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const body = toApiError(error);
+    // An early answer to a JSON request (413 before reading, 401 before parsing): read the rest
+    // of the body first, so a proxy still sending it receives this answer and not a reset. A
+    // route that chose to close (a rejected upload) is left alone.
+    if (!request.raw.complete && !reply.hasHeader('connection') && !isMultipart(request.headers['content-type'])) {
+      if (!(await drainRequest(request.raw))) reply.header('connection', 'close');
+    }
     if (body.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {
