@@ -8,9 +8,15 @@ import type { IncomingMessage } from 'node:http';
 export const DRAIN_MAX_BYTES = 32 * 1024 * 1024;
 export const DRAIN_MAX_MS = 5_000;
 
+/** A body was announced and has not been read to its end. */
+export function hasUnreadBody(request: IncomingMessage): boolean {
+  if (request.complete || request.readableEnded || request.destroyed) return false;
+  return Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
+}
+
 /** Resolves true once the body has been read to its end, false when it had to give up. */
 export function drainRequest(request: IncomingMessage): Promise<boolean> {
-  if (request.complete || request.destroyed) return Promise.resolve(request.complete);
+  if (!hasUnreadBody(request)) return Promise.resolve(true);
   const declared = Number(request.headers['content-length'] ?? NaN);
   if (!(declared <= DRAIN_MAX_BYTES)) return Promise.resolve(false);
   return new Promise((resolve) => {

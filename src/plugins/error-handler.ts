@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DatabaseUnavailableError, HttpError, MESSAGES, StorageUnavailableError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
-import { drainRequest } from '../lib/drain-request.js';
+import { drainRequest, hasUnreadBody } from '../lib/drain-request.js';
 
 export interface ApiError {
   statusCode: number;
@@ -62,7 +62,7 @@ async function errorHandlerPlugin(app: FastifyInstance) {
     // An early answer to a JSON request (413 before reading, 401 before parsing): read the rest
     // of the body first, so a proxy still sending it receives this answer and not a reset. A
     // route that chose to close (a rejected upload) is left alone.
-    if (!request.raw.complete && !reply.hasHeader('connection') && !isMultipart(request.headers['content-type'])) {
+    if (hasUnreadBody(request.raw) && !reply.hasHeader('connection') && !isMultipart(request.headers['content-type'])) {
       if (!(await drainRequest(request.raw))) reply.header('connection', 'close');
     }
     if (body.statusCode >= 500) {

@@ -7,6 +7,7 @@
 // roles) and are never logged.
 import { Transform, pipeline, type Readable } from 'node:stream';
 import {
+  AbortMultipartUploadCommand,
   CopyObjectCommand,
   DeleteObjectCommand,
   DeleteObjectsCommand,
@@ -78,6 +79,19 @@ export function createS3Storage(target: S3Target, client = createS3Client(target
     }
   };
 
+  /** Aborts a multipart upload that may still be open, retrying while the bucket is away. */
+  const abortLater = (key: string, uploadId: string | undefined, delays = [0, 1_000, 5_000, 30_000, 120_000]) => {
+    if (!uploadId || delays.length === 0) return;
+    const [delay, ...rest] = delays;
+    setTimeout(() => {
+      client
+        .send(new AbortMultipartUploadCommand({ Bucket: bucket, Key: key, UploadId: uploadId }), deadline())
+        .catch((error: unknown) => {
+          if (!isMissing(error)) abortLater(key, uploadId, rest);
+        });
+    }, delay).unref();
+  };
+
   return {
     async put(source: Readable): Promise<PendingFile> {
       const temporary = `${TEMP_PREFIX}${createId()}`;
@@ -105,7 +119,9 @@ export function createS3Storage(target: S3Target, client = createS3Client(target
       } catch (error) {
         counted.destroy();
         // done() has aborted the multipart upload; a small body was never sent (one PutObject at
-        // the end). What a broken source left is nothing.
+        // the end). What a broken source left is nothing. When the bucket itself is gone the
+        // abort failed too: it is retried in the background, so no parts are left to pay for.
+        abortLater(temporary, (upload as unknown as { uploadId?: string }).uploadId);
         if (sourceError) throw sourceError;
         throw unavailable(error);
       }
