@@ -33,7 +33,8 @@ const app = await (async () => {
       onRetry: ({ attempt, delayMs, error }) =>
         console.error(`Object storage unreachable at start-up (attempt ${attempt}): ${describeStorageError(error)}; retrying in ${delayMs} ms.`),
     }).catch((error: unknown) => {
-      throw new Error(`Object storage unreachable (gave up after S3_STARTUP_RETRY_MS=${config.s3StartupRetryMs}): ${describeStorageError(error)}`, { cause: error });
+      // No cause attached: the database hint below must not read the network error as its own.
+      throw new Error(`Object storage unreachable (gave up after S3_STARTUP_RETRY_MS=${config.s3StartupRetryMs}): ${describeStorageError(error)}`);
     });
   }
   if (embeddedDatabase) return buildApp(config, { database: await embeddedDatabase, ownsDatabase: true });

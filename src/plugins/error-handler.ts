@@ -39,10 +39,11 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof HttpError) return apiError(error.statusCode, error.message);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return apiError(400, error.message);
+  // First: its cause is a network error that would also look like an unreachable database.
+  if (error instanceof StorageUnavailableError) return apiError(503, MESSAGES.storageUnavailable);
   if (error instanceof DatabaseUnavailableError || isDatabaseUnreachable(error)) {
     return apiError(503, MESSAGES.databaseUnavailable);
   }
-  if (error instanceof StorageUnavailableError) return apiError(503, MESSAGES.storageUnavailable);
   const code = fastifyError.code;
   if (code) {
     const known = FRAMEWORK_ERRORS[code];

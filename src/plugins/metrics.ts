@@ -23,8 +23,8 @@ async function metricsPlugin(app: FastifyInstance) {
     );
   });
   app.addHook('onError', async (_request, _reply, error) => {
-    if (error instanceof DatabaseUnavailableError || isDatabaseUnreachable(error)) metrics.databaseErrors.inc();
-    else if (error instanceof StorageUnavailableError) metrics.storageErrors.inc();
+    if (error instanceof StorageUnavailableError) metrics.storageErrors.inc();
+    else if (error instanceof DatabaseUnavailableError || isDatabaseUnreachable(error)) metrics.databaseErrors.inc();
   });
 }
 

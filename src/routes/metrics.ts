@@ -25,7 +25,6 @@ const metricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Prometheus metrics (only with METRICS_TOKEN as a bearer token; otherwise 404)',
         security: [{ metricsToken: [] }],
         querystring: EmptyQuery,
-        produces: ['text/plain'],
         response: {
           200: Type.String({ description: 'Prometheus text exposition format 0.0.4.' }),
           ...errorResponses(400, 404),

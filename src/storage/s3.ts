@@ -48,7 +48,9 @@ export function createS3Client(target: S3Target): S3Client {
     requestChecksumCalculation: 'WHEN_REQUIRED',
     responseChecksumValidation: 'WHEN_REQUIRED',
     // A slow or silent bucket fails the request (503), it never holds it.
-    requestHandler: { connectionTimeout: target.timeoutMs, requestTimeout: target.timeoutMs },
+    // connectionTimeout: to connect; socketTimeout: the longest silence on a connection (a long
+    // upload or download that keeps moving is never cut).
+    requestHandler: { connectionTimeout: target.timeoutMs, socketTimeout: target.timeoutMs },
     maxAttempts: 2,
   });
 }

@@ -81,15 +81,15 @@ describe(`object storage faults (${engineName()})`, { timeout: 120_000 }, () => 
 describe('start-up with an unreachable bucket', { timeout: 60_000 }, () => {
   it('retries with back-off, one line per attempt, then exits 1 with one clear line', async () => {
     const deadPort = await freePort();
-    const server = await spawnServer({ ...s3Env('pf-unreachable', `http://127.0.0.1:${deadPort}`), S3_STARTUP_RETRY_MS: '1500', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+    const server = await spawnServer({ ...s3Env('pf-unreachable', `http://127.0.0.1:${deadPort}`), S3_STARTUP_RETRY_MS: '10000', S3_TIMEOUT_MS: '1000', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
     try {
       const exit = await server.exited;
       expect(exit.code, server.output()).toBe(1);
       const lines = server.output().split('\n').filter((line) => line.trim() !== '');
       const retries = lines.filter((line) => line.startsWith('Object storage unreachable at start-up (attempt '));
       expect(retries.length, server.output()).toBeGreaterThanOrEqual(2);
-      expect(retries[0]).toMatch(/^Object storage unreachable at start-up \(attempt 1\): .*ECONNREFUSED.*; retrying in 500 ms\.$/);
-      expect(lines.at(-1)).toMatch(/^Start-up failed: Object storage unreachable \(gave up after S3_STARTUP_RETRY_MS=1500\): .*ECONNREFUSED/);
+      expect(retries[0]).toMatch(/^Object storage unreachable at start-up \(attempt 1\): .+; retrying in 500 ms\.$/);
+      expect(lines.at(-1)).toMatch(/^Start-up failed: Object storage unreachable \(gave up after S3_STARTUP_RETRY_MS=10000\): .+$/);
       expect(lines.every((line) => !line.includes('AWS_SECRET_ACCESS_KEY') && !line.includes(s3Env('x').AWS_SECRET_ACCESS_KEY))).toBe(true);
     } finally {
       await server.cleanup();
