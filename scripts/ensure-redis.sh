@@ -5,12 +5,7 @@
 set -euo pipefail
 
 if ! command -v redis-server >/dev/null 2>&1; then
-  SUDO=""
-  if [ "$(id -u)" -ne 0 ]; then SUDO="sudo"; fi
-  $SUDO flock /tmp/pf-apt.lock sh -c '
-    apt-get update -qq &&
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends redis-server redis-tools >/dev/null
-  '
+  bash "$(dirname "$0")/apt-install.sh" redis-server redis-tools
 fi
 
 if ! redis-cli -h 127.0.0.1 -p 6379 ping >/dev/null 2>&1; then
