@@ -12,6 +12,7 @@ import { buildBaseline } from './baseline.js';
 import sharp from 'sharp';
 import { benchPrint, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { benchModels } from './models.js';
+import { createTestBucket, s3Env } from '../test/helpers/s3.js';
 import { cpuMicros, createDatabase, freePort, json, median, ROOT, rssBytes, startService, type RunningService } from './support.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
@@ -585,6 +586,10 @@ async function main() {
     await service.stop();
   }
 
+  // 15. Object storage next to local disk: the same uploads and /files reads against an S3 bucket
+  // on the local Ceph radosgw (scripts/start-s3.sh; S3_TEST_ENDPOINT to use another gateway).
+  if (wanted('15')) await compareStorage(database?.url);
+
   // 9. Start-up to the first 200 on /health (the database already migrated).
   if (wanted('9')) {
     const embeddedDir = mkdtempSync(path.join(tmpdir(), 'pf-bench-start-'));
@@ -633,6 +638,47 @@ async function main() {
     console.log(`| ${row.id} | ${row.workload} | ${figures} | ${row.target ? `${row.target}: ${row.met ? 'met' : 'missed'}` : ''} |`);
   }
   console.log(`\nWritten to ${path.relative(ROOT, file)}`);
+}
+
+/** Upload seconds (5 MiB, median of 3) and GET /files req/s (200 KB) on local disk and on S3. */
+async function compareStorage(databaseUrl: string | undefined) {
+  const bucket = await createTestBucket('pf-bench');
+  const services = {
+    'local disk': await startService({ databaseUrl, dataDir: mkdtempSync(path.join(tmpdir(), 'pf-bench-disk-')) }),
+    S3: await startService({
+      databaseUrl,
+      dataDir: mkdtempSync(path.join(tmpdir(), 'pf-bench-s3-')),
+      env: { ...s3Env(bucket.name), AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' },
+    }),
+  };
+  try {
+    for (const [label, service] of Object.entries(services)) {
+      const owner = await register(service, 10);
+      const seconds: number[] = [];
+      for (let i = 0; i < 3; i++) {
+        const result = await upload(service, owner.token, 5 * 1024 * 1024);
+        if (result.status !== 201) throw new Error(`${label} upload answered ${result.status}: ${result.body}`);
+        seconds.push(result.seconds);
+      }
+      const small = await upload(service, owner.token, 200 * 1024);
+      const asset = (JSON.parse(small.body) as { asset: { name: string } }).asset;
+      const files = await load({ url: `${service.url}/files/${asset.name}`, connections: 20 }, { duration: Math.min(DURATION, 5) });
+      record({
+        id: '15',
+        workload: `storage: ${label}`,
+        figures: {
+          '5 MiB upload s': median(seconds),
+          'upload MB/s': (5 * 1024 * 1024) / median(seconds) / 1e6,
+          'GET /files req/s': files.requests.average,
+          'GET /files p99 ms': files.latency.p99,
+          'GET /files MB/s': files.throughput.average / 1e6,
+        },
+      });
+    }
+  } finally {
+    await Promise.all(Object.values(services).map((service) => service.stop()));
+    await bucket.remove();
+  }
 }
 
 await main();

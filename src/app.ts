@@ -17,6 +17,7 @@ import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
 import errorHandlerPlugin, { apiError, type ApiError } from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
+import metricsPlugin from './plugins/metrics.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
 import requestIdPlugin, { generateRequestId } from './plugins/request-id.js';
 import adminRoutes from './routes/admin.js';
@@ -26,6 +27,7 @@ import authRoutes from './routes/auth.js';
 import fileRoutes from './routes/files.js';
 import healthRoutes from './routes/health.js';
 import projectPrintRoutes from './routes/project-print.js';
+import metricsRoutes from './routes/metrics.js';
 import projectRoutes from './routes/projects.js';
 import projectModelRoutes from './routes/project-model.js';
 import templateRoutes from './routes/templates.js';
@@ -124,12 +126,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(
     fp(
       async (instance) => {
-        instance.decorate('services', createServices(config, instance.db));
+        const services = createServices(config, instance.db);
+        instance.decorate('services', services);
+        instance.addHook('onClose', async () => services.closeStorage());
       },
       { name: 'services', dependencies: ['database'] },
     ),
   );
   await app.register(backgroundWorkPlugin);
+  await app.register(metricsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authenticationPlugin);
   await app.register(apiKeyGuardPlugin);
@@ -137,6 +142,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(openapiPlugin);
 
   await app.register(healthRoutes);
+  await app.register(metricsRoutes);
   await app.register(authRoutes, { prefix: '/auth' });
   await app.register(templateRoutes, { prefix: '/templates' });
   await app.register(v1Routes, { prefix: '/v1' });

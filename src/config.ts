@@ -28,6 +28,16 @@ const EnvSchema = Type.Object({
   RATE_LIMIT_V1_PER_MIN: Type.Integer({ minimum: 0, default: 1200 }),
   RATE_LIMIT_ACCOUNT_PER_MIN: Type.Integer({ minimum: 0, default: 10 }),
   SHUTDOWN_GRACE_MS: Type.Integer({ minimum: 0, maximum: 120000, default: 10000 }),
+  S3_BUCKET: Type.Optional(Type.String({ pattern: '^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$' })),
+  S3_ENDPOINT: Type.Optional(Type.String({ pattern: '^https?://[^\\s]+$' })),
+  S3_REGION: Type.String({ minLength: 1, default: 'us-east-1' }),
+  S3_FORCE_PATH_STYLE: Type.Boolean({ default: false }),
+  S3_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 120000, default: 10000 }),
+  S3_STARTUP_RETRY_MS: Type.Integer({ minimum: 0, maximum: 600000, default: 30000 }),
+  REDIS_URL: Type.Optional(Type.String({ pattern: '^rediss?://' })),
+  REDIS_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 5000, default: 80 }),
+  RATE_LIMIT_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', default: 'packaging-api' }),
+  METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -58,6 +68,24 @@ export interface Config {
   /** Per minute; 0 turns a limit off. accountPerMinute: password changes and deletions, per account. */
   rateLimit: { authPerMinute: number; v1PerMinute: number; accountPerMinute: number };
   shutdownGraceMs: number;
+  /** Object storage for uploads and derived files; null: the local disk (uploadDir). */
+  s3: S3Target | null;
+  /** How long start-up keeps retrying an unreachable bucket before giving up (0: no retry). */
+  s3StartupRetryMs: number;
+  /** Shared rate-limit budgets; null: counted per process. */
+  redis: { url: string; timeoutMs: number; namespace: string } | null;
+  /** Bearer token that opens GET /metrics; null: the route answers 404. */
+  metricsToken: string | null;
+}
+
+export interface S3Target {
+  bucket: string;
+  /** Unset: AWS's own endpoint for the region. */
+  endpoint: string | null;
+  region: string;
+  forcePathStyle: boolean;
+  /** Per-request budget; past it the request answers 503. */
+  timeoutMs: number;
 }
 
 export class ConfigError extends Error {}
@@ -113,6 +141,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       accountPerMinute: parsed.RATE_LIMIT_ACCOUNT_PER_MIN,
     },
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_MS,
+    s3: parsed.S3_BUCKET
+      ? {
+          bucket: parsed.S3_BUCKET,
+          endpoint: parsed.S3_ENDPOINT ?? null,
+          region: parsed.S3_REGION,
+          forcePathStyle: parsed.S3_FORCE_PATH_STYLE,
+          timeoutMs: parsed.S3_TIMEOUT_MS,
+        }
+      : null,
+    s3StartupRetryMs: parsed.S3_STARTUP_RETRY_MS,
+    redis: parsed.REDIS_URL
+      ? { url: parsed.REDIS_URL, timeoutMs: parsed.REDIS_TIMEOUT_MS, namespace: parsed.RATE_LIMIT_NAMESPACE }
+      : null,
+    metricsToken: parsed.METRICS_TOKEN ?? null,
   } satisfies Config);
 }
 

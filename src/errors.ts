@@ -45,9 +45,18 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
+/** Thrown by object storage when the bucket cannot be reached, answers too slowly or fails. */
+export class StorageUnavailableError extends Error {
+  constructor(options?: { cause?: unknown }) {
+    super('Storage is unavailable.', options);
+    this.name = 'StorageUnavailableError';
+  }
+}
+
 export const MESSAGES = {
   internal: 'An unexpected error occurred.',
   databaseUnavailable: 'Database is unavailable.',
+  storageUnavailable: 'Storage is unavailable.',
   malformedJson: 'Request body is not valid JSON.',
   unknownCategory: (id: string) => `Unknown template category '${id}'.`,
   unknownTemplateId: (id: string) => `Unknown templateId '${id}'.`,

@@ -7,6 +7,7 @@ import { isDatabaseUnreachable } from './db/errors.js';
 import { withDotenv } from './lib/dotenv.js';
 import { retryWithBackoff } from './lib/startup-retry.js';
 import { assertWritableDirectory } from './storage/check-writable.js';
+import { describeStorageError, isStorageUnreachable, prepareObjectStorage } from './storage/startup.js';
 
 let config: Config;
 try {
@@ -39,6 +40,17 @@ const { buildApp } = await import('./app.js');
 // Never half-started: either every dependency works, or one line on stderr and exit 1.
 const app = await (async () => {
   await assertWritableDirectory(config.uploadDir, 'UPLOAD_DIR');
+  if (config.s3) {
+    await retryWithBackoff(() => prepareObjectStorage(config.s3!), {
+      budgetMs: config.s3StartupRetryMs,
+      retryable: isStorageUnreachable,
+      onRetry: ({ attempt, delayMs, error }) =>
+        console.error(`Object storage unreachable at start-up (attempt ${attempt}): ${describeStorageError(error)}; retrying in ${delayMs} ms.`),
+    }).catch((error: unknown) => {
+      // No cause attached: the database hint below must not read the network error as its own.
+      throw new Error(`Object storage unreachable (gave up after S3_STARTUP_RETRY_MS=${config.s3StartupRetryMs}): ${describeStorageError(error)}`);
+    });
+  }
   if (embeddedDatabase) return buildApp(config, { database: await embeddedDatabase, ownsDatabase: true });
   return retryWithBackoff(() => buildApp(config), {
     budgetMs: config.databaseStartupRetryMs,

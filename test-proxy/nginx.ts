@@ -24,10 +24,11 @@ function replaceOnce(source: string, pattern: RegExp, replacement: string): stri
   return source.replace(new RegExp(pattern.source, 'm'), replacement);
 }
 
-/** The shipped site config with the test's listen address and upstream. */
-export function renderSiteConfig(source: string, listen: string, upstream: string): string {
+/** The shipped site config with the test's listen address and upstream server(s). */
+export function renderSiteConfig(source: string, listen: string, upstream: string | readonly string[]): string {
   const listening = replaceOnce(source, /^(\s*)listen 80;$/, `$1listen ${listen};`);
-  return replaceOnce(listening, /^(\s*)server 127\.0\.0\.1:3000;$/, `$1server ${upstream};`);
+  const servers = (typeof upstream === 'string' ? [upstream] : upstream).map((server) => `$1server ${server};`).join('\n');
+  return replaceOnce(listening, /^(\s*)server 127\.0\.0\.1:3000;$/, servers);
 }
 
 export function findNginx(): string {
@@ -49,7 +50,7 @@ export function findNginx(): string {
   throw new Error('nginx was not found: run scripts/ensure-nginx.sh (or set NGINX_BIN).');
 }
 
-export async function startNginx(options: { dir: string; port: number; upstream: string }): Promise<NginxProcess> {
+export async function startNginx(options: { dir: string; port: number; upstream: string | readonly string[] }): Promise<NginxProcess> {
   const { dir, port, upstream } = options;
   const nginx = findNginx();
   // `dir` is the test's own temporary directory: workers of a root master run as "nobody" and

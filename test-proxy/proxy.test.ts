@@ -205,6 +205,55 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
     expect(JSON.parse(body)).toMatchObject({ statusCode: 413, error: 'Payload Too Large' });
   });
 
+  /** A request with the path exactly as given (fetch would resolve "..") and its whole answer. */
+  function rawCall(pathAsSent: string, init: { method?: string; headers?: Record<string, string>; body?: Buffer } = {}) {
+    const origin = new URL(api);
+    return new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
+      const req = httpRequest(
+        { host: origin.hostname, port: origin.port, path: pathAsSent, method: init.method ?? 'GET', headers: init.headers, timeout: REQUEST_TIMEOUT_MS },
+        (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (chunk: string) => (text += chunk));
+          res.once('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body: text }));
+        },
+      );
+      req.once('timeout', () => req.destroy(new Error(`${pathAsSent} timed out`)));
+      req.once('error', reject);
+      req.end(init.body);
+    });
+  }
+
+  it('answers paths nginx would normalise out of /api/ with the service’s own ApiError', async () => {
+    for (const pathAsSent of ['/api/files/../../etc/passwd', '/api/../api/health/../../etc/passwd', '/api/files/%2e%2e/%2e%2e/etc/passwd', '/api/templates/./../../x']) {
+      const answer = await rawCall(pathAsSent);
+      expect(answer.status, pathAsSent).toBe(404);
+      expect(answer.type, pathAsSent).toMatch(/^application\/json/);
+      const body = JSON.parse(answer.body) as { statusCode: number; error: string; message: string };
+      expect(body, pathAsSent).toEqual({ statusCode: 404, error: 'Not Found', message: expect.stringMatching(/^(Route GET \/.* not found\.|File not found\.)$/) });
+    }
+    // The API itself is still reached through the same location.
+    expect((await rawCall('/api/health')).status).toBe(200);
+  });
+
+  it('answers a JSON body of 1 MiB + 1 byte with the service’s 413, every time (no 502 race)', async () => {
+    const oversized = Buffer.alloc(1024 * 1024 + 1, 0x20);
+    oversized[0] = 0x7b; // "{" followed by spaces: its size, not its content, is what is refused
+    const statuses: number[] = [];
+    for (let i = 0; i < 40; i++) {
+      // Unauthenticated (401 before parsing) and public (413 from the parser) routes alike.
+      const target = i % 2 === 0 ? '/api/auth/register' : '/api/projects';
+      const answer = await rawCall(target, { method: 'POST', headers: { 'content-type': 'application/json' }, body: oversized });
+      statuses.push(answer.status);
+      const expected =
+        i % 2 === 0
+          ? { statusCode: 413, error: 'Payload Too Large', message: 'Request body is larger than 1 MiB.' }
+          : { statusCode: 401, error: 'Unauthorized', message: 'Authentication required.' };
+      expect(JSON.parse(answer.body), `attempt ${i + 1}: ${answer.body}`).toEqual(expected);
+    }
+    expect(statuses.filter((status) => status === 502)).toEqual([]);
+  });
+
   it('sees the caller’s address through nginx, never a client-written X-Forwarded-For', async () => {
     const viaProxy = `proxy-ip-${randomBytes(6).toString('hex')}`;
     const status = await getFrom(LOCAL_CLIENT, `${api}/health`, {

@@ -18,6 +18,8 @@ export interface Database {
   /** Runs fn on one dedicated connection (what an advisory lock needs). */
   withSession<T>(fn: (session: SqlSession) => Promise<T>): Promise<T>;
   close(): Promise<void>;
+  /** Pool occupancy for metrics (PostgreSQL only: the embedded engine is one connection). */
+  poolStats?(): { total: number; idle: number; waiting: number };
 }
 
 export interface DatabaseEvents {
@@ -72,6 +74,7 @@ function openPostgres(
       await prisma.$disconnect();
       await pool.end();
     }),
+    poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 

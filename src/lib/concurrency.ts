@@ -6,7 +6,7 @@ export function createLimiter(limit: number) {
     running--;
     waiting.shift()?.();
   };
-  return async function run<T>(task: () => Promise<T>): Promise<T> {
+  async function run<T>(task: () => Promise<T>): Promise<T> {
     if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
     running++;
     try {
@@ -14,5 +14,8 @@ export function createLimiter(limit: number) {
     } finally {
       release();
     }
-  };
+  }
+  /** Tasks running now and waiting for a slot (for metrics). */
+  const stats = () => ({ running, waiting: waiting.length });
+  return Object.assign(run, { stats });
 }

@@ -26,6 +26,8 @@ export interface PasswordHasher {
   verify(password: string, hash: string): Promise<boolean>;
   /** Spends the same time as a real verify, for logins with an unknown email. */
   verifyAgainstDummy(password: string): Promise<false>;
+  /** Hashes running and waiting for a slot (for metrics). */
+  queue(): { running: number; waiting: number };
 }
 
 /**
@@ -47,5 +49,6 @@ export function createPasswordHasher(cost: number, concurrency = BCRYPT_CONCURRE
       await limit(() => bcrypt.compare(password, hash));
       return false;
     },
+    queue: limit.stats,
   };
 }

@@ -2,8 +2,9 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { DatabaseUnavailableError, HttpError, MESSAGES } from '../errors.js';
+import { DatabaseUnavailableError, HttpError, MESSAGES, StorageUnavailableError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
+import { drainRequest, hasUnreadBody } from '../lib/drain-request.js';
 
 export interface ApiError {
   statusCode: number;
@@ -38,6 +39,8 @@ export function toApiError(error: FastifyError | Error): ApiError {
   if (error instanceof HttpError) return apiError(error.statusCode, error.message);
   const fastifyError = error as FastifyError;
   if (fastifyError.validation) return apiError(400, error.message);
+  // First: its cause is a network error that would also look like an unreachable database.
+  if (error instanceof StorageUnavailableError) return apiError(503, MESSAGES.storageUnavailable);
   if (error instanceof DatabaseUnavailableError || isDatabaseUnreachable(error)) {
     return apiError(503, MESSAGES.databaseUnavailable);
   }
@@ -52,9 +55,17 @@ export function toApiError(error: FastifyError | Error): ApiError {
   return apiError(500, MESSAGES.internal);
 }
 
+const isMultipart = (contentType: string | undefined) => /^multipart\//i.test(contentType ?? '');
+
 async function errorHandlerPlugin(app: FastifyInstance) {
-  app.setErrorHandler((error: FastifyError, request, reply) => {
+  app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const body = toApiError(error);
+    // An early answer to a JSON request (413 before reading, 401 before parsing): read the rest
+    // of the body first, so a proxy still sending it receives this answer and not a reset. A
+    // route that chose to close (a rejected upload) is left alone.
+    if (hasUnreadBody(request.raw) && !reply.hasHeader('connection') && !isMultipart(request.headers['content-type'])) {
+      if (!(await drainRequest(request.raw))) reply.header('connection', 'close');
+    }
     if (body.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {

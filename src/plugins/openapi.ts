@@ -59,6 +59,11 @@ const SECURITY_SCHEMES = {
     bearerFormat: 'JWT',
     description: 'The token returned by POST /auth/register or POST /auth/login.',
   },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The METRICS_TOKEN the service was started with (GET /metrics only).',
+  },
   apiKey: {
     type: 'apiKey',
     in: 'header',

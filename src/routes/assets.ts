@@ -41,13 +41,14 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. ' +
           'A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.',
-        response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415) },
+        response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415, 503) },
       },
     },
     async function uploadAsset(request, reply) {
       try {
         const received = await receiveOneFile(request, app.services.assets);
         const asset = await received.save(request.userId);
+        app.metrics.uploadBytes.inc(asset.sizeBytes);
         return reply.code(201).send({ asset: toAssetDto(asset, app.config.publicBaseUrl) });
       } catch (error) {
         // The rest of a rejected body is not worth reading: answer, then close the connection.

@@ -33,7 +33,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       summary: 'Fetch a stored upload, or its WebP thumbnail, by its name',
       params: FileParams,
       querystring: EmptyQuery,
-      response: { 200: FileBytes, 304: NotModified, ...errorResponses(400, 404) },
+      response: { 200: FileBytes, 304: NotModified, ...errorResponses(400, 404, 503) },
     },
     handler: async function serveFile(request, reply) {
       const { assets } = app.services;

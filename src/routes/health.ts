@@ -22,7 +22,7 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['health'],
-        summary: 'Readiness: the database answers',
+        summary: 'Readiness: the database answers (and the object storage, when S3_BUCKET is set)',
         operationId: 'getReadiness',
         querystring: EmptyQuery,
         response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(400, 503) },
@@ -34,6 +34,14 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       } catch (error) {
         request.log.warn({ err: error }, 'readiness check failed');
         throw new DatabaseUnavailableError({ cause: error });
+      }
+      const { storage } = app.services;
+      if (storage.check) {
+        // Already a StorageUnavailableError (503 "Storage is unavailable.") when it fails.
+        await storage.check().catch((error: unknown) => {
+          request.log.warn({ err: error }, 'readiness check failed: object storage');
+          throw error;
+        });
       }
       return { status: 'ready' as const };
     },

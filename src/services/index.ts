@@ -5,7 +5,7 @@ import type { Database } from '../db/database.js';
 import { createApiKeySealer } from '../lib/api-key-crypto.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
-import { createLocalDiskStorage } from '../storage/index.js';
+import { createStorage, type SelectedStorage } from '../storage/index.js';
 import { createAccountService } from './accounts.js';
 import { createAdminService } from './admin.js';
 import { createApiKeyService } from './api-keys.js';
@@ -18,15 +18,19 @@ import { createModelService } from './models.js';
 import { createBackgroundTextureSource } from './project-texture.js';
 import { createProjectService } from './projects.js';
 
-export function createServices(config: Config, db: Database) {
+/** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
+export function createServices(config: Config, db: Database, selected: SelectedStorage = createStorage(config)) {
   const repositories = createRepositories(db.prisma);
+  const { storage } = selected;
   // One hasher (and so one bcrypt queue) for every service that hashes or checks passwords.
-  const passwords = createPasswordHasher(config.bcryptCost);
-  const storage = createLocalDiskStorage(config.uploadDir);
+  const passwordHasher = createPasswordHasher(config.bcryptCost);
   const fileJanitor = createFileJanitor(repositories.fileDeletions, storage);
   return {
-    auth: createAuthService(repositories.users, passwords),
-    accounts: createAccountService(repositories.users, passwords, fileJanitor),
+    passwordHasher,
+    storage,
+    closeStorage: selected.close,
+    auth: createAuthService(repositories.users, passwordHasher),
+    accounts: createAccountService(repositories.users, passwordHasher, fileJanitor),
     admin: createAdminService(repositories.users, config.jwtSecret),
     apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
     projects: createProjectService(repositories.projects),

@@ -32,6 +32,14 @@ export interface FileStorage {
   stat(name: string): Promise<{ size: number } | null>;
   /** Removes a committed object; a missing one is not an error. */
   delete(name: string): Promise<void>;
+  /** Writes a derived object (a thumbnail) whole under name, atomically, overwriting. */
+  save(name: string, bytes: Buffer): Promise<void>;
+  /**
+   * Readiness: rejects with StorageUnavailableError when the store cannot be reached. Only stores
+   * that can be unreachable (object storage) have it.
+   */
+  check?(): Promise<void>;
 }
 
 export { createLocalDiskStorage, TEMP_PREFIX } from './local-disk.js';
+export { createStorage, type SelectedStorage } from './select.js';

@@ -21,13 +21,17 @@ export const STALE_TEMP_MS = 60 * 60 * 1000;
 // never a path: no separators, no leading dot.
 const SAFE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9]+)?$/;
 
+export function assertSafeName(name: string): void {
+  if (!SAFE_NAME.test(name)) throw new Error(`Refusing unsafe storage name ${JSON.stringify(name)}.`);
+}
+
 /** Creates root (recursively) if needed and removes stale temporary files; call once at start-up. */
 export function createLocalDiskStorage(root: string): FileStorage {
   mkdirSync(root, { recursive: true });
   removeStaleTemporaries(root, Date.now() - STALE_TEMP_MS);
 
   const pathOf = (name: string) => {
-    if (!SAFE_NAME.test(name)) throw new Error(`Refusing unsafe storage name ${JSON.stringify(name)}.`);
+    assertSafeName(name);
     return path.join(root, name);
   };
 

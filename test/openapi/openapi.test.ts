@@ -171,8 +171,14 @@ describe(`OpenAPI document (${engineName()})`, () => {
     expect(doc.components.securitySchemes).toEqual({
       bearerAuth: expect.objectContaining({ type: 'http', scheme: 'bearer', bearerFormat: 'JWT' }),
       apiKey: expect.objectContaining({ type: 'apiKey', in: 'header', name: 'x-api-key' }),
+      metricsToken: expect.objectContaining({ type: 'http', scheme: 'bearer' }),
     });
     for (const [key, operation] of operations) {
+      // Operators' scrape endpoint: its own token, no client surface.
+      if (key === 'GET /metrics') {
+        expect(operation.security, key).toEqual([{ metricsToken: [] }]);
+        continue;
+      }
       const surface = surfaceOf(key.split(' ')[1] ?? '');
       expect(surface, `${key} is on no known surface`).toBeDefined();
       if (surface === 'account') expect(operation.security, key).toEqual([{ bearerAuth: [] }]);
