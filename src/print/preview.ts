@@ -6,6 +6,7 @@
  * The whole picture is one SVG rasterised by libvips (librsvg): no external resource is loaded.
  */
 import sharp from 'sharp';
+import { boundsOf } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
@@ -24,14 +25,6 @@ const n = (value: number) => (Math.round(value * 1000) / 1000).toString();
 const rgb = (c: readonly number[]) => `rgb(${c[0]},${c[1]},${c[2]})`;
 const pathData = (points: readonly Point[], closed: boolean) =>
   points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${n(x)} ${n(y)}`).join('') + (closed ? 'Z' : '');
-
-function boundsOfPoints(points: readonly Point[]) {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
-}
 
 /**
  * Downsampled copies by stored name, byte size and pixel size. A stored name never changes its
@@ -77,7 +70,7 @@ class PreviewImages {
 }
 
 function backgroundSvg(layers: PieceLayers, background: BackgroundPaint, index: number, images: PreviewImages): string {
-  const box = boundsOfPoints(layers.bleed);
+  const box = boundsOf(layers.bleed);
   const rect = `x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}"`;
   if (background.kind === 'color') return `<rect ${rect} fill="${rgb(background.color)}"/>`;
   if (background.kind === 'gradient') {
@@ -100,7 +93,7 @@ export async function renderPreviewPng(placement: Placement, widthPx: number): P
   const images = new PreviewImages();
   for (const layers of placement.pieces) {
     if (layers.background?.kind === 'image') {
-      const box = boundsOfPoints(layers.bleed);
+      const box = boundsOf(layers.bleed);
       const { asset } = layers.background;
       const cover = Math.max((box.width * k) / asset.widthPx, (box.height * k) / asset.heightPx);
       images.want(asset, asset.widthPx * cover, asset.heightPx * cover);
