@@ -5,12 +5,11 @@
  * photo costs a JPEG shrink-on-load, never a full decode. Images that cannot be read are left out.
  * The whole picture is one SVG rasterised by libvips (librsvg): no external resource is loaded.
  */
-import sharp from 'sharp';
 import { boundsOf } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
-import { downsampled } from './images.js';
+import { downsampled, loadSharp } from './images.js';
 import type { BackgroundPaint, PieceLayers, Placement, ResolvedAsset } from './types.js';
 
 export const PREVIEW_MIN_WIDTH = 64;
@@ -127,5 +126,6 @@ export async function renderPreviewPng(placement: Placement, widthPx: number): P
     }
   }
   parts.push('</svg>');
+  const sharp = await loadSharp();
   return sharp(Buffer.from(parts.join('')), { limitInputPixels: false }).png({ compressionLevel: 6 }).toBuffer();
 }
