@@ -257,6 +257,8 @@ const FILE_HEADERS = {
   'x-content-type-options': { required: true, description: 'nosniff', schema: { type: 'string' } },
 };
 
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete', 'options']);
+
 /** The standard headers, declared once under components/headers. */
 export const HEADER_COMPONENTS = { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER };
 const headerComponentName = (name: string) => name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
@@ -285,6 +287,9 @@ export function applyConventions(paths: PathsObject): void {
       }
       documentOptionalBody(operation);
       const responses = (operation.responses ??= {});
+      // Fastify parses a body on these methods whatever the route: an unsupported media type is a
+      // 415 and more than the body limit a 413, even on a route that takes no body.
+      if (BODY_METHODS.has(method)) for (const status of ['413', '415']) responses[status] ??= { description: STATUS_CODES[status] };
       requireStandardHeaders(responses);
       responses.default ??= { description: 'Unexpected failure (500), or 503 while the server shuts down.' };
       const limited = '429' in responses;

@@ -5,10 +5,14 @@
  */
 import { promisify } from 'node:util';
 import { deflate as deflateCallback } from 'node:zlib';
-import sharp, { type Sharp } from 'sharp';
+import type { Sharp } from 'sharp';
 import type { ResolvedAsset, Rgb } from './types.js';
 
 const deflate = promisify(deflateCallback);
+
+// sharp (libvips) loads on first use: only print, preview and preflight need it.
+let sharpModule: Promise<typeof import('sharp')['default']> | undefined;
+export const loadSharp = () => (sharpModule ??= import('sharp').then((module) => module.default));
 
 export type PrintColorSpace = 'rgb' | 'cmyk';
 
@@ -31,11 +35,11 @@ const INVERTED_CMYK = [1, 0, 1, 0, 1, 0, 1, 0];
 /** Never more than the upload limit's bound; sharp refuses bigger images before decoding. */
 const LIMIT_INPUT_PIXELS = 100_000_000;
 
-const open = (bytes: Buffer) => sharp(bytes, { limitInputPixels: LIMIT_INPUT_PIXELS, failOn: 'error' });
+const open = async (bytes: Buffer) => (await loadSharp())(bytes, { limitInputPixels: LIMIT_INPUT_PIXELS, failOn: 'error' });
 
 /** The image at its stored resolution, ready to embed. A baseline sRGB/grey JPEG goes in unchanged. */
 export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, colorSpace: PrintColorSpace): Promise<PdfImageData> {
-  const meta = await open(bytes).metadata();
+  const meta = await (await open(bytes)).metadata();
   const oriented = (meta.orientation ?? 1) === 1;
   if (asset.mimeType === 'image/jpeg' && oriented && colorSpace === 'rgb' && (meta.channels === 3 || meta.channels === 1) && meta.space !== 'cmyk') {
     return {
@@ -46,7 +50,7 @@ export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, colorSpace: 
       data: bytes,
     };
   }
-  const base = open(bytes).rotate();
+  const base = (await open(bytes)).rotate();
   const smask = meta.hasAlpha ? await alphaMask(base.clone()) : undefined;
   if (colorSpace === 'cmyk') {
     const { data, info } = await base
@@ -79,13 +83,13 @@ async function alphaMask(image: Sharp): Promise<Buffer> {
  * decoded when a small copy is needed.
  */
 export async function downsampled(bytes: Buffer, maxWidth: number, maxHeight: number): Promise<{ data: Buffer; mime: string }> {
-  const image = open(bytes).rotate().resize({
+  const image = (await open(bytes)).rotate().resize({
     width: Math.max(1, Math.round(maxWidth)),
     height: Math.max(1, Math.round(maxHeight)),
     fit: 'inside',
     withoutEnlargement: true,
   });
-  const { hasAlpha } = await open(bytes).metadata();
+  const { hasAlpha } = await (await open(bytes)).metadata();
   if (hasAlpha) return { data: await image.png({ compressionLevel: 3 }).toBuffer(), mime: 'image/png' };
   return { data: await image.toColourspace('srgb').jpeg({ quality: 90 }).toBuffer(), mime: 'image/jpeg' };
 }
@@ -93,6 +97,7 @@ export async function downsampled(bytes: Buffer, maxWidth: number, maxHeight: nu
 /** An sRGB colour through the CMYK profile, as percentages for the PDF. */
 export async function rgbToCmyk(color: Rgb): Promise<[number, number, number, number]> {
   const [r, g, b] = color;
+  const sharp = await loadSharp();
   const data = await sharp({ create: { width: 1, height: 1, channels: 3, background: { r, g, b } } })
     .withIccProfile('cmyk')
     .raw()
@@ -105,6 +110,7 @@ let cmykProfile: Promise<Buffer> | undefined;
 /** libvips' built-in CMYK profile, for the PDF's OutputIntent. */
 export function cmykIccProfile(): Promise<Buffer> {
   cmykProfile ??= (async () => {
+    const sharp = await loadSharp();
     const jpeg = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } }).withIccProfile('cmyk').jpeg().toBuffer();
     const { icc } = await sharp(jpeg).metadata();
     if (!icc) throw new Error('libvips has no built-in CMYK profile');

@@ -16,6 +16,7 @@ import {
   useSpotInks,
   type SpotColorDocument,
 } from '../dielines/pdf.js';
+import { boundsOf } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { gradientLine } from './background.js';
 import { cmykIccProfile, pdfImage, rgbToCmyk, type PdfImageData, type PrintColorSpace } from './images.js';
@@ -97,14 +98,6 @@ function tracePolygon(doc: SpotColorDocument, points: readonly Point[]): void {
   doc.closePath();
 }
 
-function boundsOfPoints(points: readonly Point[]) {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
-}
-
 async function paint(color: Rgb, colorSpace: PrintColorSpace): Promise<Color> {
   if (colorSpace === 'cmyk') return rgbToCmyk(color);
   return [...color];
@@ -117,7 +110,7 @@ async function drawBackground(
   images: ImageRegistry,
   colorSpace: PrintColorSpace,
 ): Promise<void> {
-  const box = boundsOfPoints(layers.bleed);
+  const box = boundsOf(layers.bleed);
   if (background.kind === 'color') {
     doc.rect(box.x, box.y, box.width, box.height).fill(await paint(background.color, colorSpace) as never);
     return;

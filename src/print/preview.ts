@@ -5,11 +5,11 @@
  * photo costs a JPEG shrink-on-load, never a full decode. Images that cannot be read are left out.
  * The whole picture is one SVG rasterised by libvips (librsvg): no external resource is loaded.
  */
-import sharp from 'sharp';
+import { boundsOf } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
-import { downsampled } from './images.js';
+import { downsampled, loadSharp } from './images.js';
 import type { BackgroundPaint, PieceLayers, Placement, ResolvedAsset } from './types.js';
 
 export const PREVIEW_MIN_WIDTH = 64;
@@ -24,14 +24,6 @@ const n = (value: number) => (Math.round(value * 1000) / 1000).toString();
 const rgb = (c: readonly number[]) => `rgb(${c[0]},${c[1]},${c[2]})`;
 const pathData = (points: readonly Point[], closed: boolean) =>
   points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${n(x)} ${n(y)}`).join('') + (closed ? 'Z' : '');
-
-function boundsOfPoints(points: readonly Point[]) {
-  const xs = points.map((p) => p[0]);
-  const ys = points.map((p) => p[1]);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
-}
 
 /**
  * Downsampled copies by stored name, byte size and pixel size. A stored name never changes its
@@ -77,7 +69,7 @@ class PreviewImages {
 }
 
 function backgroundSvg(layers: PieceLayers, background: BackgroundPaint, index: number, images: PreviewImages): string {
-  const box = boundsOfPoints(layers.bleed);
+  const box = boundsOf(layers.bleed);
   const rect = `x="${n(box.x)}" y="${n(box.y)}" width="${n(box.width)}" height="${n(box.height)}"`;
   if (background.kind === 'color') return `<rect ${rect} fill="${rgb(background.color)}"/>`;
   if (background.kind === 'gradient') {
@@ -100,7 +92,7 @@ export async function renderPreviewPng(placement: Placement, widthPx: number): P
   const images = new PreviewImages();
   for (const layers of placement.pieces) {
     if (layers.background?.kind === 'image') {
-      const box = boundsOfPoints(layers.bleed);
+      const box = boundsOf(layers.bleed);
       const { asset } = layers.background;
       const cover = Math.max((box.width * k) / asset.widthPx, (box.height * k) / asset.heightPx);
       images.want(asset, asset.widthPx * cover, asset.heightPx * cover);
@@ -134,5 +126,6 @@ export async function renderPreviewPng(placement: Placement, widthPx: number): P
     }
   }
   parts.push('</svg>');
+  const sharp = await loadSharp();
   return sharp(Buffer.from(parts.join('')), { limitInputPixels: false }).png({ compressionLevel: 6 }).toBuffer();
 }

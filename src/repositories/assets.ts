@@ -94,11 +94,11 @@ export function createAssetRepository(prisma: PrismaClient) {
      */
     async deleteOwned(userId: string, id: string): Promise<string[] | null> {
       return prisma.$transaction(async (tx) => {
-        const rows = await tx.asset.findMany({ where: { id, userId }, select: { name: true, thumbnailName: true } });
-        const row = rows[0];
+        // RETURNING gives the row as it was deleted: a thumbnail the backfill recorded a moment
+        // before is in it, so it cannot be orphaned.
+        const [row] = await tx.$queryRaw<Array<{ name: string; thumbnailName: string | null }>>`
+          DELETE FROM "assets" WHERE "id" = ${id} AND "userId" = ${userId} RETURNING "name", "thumbnailName"`;
         if (!row) return null;
-        const { count } = await tx.asset.deleteMany({ where: { id, userId } });
-        if (count === 0) return null;
         const names = row.thumbnailName ? [row.name, row.thumbnailName] : [row.name];
         await recordFileDeletions(tx, names);
         return names;

@@ -28,6 +28,9 @@ export const THUMBNAIL_NAME = /^[a-z0-9]{20,32}-thumb\.webp$/;
 /** The thumbnail's stored name for an asset's stored name. */
 export const thumbnailNameOf = (name: string) => `${name.replace(/\.[a-z0-9]+$/, '')}${THUMBNAIL_SUFFIX}`;
 
+/** Ids are cuid2: anything else (NUL bytes included, which PostgreSQL text refuses) is a 404 unread. */
+const ASSET_ID = /^[a-z0-9]{1,64}$/;
+
 /** How many rows the backfill reads per page. */
 const BACKFILL_PAGE = 20;
 
@@ -200,14 +203,14 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
     },
 
     async get(userId: string, id: string): Promise<Asset> {
-      const asset = await assets.findOwned(userId, id);
+      const asset = ASSET_ID.test(id) ? await assets.findOwned(userId, id) : null;
       if (!asset) throw notFound(MESSAGES.assetNotFound);
       return asset;
     },
 
     /** Deletes the row (recording its files in the outbox, same transaction), then the files. */
     async remove(userId: string, id: string): Promise<void> {
-      const names = await assets.deleteOwned(userId, id);
+      const names = ASSET_ID.test(id) ? await assets.deleteOwned(userId, id) : null;
       if (!names) throw notFound(MESSAGES.assetNotFound);
       await janitor.removeRecorded(names);
     },

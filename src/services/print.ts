@@ -3,7 +3,6 @@
 // work runs in sharp's and zlib's thread pools, at most PRINT_CONCURRENCY jobs at a time per
 // process with PRINT_QUEUE waiting; beyond that the caller gets a 503 and Retry-After.
 import { createHash } from 'node:crypto';
-import sharp from 'sharp';
 import { getTemplate, type Template } from '../catalog/index.js';
 import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate, type Dieline } from '../dielines/index.js';
 import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
@@ -24,6 +23,7 @@ import {
   type PrintOptions,
   type ResolvedAsset,
 } from '../print/index.js';
+import { loadSharp } from '../print/images.js';
 import type { AssetRepository, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
 import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
@@ -65,6 +65,7 @@ export async function describeAsset(storage: FileStorage, file: StoredFile): Pro
   const data = await load();
   if (!data) return null;
   try {
+    const sharp = await loadSharp();
     const meta = await sharp(data, { limitInputPixels: false }).metadata();
     const orientation = meta.orientation ?? 1;
     const swap = orientation >= 5;

@@ -147,7 +147,8 @@ describe(`GET /files/:name (${engineName()})`, () => {
     it.each([
       ['dot segments (normalised away by URL parsing)', '/files/../../etc/passwd'],
       ['an empty name', '/files/'],
-      ['encoded dots alone (normalised away too)', '/files/%2e%2e'],
+      // (/files/%2e%2e alone normalises to /, which redirects to the documentation.)
+      ['encoded dots (normalised away too)', '/files/%2e%2e/passwd'],
       ['an extra path segment', `/files/x/y.png`],
     ])('%s → 404 ApiError', async (_label, url) => {
       expectApiError(await get(url), 404);

@@ -36,9 +36,9 @@ describe(`GET and DELETE /assets/:id (${engineName()})`, () => {
     expect(response.json()).toEqual({ asset });
   });
 
-  it("another account's asset, an unknown id and a malformed id → 404 \"Asset not found.\"", async () => {
+  it("another account's asset, an unknown id and malformed ids (a space, a NUL byte, an emoji) → 404 \"Asset not found.\"", async () => {
     const asset = await uploadAsset(app, owner, await made.png(4, 4));
-    for (const [account, id] of [[stranger, asset.id], [owner, 'nosuchassetid0000000000000'], [owner, 'not%20an%20id']] as const) {
+    for (const [account, id] of [[stranger, asset.id], [owner, 'nosuchassetid0000000000000'], [owner, 'not%20an%20id'], [owner, 'nul%00byte'], [owner, '%F0%9F%98%80']] as const) {
       expectApiError(await get(account, id), 404, 'Asset not found.');
       expectApiError(await remove(account, id), 404, 'Asset not found.');
     }

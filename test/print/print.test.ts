@@ -201,24 +201,6 @@ describe('print PDF', () => {
   });
 });
 
-describe('concurrency', () => {
-  it('beyond 2 running and 4 waiting jobs per process: 503 with Retry-After, the others complete', async () => {
-    const sharp = (await import('sharp')).default;
-    const noisy = await sharp({ create: { width: 4000, height: 3000, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
-      .jpeg({ quality: 95 })
-      .toBuffer();
-    const url = await uploadJpeg(app, owner, noisy);
-    const id = await createProject(app, owner, 'mailer-box', { artworks: [artwork('art-1', 'front', url, { scale: 0.3 })] }, MAILER);
-    // Distinct widths: no request can use another's downsampled copy.
-    const responses = await Promise.all(Array.from({ length: 16 }, (_, i) => get(`/projects/${id}/preview?width=${1000 + i}`)));
-    const busy = responses.filter((r) => r.statusCode === 503);
-    expect(busy.length).toBeGreaterThan(0);
-    expect(busy.length + responses.filter((r) => r.statusCode === 200).length).toBe(16);
-    expectApiError(busy[0]!, 503, 'Too many print files and previews are being made; retry in a few seconds.');
-    expect(busy[0]!.headers['retry-after']).toBe('5');
-  });
-});
-
 describe('preview PNG', () => {
   it('draws the same layers: image upright at the panel centre, background in the bleed, white outside', async () => {
     const id = await createProject(app, owner, 'mailer-box', {
@@ -264,4 +246,23 @@ describe('preview PNG', () => {
     const [cx, cy] = panel('front').frame.center;
     expectColor(pixel(raster, (cx + 3) * k, (cy + 3) * k), GREEN, 'no image, background shows');
   });
+});
+
+// Last in the file: its jobs must not overlap another test's requests.
+describe('concurrency', () => {
+  it('beyond 2 running and 4 waiting jobs per process: 503 with Retry-After, the others complete', async () => {
+    const sharp = (await import('sharp')).default;
+    const noisy = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const url = await uploadJpeg(app, owner, noisy);
+    const id = await createProject(app, owner, 'mailer-box', { artworks: [artwork('art-1', 'front', url, { scale: 0.3 })] }, MAILER);
+    // Distinct widths: no request can use another's downsampled copy.
+    const responses = await Promise.all(Array.from({ length: 12 }, (_, i) => get(`/projects/${id}/preview?width=${1000 + i}`)));
+    const busy = responses.filter((r) => r.statusCode === 503);
+    expect(busy.length).toBeGreaterThan(0);
+    expect(busy.length + responses.filter((r) => r.statusCode === 200).length).toBe(12);
+    expectApiError(busy[0]!, 503, 'Too many print files and previews are being made; retry in a few seconds.');
+    expect(busy[0]!.headers['retry-after']).toBe('5');
+  }, 120_000);
 });

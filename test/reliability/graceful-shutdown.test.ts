@@ -8,6 +8,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { uniqueEmail } from '../helpers/app.js';
+import { thumbnailNameOf } from '../../src/services/assets.js';
 import { pngOfSize } from '../helpers/images.js';
 import { filePart, multipartBody } from '../helpers/multipart.js';
 import { spawnServer, type LifecycleServer } from '../helpers/server-lifecycle.js';
@@ -180,7 +181,7 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
     const entries = await readdir(server.uploadDir);
     expect(entries.filter((entry) => entry.startsWith('.')), 'temporary or probe files left').toEqual([]);
     const storedNames = answers.filter((a) => a.label.startsWith('upload')).map((a) => JSON.parse(a.body).asset.name as string);
-    expect(entries.sort()).toEqual([...storedNames].sort());
+    expect(entries.sort()).toEqual([...storedNames, ...storedNames.map(thumbnailNameOf)].sort());
     expect((await readFile(path.join(server.uploadDir, storedNames[0]))).equals(image)).toBe(true);
   });
 });
