@@ -52,12 +52,34 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Readiness: the database answers
-         * @description Readiness: the database answers.
+         * Readiness: the database answers (and the object storage, when S3_BUCKET is set)
+         * @description Readiness: the database answers (and the object storage, when S3_BUCKET is set).
          *
          *     Public: no credential needed.
          */
         get: operations["getReadiness"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics (only with METRICS_TOKEN as a bearer token; otherwise 404)
+         * @description Prometheus metrics (only with METRICS_TOKEN as a bearer token; otherwise 404).
+         *
+         *     Security: metricsToken.
+         */
+        get: operations["listMetrics"];
         put?: never;
         post?: never;
         delete?: never;
@@ -126,7 +148,57 @@ export interface paths {
         get: operations["getMe"];
         put?: never;
         post?: never;
+        /**
+         * Delete the account with its projects, assets, files and keys
+         * @description Its keys fail on every server from the next request. The last administrator cannot be deleted (409).
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["deleteAuthMe"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Change the password; every token issued before stops working, a new one is returned
+         * @description Change the password; every token issued before stops working, a new one is returned.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        put: operations["updateAuthPassword"];
+        post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/auth/sessions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Sign out everywhere: every token issued so far stops working
+         * @description Sign out everywhere: every token issued so far stops working.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["deleteAuthSessions"];
         options?: never;
         head?: never;
         patch?: never;
@@ -198,6 +270,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/templates/{id}/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The template as a 3D model (binary glTF): boxes folded from their dieline, containers parametric
+         * @description Dimensions default to the template's defaultDimensions, material and finish to the template's first. Round containers take widthMm as the diameter; only the pouch uses depthMm (its gusset). A size the template cannot be built at is a 400 naming the parameter.
+         *
+         *     Public: no credential needed.
+         */
+        get: operations["getTemplateModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/templates": {
         parameters: {
             query?: never;
@@ -256,6 +350,28 @@ export interface paths {
          *     Requires `x-api-key: pf_…` (apiKey).
          */
         get: operations["getV1TemplateDieline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/templates/{id}/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The template as a 3D model (binary glTF): boxes folded from their dieline, containers parametric
+         * @description Dimensions default to the template's defaultDimensions, material and finish to the template's first. Round containers take widthMm as the diameter; only the pouch uses depthMm (its gusset). A size the template cannot be built at is a 400 naming the parameter.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["getV1TemplateModel"];
         put?: never;
         post?: never;
         delete?: never;
@@ -358,19 +474,107 @@ export interface paths {
         get: operations["getProject"];
         /**
          * Change the fields sent, leave the others
-         * @description Change the fields sent, leave the others.
+         * @description A change records the replaced state as a version first. Sending only stored values changes nothing.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
         put: operations["updateProject"];
         post?: never;
         /**
-         * Delete a project permanently
-         * @description Delete a project permanently.
+         * Delete a project permanently, with its versions
+         * @description Delete a project permanently, with its versions.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
         delete: operations["deleteProject"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a project from another's current state
+         * @description Create a project from another's current state.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["postProjectDuplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's recorded versions, newest first
+         * @description Each entry is a state a change replaced; the latest 50 are kept. Documents are read one at a time.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listProjectVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one recorded version with its artworkJson
+         * @description Read one recorded version with its artworkJson.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getProjectVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a recorded version back as the current state
+         * @description Sets name, templateId, dimensions and artworkJson to the recorded ones. When that changes something, the replaced state is recorded as a version first; restoring the current state changes nothing.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["postProjectVersionRestore"];
+        delete?: never;
         options?: never;
         head?: never;
         patch?: never;
@@ -398,6 +602,138 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a project for print: missing panels and assets, resolution, bleed, glue areas, material
+         * @description Check a project for print: missing panels and assets, resolution, bleed, glue areas, material.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getProjectPreflight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/print": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The print-ready PDF of a project: one page per piece, trim and bleed boxes, spot-colour dieline
+         * @description A project whose preflight has an error finding answers 409.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getProjectPrint"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A PNG preview of the printed blank with the dieline over it
+         * @description Images that cannot be read are left out.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getProjectPreview"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The project as a 3D model (binary glTF) wearing its print, in its material and finish
+         * @description The project's size, material, finish and caliper; its printed blank (boxes) or label (containers) as the base-colour texture, textureSize pixels on the longest side.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getProjectModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/viewer": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 3D viewer page: ?model=<same-origin GLB URL>&lighting=<preset>&background=<#hex>
+         * @description Static HTML with a bundled three.js: loads the model (same-origin URLs only), lights it with one of the four presets (studio, softbox, dramatic, outdoor), sets the background, orbit controls. The page reports its state on <body data-state> (loading, ready, error).
+         *
+         *     Public: no credential needed.
+         */
+        get: operations["getViewer"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/viewer/viewer.js": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The viewer's script (three.js bundled at build time)
+         * @description The viewer's script (three.js bundled at build time).
+         *
+         *     Public: no credential needed.
+         */
+        get: operations["listViewerViewerJs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets": {
         parameters: {
             query?: never;
@@ -415,12 +751,40 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description Upload an image (multipart/form-data, one file part named "file", at most 25 MB).
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
         post: operations["uploadAsset"];
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the account's uploads
+         * @description One of the account's uploads.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an upload: its row, its file and its thumbnail
+         * @description The row goes first, together with a record of its files; the files are removed right after, or by the next start-up if the process stops in between. A project that still places the image keeps its URL, which then answers 404.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["deleteAsset"];
         options?: never;
         head?: never;
         patch?: never;
@@ -434,8 +798,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Fetch a stored upload by its name
-         * @description Fetch a stored upload by its name.
+         * Fetch a stored upload, or its WebP thumbnail, by its name
+         * @description Fetch a stored upload, or its WebP thumbnail, by its name.
          *
          *     Public: no credential needed.
          */
@@ -445,12 +809,68 @@ export interface paths {
         delete?: never;
         options?: never;
         /**
-         * Fetch a stored upload by its name
-         * @description Fetch a stored upload by its name.
+         * Fetch a stored upload, or its WebP thumbnail, by its name
+         * @description Fetch a stored upload, or its WebP thumbnail, by its name.
          *
          *     Public: no credential needed.
          */
         head: operations["headFile"];
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List accounts, newest first, optionally by email substring (cursor-paginated)
+         * @description List accounts, newest first, optionally by email substring (cursor-paginated).
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listAdminUsers"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/admin/users/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One account, with what it owns
+         * @description One account, with what it owns.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getAdminUser"];
+        /**
+         * Change an account's plan or role
+         * @description A plan change applies from the next request. Removing the last administrator is refused (409).
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        put: operations["updateAdminUser"];
+        post?: never;
+        /**
+         * Delete an account with its projects, assets, files and keys
+         * @description As DELETE /auth/me, without the password. The last administrator cannot be deleted (409).
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["deleteAdminUser"];
+        options?: never;
+        head?: never;
         patch?: never;
         trace?: never;
     };
@@ -502,6 +922,16 @@ export interface components {
             email: string;
             /** @example Ada Lovelace */
             name: string;
+            /**
+             * @description free: up to 3 projects; pro: no project cap. Changed by an administrator.
+             * @enum {string}
+             */
+            plan: "free" | "pro";
+            /**
+             * @description admin: may use the /admin routes. Set with `npm run admin` or by another administrator.
+             * @enum {string}
+             */
+            role: "user" | "admin";
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -568,6 +998,23 @@ export interface components {
             mimeType: string;
             /** @description Stored size in bytes (at most 26,214,400). */
             sizeBytes: number;
+            /** @description Width in pixels as the image is shown (EXIF orientation applied; SVG: its width or viewBox width, rounded); null when undeterminable. */
+            widthPx: number | null;
+            /** @description Height in pixels, as widthPx. */
+            heightPx: number | null;
+            /** @description The resolution the file itself records (JPEG JFIF/EXIF, PNG pHYs, …), in pixels per inch; null when it records none (always for SVG). Never a guess. */
+            dpi: number | null;
+            /**
+             * @description The colour space of the pixels: srgb (RGB, 8 or 16 bit), cmyk, gray, or other.
+             * @enum {string}
+             */
+            colorSpace: "srgb" | "cmyk" | "gray" | "other";
+            /** @description Whether the image has an alpha channel. */
+            hasAlpha: boolean;
+            /** @description SHA-256 of the stored bytes, lowercase hex. Null only for a file stored before this field existed, until the start-up backfill has read it. */
+            sha256: string | null;
+            /** @description A WebP preview, longer side at most 512 px (never upscaled), served by GET /files/:name under its own name; same base rule as url. Null only while the backfill has not reached a file stored before thumbnails existed, or when that old file cannot be decoded. */
+            thumbnailUrl: string | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -641,6 +1088,17 @@ export interface components {
                     width: number;
                     height: number;
                 };
+                /** @description Where artwork goes: origin at the centre, x right and y down as the panel reads on the assembled box, printed side out. */
+                frame: {
+                    /** @description [x, y] in millimetres. */
+                    center: number[];
+                    /** @description Clockwise rotation from the panel's upright frame to the blank. */
+                    rotationDeg: 0 | 90 | 180 | 270;
+                    /** @description Extent in the upright frame, millimetres. */
+                    width: number;
+                    /** @description Extent in the upright frame, millimetres. */
+                    height: number;
+                };
             }[];
             paths: {
                 /** @enum {string} */
@@ -657,6 +1115,39 @@ export interface components {
                 pieceId?: string;
                 panelId?: string;
             }[];
+        };
+        /** AdminUser */
+        AdminUser: {
+            /** @description Opaque cuid2 identifier. */
+            id: string;
+            /**
+             * Format: email
+             * @example ada@example.com
+             */
+            email: string;
+            /** @example Ada Lovelace */
+            name: string;
+            /**
+             * @description free: up to 3 projects; pro: no project cap. Changed by an administrator.
+             * @enum {string}
+             */
+            plan: "free" | "pro";
+            /**
+             * @description admin: may use the /admin routes. Set with `npm run admin` or by another administrator.
+             * @enum {string}
+             */
+            role: "user" | "admin";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description What the account owns. */
+            counts: {
+                projects: number;
+                assets: number;
+                apiKeys: number;
+            };
         };
         /**
          * EditorState
@@ -676,7 +1167,8 @@ export interface components {
                 /** @description Millimetres, 1 to 3000 inclusive; fractions allowed. */
                 depthMm?: number;
             };
-            material?: string;
+            /** @enum {string} */
+            material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
             /** @description Board thickness in millimetres. */
             thicknessMm?: number;
             /** @enum {string} */
@@ -885,6 +1377,78 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Prometheus text exposition format 0.0.4. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -1315,6 +1879,486 @@ export interface operations {
             };
         };
     };
+    deleteAuthMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "password": "correct horse battery"
+                 *     }
+                 */
+                "application/json": {
+                    password: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Deleted. Empty body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "An account with this email already exists."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateAuthPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "currentPassword": "correct horse battery",
+                 *       "newPassword": "battery staple horse"
+                 *     }
+                 */
+                "application/json": {
+                    currentPassword: string;
+                    /** @description 8 to 72 bytes in UTF-8, no NUL character. Must differ from currentPassword. */
+                    newPassword: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description A new JWT for this account; every token issued before it no longer works. */
+                        token: string;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteAuthSessions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed out. Empty body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     listTemplates: {
         parameters: {
             query?: {
@@ -1503,6 +2547,111 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getTemplateModel: {
+        parameters: {
+            query?: {
+                /** @description Length L (front panel width), inside, in millimetres (1–3000); default: the template's defaultDimensions. Each style accepts a narrower range. */
+                widthMm?: number;
+                /** @description Height H, inside, in millimetres (1–3000); default: the template's defaultDimensions. Each style accepts a narrower range. */
+                heightMm?: number;
+                /** @description Width W (front to back), inside, in millimetres (1–3000); default: the template's defaultDimensions. Each style accepts a narrower range. */
+                depthMm?: number;
+                /** @description Board caliper in millimetres; default: a typical board for the material. Each style accepts its own range. */
+                thicknessMm?: number;
+                /** @description One of the template's materials (default: its first); colours the board or body and, for boxes, chooses the default caliper. */
+                material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
+                /** @description One of the template's finishes (default: its first): the printed surface's PBR parameters. */
+                finish?: "matte" | "gloss" | "soft-touch" | "foil";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs into the printed blank; containers have a `label` node with UVs into the label. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    /** @description inline; filename="<template>-<L>x<W>x<H>.glb". */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "model/gltf-binary": Blob;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -1864,6 +3013,167 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getV1TemplateModel: {
+        parameters: {
+            query?: {
+                /** @description Length L (front panel width), inside, in millimetres (1–3000); default: the template's defaultDimensions. Each style accepts a narrower range. */
+                widthMm?: number;
+                /** @description Height H, inside, in millimetres (1–3000); default: the template's defaultDimensions. Each style accepts a narrower range. */
+                heightMm?: number;
+                /** @description Width W (front to back), inside, in millimetres (1–3000); default: the template's defaultDimensions. Each style accepts a narrower range. */
+                depthMm?: number;
+                /** @description Board caliper in millimetres; default: a typical board for the material. Each style accepts its own range. */
+                thicknessMm?: number;
+                /** @description One of the template's materials (default: its first); colours the board or body and, for boxes, chooses the default caliper. */
+                material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
+                /** @description One of the template's finishes (default: its first): the printed surface's PBR parameters. */
+                finish?: "matte" | "gloss" | "soft-touch" | "foil";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs into the printed blank; containers have a `label` node with UVs into the label. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    /** @description inline; filename="<template>-<L>x<W>x<H>.glb". */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "model/gltf-binary": Blob;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -2409,6 +3719,8 @@ export interface operations {
             201: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2524,7 +3836,10 @@ export interface operations {
     getProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 with no body while it is current. */
+                "if-none-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2536,6 +3851,8 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2543,6 +3860,16 @@ export interface operations {
                         project: components["schemas"]["Project"];
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag is the current one. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -2617,7 +3944,10 @@ export interface operations {
     updateProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Write only if the project is still at one of these versions: "*" or a comma-separated list of ETags ("3", "4"). Weak tags (W/"3") never match. Otherwise 412 and nothing changes. Without it the last write wins. */
+                "if-match"?: string;
+            };
             path: {
                 id: string;
             };
@@ -2651,6 +3981,8 @@ export interface operations {
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2688,6 +4020,325 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteProject: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only if the project is still at one of these versions: "*" or a comma-separated list of ETags ("3", "4"). Weak tags (W/"3") never match. Otherwise 412 and nothing changes. Without it the last write wins. */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the body is empty. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postProjectDuplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Default name: "<name> (copy)", cut to 200 characters. Versions are not copied. */
+        requestBody?: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring mailer, kraft variant"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 200 characters after trimming; stored trimmed. No NUL character or unpaired surrogate. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -2763,7 +4414,7 @@ export interface operations {
             };
         };
     };
-    deleteProject: {
+    listProjectVersions: {
         parameters: {
             query?: never;
             header?: never;
@@ -2774,13 +4425,32 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Deleted; the body is empty. */
-            204: {
+            /** @description OK */
+            200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     [name: string]: unknown;
                 };
-                content?: never;
+                content: {
+                    "application/json": {
+                        /** @description Newest first; the latest 50 are kept. */
+                        versions: {
+                            /** @description The project's version while this state was current. */
+                            version: number;
+                            name: string;
+                            templateId: string;
+                            widthMm: number;
+                            heightMm: number;
+                            depthMm: number;
+                            /**
+                             * Format: date-time
+                             * @description When this state was saved (the project's updatedAt while it was current), ISO 8601 UTC.
+                             */
+                            createdAt: string;
+                        }[];
+                        total: number;
+                    };
+                };
             };
             /** @description Bad Request */
             400: {
@@ -2828,6 +4498,234 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getProjectVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A version number from the list. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** ProjectVersion */
+                        version: {
+                            /** @description The project's version while this state was current. */
+                            version: number;
+                            name: string;
+                            templateId: string;
+                            widthMm: number;
+                            heightMm: number;
+                            depthMm: number;
+                            /**
+                             * Format: date-time
+                             * @description When this state was saved (the project's updatedAt while it was current), ISO 8601 UTC.
+                             */
+                            createdAt: string;
+                            /** @description The EditorState exactly as sent, key order included. */
+                            artworkJson: components["schemas"]["EditorState"];
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postProjectVersionRestore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only if the project is still at one of these versions: "*" or a comma-separated list of ETags ("3", "4"). Weak tags (W/"3") never match. Otherwise 412 and nothing changes. Without it the last write wins. */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+                /** @description A version number from the list. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "An unexpected error occurred."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -2984,6 +4882,693 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getProjectPreflight: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings of the preflight: ready is true when none is an error. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        preflight: {
+                            /** @description True when no finding is an error. */
+                            ready: boolean;
+                            findings: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET. */
+                                code: string;
+                                message: string;
+                                artworkId?: string;
+                                panelId?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getProjectPrint: {
+        parameters: {
+            query?: {
+                /** @description Bleed around every cut outline, in millimetres (0–20). */
+                bleedMm?: number;
+                /** @description Crop marks outside the bleed. */
+                marks?: boolean;
+                /** @description Cut and crease lines as the overprinting spot colours CutContour and Crease. */
+                dieline?: boolean;
+                /** @description cmyk: images and background converted with a CMYK profile, declared as the OutputIntent. */
+                colorSpace?: "rgb" | "cmyk";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The print-ready PDF: one page per piece. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    /** @description attachment; filename="<template>-<L>x<W>x<H>-print.pdf" */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/pdf": Blob;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "An account with this email already exists."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getProjectPreview: {
+        parameters: {
+            query?: {
+                /** @description Width of the PNG in pixels (64–2048); the height follows the artboard. */
+                width?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The printed blank with the dieline over it. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/png": Blob;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getProjectModel: {
+        parameters: {
+            query?: {
+                /** @description Longest side of the print texture in pixels (256–4096). */
+                textureSize?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs into the printed blank; containers have a `label` node with UVs into the label. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    /** @description inline; filename="<template>-<L>x<W>x<H>.glb". */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "model/gltf-binary": Blob;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getViewer: {
+        parameters: {
+            query?: {
+                /** @description URL of a binary glTF on this origin (e.g. /templates/mailer-box/model). */
+                model?: string;
+                lighting?: "studio" | "softbox" | "dramatic" | "outdoor";
+                /** @description Hex colour; default: the lighting preset's. */
+                background?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The viewer page. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listViewerViewerJs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JavaScript. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -3183,6 +5768,241 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the body is empty. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Unexpected failure (500), or 503 while the server shuts down. */
             default: {
                 headers: {
@@ -3207,7 +6027,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The stored name of an asset. */
+                /** @description The stored name of an asset, or of an asset's thumbnail (<stem>-thumb.webp). */
                 name: string;
             };
             cookie?: never;
@@ -3282,6 +6102,23 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
             /** @description Unexpected failure (500), or 503 while the server shuts down. */
             default: {
                 headers: {
@@ -3306,7 +6143,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                /** @description The stored name of an asset. */
+                /** @description The stored name of an asset, or of an asset's thumbnail (<stem>-thumb.webp). */
                 name: string;
             };
             cookie?: never;
@@ -3374,6 +6211,561 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listAdminUsers: {
+        parameters: {
+            query?: {
+                /** @description Case-insensitive substring of the email. */
+                q?: string;
+                /** @description Page size, 1 to 100; default 20. */
+                limit?: number;
+                /** @description The nextCursor of the previous page, as it was returned (opaque). */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest account first. */
+                        users: components["schemas"]["AdminUser"][];
+                        /** @description Pass as cursor for the next page; null on the last page. */
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["AdminUser"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    plan?: "free" | "pro";
+                    /** @enum {string} */
+                    role?: "user" | "admin";
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        user: components["schemas"]["User"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "An account with this email already exists."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteAdminUser: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. Empty body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "An account with this email already exists."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
