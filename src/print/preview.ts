@@ -84,11 +84,19 @@ function backgroundSvg(layers: PieceLayers, background: BackgroundPaint, index: 
   return href ? `<image ${rect} preserveAspectRatio="xMidYMid slice" href="${href}"/>` : '';
 }
 
-export async function renderPreviewPng(placement: Placement, widthPx: number): Promise<Buffer> {
+export interface PreviewOptions {
+  /** `artboard` (default): the blank with its margins; `blank`: exactly the cut blank, origin at its corner (a 3D texture). */
+  area?: 'artboard' | 'blank';
+  /** Draw the cut and crease lines over the print (default true). */
+  dielineLines?: boolean;
+}
+
+export async function renderPreviewPng(placement: Placement, widthPx: number, options: PreviewOptions = {}): Promise<Buffer> {
   const { dieline } = placement;
-  const board = dieline.artboard;
+  const board = options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
   const k = widthPx / board.width;
   const heightPx = Math.max(1, Math.round(board.height * k));
+  widthPx = Math.max(1, Math.round(widthPx));
   const images = new PreviewImages();
   for (const layers of placement.pieces) {
     if (layers.background?.kind === 'image') {
@@ -119,7 +127,7 @@ export async function renderPreviewPng(placement: Placement, widthPx: number): P
     parts.push('</g>');
   });
   const line = Math.max(0.25, 1 / k);
-  for (const path of dieline.paths) {
+  for (const path of options.dielineLines === false ? [] : dieline.paths) {
     if (path.type === 'cut') parts.push(`<path d="${path.d}" fill="none" stroke="${CUT_COLOUR}" stroke-width="${n(line)}"/>`);
     if (path.type === 'crease') {
       parts.push(`<path d="${path.d}" fill="none" stroke="${CREASE_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(3 * line * 4)} ${n(1.5 * line * 4)}"/>`);

@@ -15,7 +15,7 @@ import { createDielineService } from './dielines.js';
 import { createFileJanitor } from './file-janitor.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
-import { createBackgroundTextureSource } from './project-texture.js';
+import { createBackgroundTextureSource, createPrintTextureSource } from './project-texture.js';
 import { createProjectService } from './projects.js';
 
 /** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
@@ -25,6 +25,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   // One hasher (and so one bcrypt queue) for every service that hashes or checks passwords.
   const passwordHasher = createPasswordHasher(config.bcryptCost);
   const fileJanitor = createFileJanitor(repositories.fileDeletions, storage);
+  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl);
   return {
     passwordHasher,
     storage,
@@ -37,8 +38,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     assets: createAssetService(repositories.assets, storage, fileJanitor),
     fileJanitor,
     dielines: createDielineService(),
-    print: createPrintService(repositories.assets, storage, config.publicBaseUrl),
-    models: createModelService(createBackgroundTextureSource()),
+    print,
+    models: createModelService(createPrintTextureSource(print, createBackgroundTextureSource())),
   };
 }
 

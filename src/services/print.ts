@@ -209,6 +209,24 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       };
     },
 
+    /**
+     * The printed blank as a 3D model's texture: exactly the cut blank (no margins, no dieline
+     * lines), `sizePx` on its longer side. Null for a container, a size the style cannot build, or
+     * a design with nothing to print.
+     */
+    async texture(project: Project, sizePx: number): Promise<Buffer | null> {
+      const files = await ownedFiles(project);
+      return bounded(async () => {
+        const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
+        if (!prepared.dieline) return null;
+        const placement = place({ ...prepared, dieline: prepared.dieline });
+        if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
+        const { width, height } = prepared.dieline.blank;
+        const widthPx = width >= height ? sizePx : (sizePx * width) / height;
+        return renderPreviewPng(placement, widthPx, { area: 'blank', dielineLines: false });
+      });
+    },
+
     /** GET /projects/:id/preview. Anything that cannot be placed is left out; a size error is a 400. */
     async preview(project: Project, query: PreviewQuery): Promise<Conditional<Buffer>> {
       requireDieline(project);

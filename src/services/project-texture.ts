@@ -63,3 +63,21 @@ export function createBackgroundTextureSource(): ProjectTextureSource {
     },
   };
 }
+
+/** What the print service offers a texture source: the printed blank of a box project. */
+export interface PrintedBlankRenderer {
+  texture(project: Project, sizePx: number): Promise<Uint8Array | null>;
+}
+
+/**
+ * The project's full print (background, gradient, images, artworks: the print module's layers) on
+ * a box; the background colour on a container's label, which has no printed blank.
+ */
+export function createPrintTextureSource(print: PrintedBlankRenderer, containers: ProjectTextureSource): ProjectTextureSource {
+  return {
+    async render(request) {
+      if (!request.dieline) return containers.render(request);
+      return print.texture(request.project, request.sizePx);
+    },
+  };
+}

@@ -7,6 +7,7 @@ import { apiError, issueKey, type IssuedKey } from '../api-keys/keys.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { decodePng } from '../helpers/png.js';
+import { artwork, BLUE, twoToneJpeg, uploadJpeg } from '../print/harness.js';
 import { expectValidGlb, nodeNamed, readGlb } from './glb.js';
 
 const ETAG = /^"[A-Za-z0-9_-]{27}"$/;
@@ -194,6 +195,37 @@ describe(`model routes (${engineName()})`, () => {
       expect(bigger.headers.etag).not.toBe(response.headers.etag);
       const png2048 = decodePng((await readGlb(bigger.rawPayload)).getRoot().listTextures()[0]!.getImage()!);
       expect(Math.max(png2048.width, png2048.height)).toBe(2048);
+    });
+
+    it("wears the project's print: an image placed on the front panel is on the model's front face", async () => {
+      const designer = await registerAccount(app);
+      const imageUrl = await uploadJpeg(app, designer, await twoToneJpeg(400, 400, BLUE, BLUE));
+      const id = await createProject(designer, 'mailer-box', {
+        background: { kind: 'color', value: '#ffffff' },
+        artworks: [artwork('art-1', 'front', imageUrl, { scale: 0.5 })],
+      });
+      const response = await get(`/projects/${id}/model?textureSize=1024`, designer.auth);
+      expect(response.statusCode, response.body).toBe(200);
+      await expectValidGlb(response.rawPayload);
+      const doc = await readGlb(response.rawPayload);
+      const png = decodePng(doc.getRoot().listTextures()[0]!.getImage()!);
+      const uvCentre = (name: string) => {
+        const uv = nodeNamed(doc, name).getMesh()!.listPrimitives()[0]!.getAttribute('TEXCOORD_0')!;
+        let u = 0;
+        let v = 0;
+        for (let i = 0; i < uv.getCount(); i++) {
+          const [a, b] = uv.getElement(i, [0, 0]) as [number, number];
+          u += a / uv.getCount();
+          v += b / uv.getCount();
+        }
+        return png.pixel(u * png.width, v * png.height);
+      };
+      const [r, g, b] = uvCentre('front');
+      expect(b).toBeGreaterThan(200);
+      expect(r).toBeLessThan(60);
+      expect(g).toBeLessThan(60);
+      // Another panel keeps the white background, and no dieline line is drawn into the texture.
+      expect(uvCentre('back').slice(0, 3)).toEqual([255, 255, 255]);
     });
 
     it('changes when the design changes, and containers get a label texture', async () => {
