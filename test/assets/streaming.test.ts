@@ -80,23 +80,24 @@ describe(`uploads over real HTTP (${engineName()})`, () => {
     expect(await assetCount(app, account.id)).toBe(0);
   });
 
-  it('a database failure after the file is complete removes the file (500, nothing left)', async () => {
+  it('a failed insert after the file is complete removes the file (the account vanished: 401, nothing left)', async () => {
     const account = await registerAccount(app);
     const before = await uploadDirEntries(app);
     const upload = await startUpload(account, 2 * MiB);
     const file = pngOfSize(2 * MiB);
     upload.socket.write(file.subarray(0, MiB));
     await eventually(async () => (await temporaryFileSizes()).some((size) => size > 0), 10_000, 'the temporary file');
-    // The account disappears between the token check and the insert: the row's foreign key fails.
+    // The account disappears between the token check and the insert: the row's foreign key fails,
+    // which is the deleted account's 401 (OwnerMissingError), not a 500.
     await app.db.prisma.user.delete({ where: { id: account.id } });
     upload.socket.write(file.subarray(MiB));
     upload.socket.write(upload.tail);
     const response = await upload.response;
-    expect(response.statusCode).toBe(500);
+    expect(response.statusCode).toBe(401);
     expect(JSON.parse(response.body.toString())).toEqual({
-      statusCode: 500,
-      error: 'Internal Server Error',
-      message: 'An unexpected error occurred.',
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Invalid or expired token.',
     });
     expect(await uploadDirEntries(app)).toEqual(before);
     expect(await app.db.prisma.asset.count({ where: { userId: account.id } })).toBe(0);
