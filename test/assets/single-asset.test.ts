@@ -110,6 +110,39 @@ describe(`the deletion outbox across failures and restarts (${engineName()})`, (
     }
   });
 
+  it('an account deletion records its files and thumbnails in the same outbox: a file that cannot be removed is removed by the next start-up', async () => {
+    const first = await start();
+    const account = await registerAccount(first);
+    const [one, two] = [await uploadAsset(first, account, await made.png(20, 20)), await uploadAsset(first, account, await made.png(24, 24))];
+    const stuck = thumbnailNameOf(two.name);
+    const stuckPath = path.join(config.uploadDir, stuck);
+    await rm(stuckPath);
+    await mkdir(stuckPath);
+    const response = await first.inject({
+      method: 'DELETE',
+      url: '/auth/me',
+      headers: account.auth,
+      payload: { password: account.password },
+    });
+    expect(response.statusCode, response.body).toBe(204);
+    expect(await first.db.prisma.asset.count({ where: { userId: account.id } })).toBe(0);
+    const left = await readdir(config.uploadDir);
+    for (const name of [one.name, thumbnailNameOf(one.name), two.name]) expect(left).not.toContain(name);
+    expect((await first.db.prisma.fileDeletion.findMany()).map((row) => row.name)).toEqual([stuck]);
+    await first.close();
+
+    await rm(stuckPath, { recursive: true });
+    await writeFile(stuckPath, 'left behind');
+    const second = await start();
+    try {
+      await second.backgroundWork.idle();
+      expect(await readdir(config.uploadDir)).not.toContain(stuck);
+      expect(await second.db.prisma.fileDeletion.count()).toBe(0);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('a process that dies after the commit (row gone, names recorded, files still there) is finished by the next start-up', async () => {
     const first = await start();
     const account = await registerAccount(first);
