@@ -26,7 +26,10 @@ const metricsRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security: [{ metricsToken: [] }],
         querystring: EmptyQuery,
         response: {
-          200: Type.String({ description: 'Prometheus text exposition format 0.0.4.' }),
+          200: {
+            description: 'Prometheus text exposition format 0.0.4.',
+            content: { 'text/plain': { schema: Type.String() } },
+          },
           ...errorResponses(400, 404),
         },
       },
