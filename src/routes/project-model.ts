@@ -24,7 +24,7 @@ const projectModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         params: IdParams,
         querystring: ProjectModelQuery,
-        response: { 200: ModelResponse, 304: NotModified, ...errorResponses(400, 401, 404) },
+        response: { 200: ModelResponse, 304: NotModified, ...errorResponses(400, 401, 404, 503) },
       },
     },
     async function projectModel(request, reply) {

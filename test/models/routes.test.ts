@@ -154,6 +154,19 @@ describe(`model routes (${engineName()})`, () => {
   });
 
   describe('GET /projects/:id/model', () => {
+    /** The texture's pixel at the mean UV of a panel's vertices (its centre on the printed blank). */
+    function textureAtPanelCentre(doc: Awaited<ReturnType<typeof readGlb>>, panelId: string, png: ReturnType<typeof decodePng>) {
+      const uv = nodeNamed(doc, panelId).getMesh()!.listPrimitives()[0]!.getAttribute('TEXCOORD_0')!;
+      let u = 0;
+      let v = 0;
+      for (let i = 0; i < uv.getCount(); i++) {
+        const [a, b] = uv.getElement(i, [0, 0]) as [number, number];
+        u += a / uv.getCount();
+        v += b / uv.getCount();
+      }
+      return png.pixel(u * png.width, v * png.height);
+    }
+
     async function createProject(account: TestAccount, templateId: string, artworkJson: Record<string, unknown>) {
       const template = TEMPLATES.find((t) => t.id === templateId)!;
       const response = await app.inject({
@@ -179,15 +192,7 @@ describe(`model routes (${engineName()})`, () => {
       const front = nodeNamed(doc, 'front').getMesh()!.listPrimitives()[0]!;
       expect(front.getMaterial()!.getBaseColorTexture()).toBe(texture);
       // The UV of the front panel's centre samples the design colour.
-      const uv = front.getAttribute('TEXCOORD_0')!;
-      let u = 0;
-      let v = 0;
-      for (let i = 0; i < uv.getCount(); i++) {
-        const [a, b] = uv.getElement(i, [0, 0]) as [number, number];
-        u += a / uv.getCount();
-        v += b / uv.getCount();
-      }
-      expect(png.pixel(u * png.width, v * png.height)).toEqual([0xd0, 0x34, 0x2c, 255]);
+      expect(textureAtPanelCentre(doc, 'front', png)).toEqual([0xd0, 0x34, 0x2c, 255]);
 
       const again = await get(`/projects/${id}/model?textureSize=512`, { ...owner.auth, 'if-none-match': response.headers.etag as string });
       expect(again.statusCode).toBe(304);
@@ -209,17 +214,7 @@ describe(`model routes (${engineName()})`, () => {
       await expectValidGlb(response.rawPayload);
       const doc = await readGlb(response.rawPayload);
       const png = decodePng(doc.getRoot().listTextures()[0]!.getImage()!);
-      const uvCentre = (name: string) => {
-        const uv = nodeNamed(doc, name).getMesh()!.listPrimitives()[0]!.getAttribute('TEXCOORD_0')!;
-        let u = 0;
-        let v = 0;
-        for (let i = 0; i < uv.getCount(); i++) {
-          const [a, b] = uv.getElement(i, [0, 0]) as [number, number];
-          u += a / uv.getCount();
-          v += b / uv.getCount();
-        }
-        return png.pixel(u * png.width, v * png.height);
-      };
+      const uvCentre = (name: string) => textureAtPanelCentre(doc, name, png);
       const [r, g, b] = uvCentre('front');
       expect(b).toBeGreaterThan(200);
       expect(r).toBeLessThan(60);
