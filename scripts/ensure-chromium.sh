@@ -13,21 +13,5 @@ if [ -n "$(find_chromium)" ]; then
   exit 0
 fi
 
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "chromium is missing and apt-get is not available: install chromium, then rerun." >&2
-  exit 1
-fi
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-    echo "chromium is missing and installing it needs root (or sudo)." >&2
-    exit 1
-  fi
-fi
-
-$SUDO flock /tmp/pf-apt.lock sh -c '
-  apt-get update -qq &&
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium fonts-dejavu-core >/dev/null
-'
+bash "$(dirname "$0")/apt-install.sh" chromium fonts-dejavu-core
 echo "chromium installed: $("$(find_chromium)" --version 2>/dev/null || echo unknown version)"

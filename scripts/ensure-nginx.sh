@@ -12,20 +12,6 @@ if [ -n "$(find_nginx)" ]; then
   exit 0
 fi
 
-if ! command -v apt-get >/dev/null 2>&1; then
-  echo "nginx is missing and apt-get is not available: install nginx, then rerun." >&2
-  exit 1
-fi
-
-SUDO=""
-if [ "$(id -u)" -ne 0 ]; then
-  if command -v sudo >/dev/null 2>&1; then SUDO="sudo"; else
-    echo "nginx is missing and installing it needs root (or sudo)." >&2
-    exit 1
-  fi
-fi
-
 # The core package: the proxy and upstream modules are built in, nothing else is needed.
-$SUDO apt-get update -qq
-$SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends nginx >/dev/null
+bash "$(dirname "$0")/apt-install.sh" nginx
 echo "nginx installed: $("$(find_nginx)" -v 2>&1)"
