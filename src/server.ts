@@ -21,6 +21,14 @@ try {
 
 const firstLine = (error: unknown) => String((error as Error).message ?? error).trim().split('\n', 1)[0];
 
+const failStartup = (error: unknown, hint = ''): never => {
+  console.error(`Start-up failed${hint}: ${firstLine(error)}`);
+  process.exit(1);
+};
+
+// Checked before anything is announced or opened: an unusable UPLOAD_DIR is one line and exit 1.
+await assertWritableDirectory(config.uploadDir, 'UPLOAD_DIR').catch((error: unknown) => failStartup(error));
+
 // Say what the first start does: it is the slow one.
 if (config.database.kind === 'embedded') {
   const dir = config.database.dataDir;
@@ -39,7 +47,6 @@ const { buildApp } = await import('./app.js');
 
 // Never half-started: either every dependency works, or one line on stderr and exit 1.
 const app = await (async () => {
-  await assertWritableDirectory(config.uploadDir, 'UPLOAD_DIR');
   if (config.s3) {
     await retryWithBackoff(() => prepareObjectStorage(config.s3!), {
       budgetMs: config.s3StartupRetryMs,
@@ -58,11 +65,9 @@ const app = await (async () => {
     onRetry: ({ attempt, delayMs, error }) =>
       console.error(`Database unreachable at start-up (attempt ${attempt}): ${firstLine(error)}; retrying in ${delayMs} ms.`),
   });
-})().catch((error: unknown) => {
-  const hint = isDatabaseUnreachable(error) ? ` (gave up after DATABASE_STARTUP_RETRY_MS=${config.databaseStartupRetryMs})` : '';
-  console.error(`Start-up failed${hint}: ${firstLine(error)}`);
-  process.exit(1);
-});
+})().catch((error: unknown) =>
+  failStartup(error, isDatabaseUnreachable(error) ? ` (gave up after DATABASE_STARTUP_RETRY_MS=${config.databaseStartupRetryMs})` : ''),
+);
 
 closeWithGrace({ delay: config.shutdownGraceMs }, async ({ signal, err }) => {
   if (err) app.log.error({ err }, 'shutting down after an uncaught error');
