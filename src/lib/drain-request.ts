@@ -17,7 +17,8 @@ export function hasUnreadBody(request: IncomingMessage): boolean {
 /** Resolves true once the body has been read to its end, false when it had to give up. */
 export function drainRequest(request: IncomingMessage): Promise<boolean> {
   if (!hasUnreadBody(request)) return Promise.resolve(true);
-  const declared = Number(request.headers['content-length'] ?? NaN);
+  // A chunked body (no Content-Length) is read up to the same bound as it arrives.
+  const declared = Number(request.headers['content-length'] ?? 0);
   if (!(declared <= DRAIN_MAX_BYTES)) return Promise.resolve(false);
   return new Promise((resolve) => {
     let seen = 0;

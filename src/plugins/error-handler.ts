@@ -4,7 +4,7 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DatabaseUnavailableError, HttpError, MESSAGES, StorageUnavailableError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
-import { drainRequest, hasUnreadBody } from '../lib/drain-request.js';
+import { drainRequest } from '../lib/drain-request.js';
 
 export interface ApiError {
   statusCode: number;
@@ -62,9 +62,20 @@ async function errorHandlerPlugin(app: FastifyInstance) {
     const body = toApiError(error);
     // An early answer to a JSON request (413 before reading, 401 before parsing): read the rest
     // of the body first, so a proxy still sending it receives this answer and not a reset. A
-    // route that chose to close (a rejected upload) is left alone.
-    if (hasUnreadBody(request.raw) && !reply.hasHeader('connection') && !isMultipart(request.headers['content-type'])) {
-      if (!(await drainRequest(request.raw))) reply.header('connection', 'close');
+    // route that chose to close (a rejected upload) is left alone. Fastify's body parser marks
+    // every error of its own `connection: close` (a 413 on Content-Length comes before a byte is
+    // read): closing a socket with unread bytes makes the kernel reset it, and nginx, still
+    // writing the body, reports the reset as 502 instead of passing this answer on. So parser
+    // errors (whatever the body's type) are drained too, and keep the connection once the body
+    // has been read to its end.
+    const parserError = typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_');
+    if (parserError || (!isMultipart(request.headers['content-type']) && !reply.hasHeader('connection'))) {
+      if (await drainRequest(request.raw)) {
+        // What Node would have said without Fastify's close (keep-alive unless the client asked to close).
+        if (parserError) reply.header('connection', reply.raw.shouldKeepAlive ? 'keep-alive' : 'close');
+      } else {
+        reply.header('connection', 'close');
+      }
     }
     if (body.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');

@@ -1,7 +1,9 @@
+import { Agent, request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { createTestApp, engineName, testConfig } from '../helpers/app.js';
+import { listenLocally } from '../helpers/raw-http.js';
 
 const expectApiError = (body: unknown, statusCode: number, error: string) => {
   expect(Object.keys(body as object).sort()).toEqual(['error', 'message', 'statusCode']);
@@ -67,6 +69,61 @@ describe(`error contract (${engineName()})`, () => {
     });
     expect(response.statusCode).toBe(413);
     expectApiError(response.json(), 413, 'Payload Too Large');
+  });
+
+  it('reads an oversized or early-refused body to its end and keeps the connection (no reset under a proxy)', async () => {
+    // Fastify refuses a Content-Length over the limit before reading a byte and asks to close:
+    // closing with the body unread resets the socket, which nginx turns into a 502.
+    const port = await listenLocally(app);
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const post = (target: string, chunks: Buffer[], contentLength: boolean) =>
+      new Promise<{ status: number; connection: string | undefined; body: unknown; reused: boolean }>((resolve, reject) => {
+        const size = chunks.reduce((sum, chunk) => sum + chunk.length, 0);
+        const req = httpRequest(
+          {
+            host: '127.0.0.1',
+            port,
+            path: target,
+            method: 'POST',
+            agent,
+            headers: { 'content-type': 'application/json', ...(contentLength ? { 'content-length': String(size) } : {}) },
+          },
+          (res) => {
+            let text = '';
+            res.setEncoding('utf8');
+            res.on('data', (chunk: string) => (text += chunk));
+            res.once('end', () =>
+              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text), reused: req.reusedSocket }),
+            );
+          },
+        );
+        req.once('error', reject);
+        for (const chunk of chunks) req.write(chunk);
+        req.end();
+      });
+    const oversized = Buffer.alloc(1024 * 1024 + 1, 0x20);
+    oversized[0] = 0x7b;
+    try {
+      const answers = [
+        await post('/auth/register', [oversized], true),
+        // Chunked, no Content-Length: refused once the limit is passed, the rest still read.
+        await post('/auth/register', [oversized.subarray(0, 600_000), oversized.subarray(600_000), Buffer.alloc(300_000, 0x20)], false),
+        // 401 before the body is parsed.
+        await post('/projects', [oversized], true),
+      ];
+      expect(answers.map((answer) => answer.status)).toEqual([413, 413, 401]);
+      expect(answers[0]?.body).toEqual({ statusCode: 413, error: 'Payload Too Large', message: 'Request body is larger than 1 MiB.' });
+      expect(answers[1]?.body).toEqual(answers[0]?.body);
+      expect(answers[2]?.body).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Authentication required.' });
+      // One connection throughout, never told to close.
+      expect(answers.map((answer) => [answer.connection, answer.reused])).toEqual([
+        ['keep-alive', false],
+        ['keep-alive', true],
+        ['keep-alive', true],
+      ]);
+    } finally {
+      agent.destroy();
+    }
   });
 
   it('rejects unknown fields instead of stripping them', async () => {
