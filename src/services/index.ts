@@ -15,7 +15,7 @@ import { createDielineService } from './dielines.js';
 import { createFileJanitor } from './file-janitor.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
-import { createBackgroundTextureSource, createPrintTextureSource } from './project-texture.js';
+import { createPrintTextureSource } from './project-texture.js';
 import { createProjectService } from './projects.js';
 
 /** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
@@ -39,7 +39,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     fileJanitor,
     dielines: createDielineService(),
     print,
-    models: createModelService(createPrintTextureSource(print, createBackgroundTextureSource())),
+    models: createModelService(createPrintTextureSource(print)),
   };
 }
 
