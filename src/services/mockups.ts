@@ -192,7 +192,7 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
     },
 
     /** Renders running and waiting (for metrics and tests). */
-    stats: () => ({ inFlight, ...limit.stats(), pages: idle.length }),
+    stats: () => ({ inFlight, ...limit.stats(), idlePages: idle.length }),
 
     /** Closes the browser (app close); renders still running fail. */
     async close(): Promise<void> {
