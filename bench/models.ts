@@ -1,16 +1,15 @@
 /**
  * 3D model benchmark, in process: per template, the median wall time of one GLB without a texture
- * (geometry + glTF encoding) and with a 2048 px print texture (the dieline, the texture PNG from
- * the project's background colour, the GLB), and the sizes of both.
+ * (geometry + glTF encoding) and with a 2048 px print texture (the dieline or label sheet, the
+ * texture PNG from the print renderer with a background colour, the GLB), and the sizes of both.
  * Run: npx tsx bench/models.ts [iterations]   (also part of `npm run bench`, row 10)
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { TEMPLATES } from '../src/catalog/data.js';
 import { generateDieline } from '../src/dielines/index.js';
-import { buildModel, type ModelInput } from '../src/models/index.js';
-import type { Project } from '../src/repositories/projects.js';
-import { createBackgroundTextureSource } from '../src/services/project-texture.js';
+import { buildModel, containerLabelSheet, type ModelInput } from '../src/models/index.js';
+import { placeDesign, renderTexturePng, type PrintSurface } from '../src/print/index.js';
 
 export const MODEL_TARGET_MS = 50;
 export const TEXTURED_TARGET_MS = 500;
@@ -41,7 +40,6 @@ async function time(iterations: number, run: () => Promise<Uint8Array>): Promise
 }
 
 export async function benchModels(iterations = 20): Promise<ModelBenchRow[]> {
-  const textures = createBackgroundTextureSource();
   const rows: ModelBenchRow[] = [];
   for (const template of TEMPLATES) {
     const input: ModelInput = {
@@ -51,17 +49,14 @@ export async function benchModels(iterations = 20): Promise<ModelBenchRow[]> {
       material: template.materials[0]!,
       finish: template.finishes[0] ?? 'matte',
     };
-    const project = {
-      id: 'bench',
-      templateId: template.id,
-      ...template.defaultDimensions,
-      artworkJson: { background: { kind: 'color', value: '#d0342c' } },
-    } as unknown as Project; // only the fields the texture source reads
     const plain = await time(iterations, () => buildModel(input));
     const textured = await time(Math.max(3, Math.floor(iterations / 4)), async () => {
-      const dieline = template.kind === 'box' ? generateDieline(template.id, template.defaultDimensions, { material: input.material }) : undefined;
-      const texture = await textures.render({ project, sizePx: TEXTURE_PX, ...(dieline ? { dieline } : {}) });
-      return buildModel({ ...input, texture: texture! });
+      const sheet: PrintSurface =
+        template.kind === 'box'
+          ? generateDieline(template.id, template.defaultDimensions, { material: input.material })
+          : containerLabelSheet(template.kind, template.defaultDimensions);
+      const placement = placeDesign({ dieline: sheet, state: { background: { kind: 'color', value: '#d0342c' } }, assets: new Map() });
+      return buildModel({ ...input, texture: await renderTexturePng(placement, TEXTURE_PX) });
     });
     rows.push({
       id: '14',

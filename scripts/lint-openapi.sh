@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Lints the OpenAPI document exactly as buildApp serves it with Redocly (recommended) and
+# Lints the OpenAPI document exactly as buildApp serves it (with MOCKUP_ENABLED=true: the default
+# document plus the optional mockup route) with Redocly (recommended) and
 # Spectral (spectral:oas). Any error or warning fails; rules turned off carry their reason in
 # redocly.yaml and .spectral.yaml.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 doc="$(mktemp -d)/openapi.json"
-npx tsx scripts/dump-openapi.ts "$doc"
+npx tsx scripts/dump-openapi.ts "$doc" --mockup
 
 echo "== Redocly"
 redocly_out="$(npx redocly lint "$doc" --config redocly.yaml 2>&1)" || { echo "$redocly_out"; exit 1; }

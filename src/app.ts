@@ -30,6 +30,7 @@ import projectPrintRoutes from './routes/project-print.js';
 import metricsRoutes from './routes/metrics.js';
 import projectRoutes from './routes/projects.js';
 import projectModelRoutes from './routes/project-model.js';
+import projectMockupRoutes from './routes/project-mockup.js';
 import templateRoutes from './routes/templates.js';
 import v1Routes from './routes/v1.js';
 import { AdminUserSchema } from './schemas/admin.js';
@@ -128,7 +129,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       async (instance) => {
         const services = createServices(config, instance.db);
         instance.decorate('services', services);
-        instance.addHook('onClose', async () => services.closeStorage());
+        instance.addHook('onClose', async () => {
+          await services.mockups?.close();
+          await services.closeStorage();
+        });
       },
       { name: 'services', dependencies: ['database'] },
     ),
@@ -150,6 +154,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(projectRoutes, { prefix: '/projects' });
   await app.register(projectPrintRoutes, { prefix: '/projects' });
   await app.register(projectModelRoutes, { prefix: '/projects' });
+  await app.register(projectMockupRoutes, { prefix: '/projects' });
   await app.register(viewerRoutes);
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });

@@ -38,6 +38,11 @@ const EnvSchema = Type.Object({
   REDIS_TIMEOUT_MS: Type.Integer({ minimum: 10, maximum: 5000, default: 80 }),
   RATE_LIMIT_NAMESPACE: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', default: 'packaging-api' }),
   METRICS_TOKEN: Type.Optional(Type.String({ minLength: 16, pattern: '^[\\x21-\\x7e]+$' })),
+  MOCKUP_ENABLED: Type.Boolean({ default: false }),
+  MOCKUP_PAGES: Type.Integer({ minimum: 1, maximum: 8, default: 2 }),
+  MOCKUP_QUEUE: Type.Integer({ minimum: 0, maximum: 100, default: 4 }),
+  MOCKUP_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 60000 }),
+  CHROMIUM_PATH: Type.String({ minLength: 1, default: '/usr/bin/chromium' }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -76,6 +81,19 @@ export interface Config {
   redis: { url: string; timeoutMs: number; namespace: string } | null;
   /** Bearer token that opens GET /metrics; null: the route answers 404. */
   metricsToken: string | null;
+  /** GET /projects/:id/mockup (PNG rendered by the viewer in headless chromium); null: not served (404). */
+  mockup: MockupTarget | null;
+}
+
+export interface MockupTarget {
+  /** The chromium binary playwright-core launches. */
+  chromiumPath: string;
+  /** Browser pages rendering at once. */
+  pages: number;
+  /** Requests waiting for a page; beyond it the answer is 503 with Retry-After. */
+  queue: number;
+  /** Budget of one render (page load, model, screenshot); past it the answer is 503. */
+  timeoutMs: number;
 }
 
 export interface S3Target {
@@ -155,6 +173,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       ? { url: parsed.REDIS_URL, timeoutMs: parsed.REDIS_TIMEOUT_MS, namespace: parsed.RATE_LIMIT_NAMESPACE }
       : null,
     metricsToken: parsed.METRICS_TOKEN ?? null,
+    mockup: parsed.MOCKUP_ENABLED
+      ? { chromiumPath: parsed.CHROMIUM_PATH, pages: parsed.MOCKUP_PAGES, queue: parsed.MOCKUP_QUEUE, timeoutMs: parsed.MOCKUP_TIMEOUT_MS }
+      : null,
   } satisfies Config);
 }
 

@@ -64,6 +64,8 @@ export const MESSAGES = {
   templateHasNoDieline: (id: string) => `Template '${id}' has no dieline.`,
   printPreflightErrors: 'The project has preflight errors; see GET /projects/:id/preflight.',
   printBusy: 'Too many print files and previews are being made; retry in a few seconds.',
+  mockupBusy: 'Too many mockups are being rendered; retry in a few seconds.',
+  mockupTimeout: 'The mockup took too long to render; retry in a few seconds.',
   materialNotForTemplate: (material: string, id: string) => `Material '${material}' is not available for template '${id}'.`,
   viewerNotBuilt: 'The viewer is not built: run npm run build.',
   finishNotForTemplate: (finish: string, id: string) => `Finish '${finish}' is not available for template '${id}'.`,

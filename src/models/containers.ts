@@ -4,8 +4,9 @@
  * `label`, whose UVs cover the label artwork once: u runs left to right around the container with
  * u = 0.5 at the front (+Z), v runs top to bottom.
  */
-import type { BoxDimensions } from '../dielines/index.js';
+import type { BoxDimensions, DielinePanel, Point } from '../dielines/index.js';
 import { requireInRange, type Range } from '../dielines/limits.js';
+import type { PrintSurface } from '../print/types.js';
 import { gridPrimitive, type MeshPart, type Primitive, type Surface } from './mesh.js';
 
 const MM = 0.001;
@@ -48,6 +49,32 @@ function lathe(surface: Surface, profile: readonly ProfilePoint[], label = false
 }
 
 /** A flat disc at height y facing up (+1) or down (−1). */
+/** A lathe container's label: a cylinder of `radius` from `bottom` to `top` (mm). */
+interface LatheLabel {
+  radius: number;
+  bottom: number;
+  top: number;
+}
+
+/** Where each round container's label sits; the mesh and the label sheet both read it. */
+const LATHE_LABELS = {
+  bottle: ({ widthMm: d, heightMm: h }: BoxDimensions): LatheLabel => ({ radius: d / 2 + 0.3, bottom: h * 0.12, top: h * 0.55 }),
+  jar: ({ widthMm: d, heightMm: h }: BoxDimensions): LatheLabel => ({ radius: d / 2 + 0.2, bottom: 4, top: h - jarLidHeight(h) - 4 }),
+  can: ({ widthMm: d, heightMm: h }: BoxDimensions): LatheLabel => ({ radius: d / 2, bottom: 6, top: h - 14 }),
+} as const;
+
+function latheLabel({ radius, bottom, top }: LatheLabel): MeshPart {
+  return part('label', lathe('print', [[radius, bottom], [radius, top]], true));
+}
+
+/** The tube's printed body runs from above its cap and shoulder to below its crimp. */
+function tubeBody(h: number): { capHeight: number; bodyBottom: number; bodyTop: number } {
+  const capHeight = Math.min(20, h * 0.15);
+  const shoulder = 4;
+  const crimp = Math.min(10, h * 0.08);
+  return { capHeight, bodyBottom: capHeight + shoulder, bodyTop: h - crimp };
+}
+
 function disc(surface: Surface, radius: number, y: number, facing: 1 | -1): Primitive {
   return gridPrimitive(
     surface,
@@ -78,7 +105,8 @@ function closure(name: string, radius: number, y0: number, y1: number): MeshPart
   return part(name, lathe('closure', side), disc('closure', radius - edge, y1, 1), disc('closure', radius - edge, y0, -1));
 }
 
-function bottle({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
+function bottle(dims: BoxDimensions): MeshPart[] {
+  const { widthMm: d, heightMm: h } = dims;
   const r = d / 2;
   const capHeight = Math.min(0.12 * h, 30);
   const neckR = Math.max(r * 0.32, 6);
@@ -92,37 +120,37 @@ function bottle({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
     shoulder.push([r + (neckR - r) * k, bodyTop + (neckBottom - bodyTop) * s]);
   }
   const body: ProfilePoint[] = [[r - 3, 0], [r - 0.5, 0.6], [r, 3], ...shoulder, [neckR, h - capHeight + 1]];
-  const labelBottom = h * 0.12;
-  const labelTop = h * 0.55;
   return [
     part('body', lathe('body', body), disc('body', r - 3, 0, -1)),
-    part('label', lathe('print', [[r + 0.3, labelBottom], [r + 0.3, labelTop]], true)),
+    latheLabel(LATHE_LABELS.bottle(dims)),
     closure('cap', neckR + 1.5, h - capHeight, h),
   ];
 }
 
-function jar({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
+const jarLidHeight = (h: number) => Math.max(8, h * 0.3);
+
+function jar(dims: BoxDimensions): MeshPart[] {
+  const { widthMm: d, heightMm: h } = dims;
   const r = d / 2;
-  const lidHeight = Math.max(8, h * 0.3);
-  const bodyTop = h - lidHeight;
+  const bodyTop = h - jarLidHeight(h);
   const neckR = r - Math.min(3, r * 0.08);
   const body: ProfilePoint[] = [[r - 3, 0], [r - 0.8, 0.8], [r, 3], [r, bodyTop - 3], [neckR, bodyTop - 1], [neckR, bodyTop + 1]];
   return [
     part('body', lathe('body', body), disc('body', r - 3, 0, -1)),
-    part('label', lathe('print', [[r + 0.2, 4], [r + 0.2, bodyTop - 4]], true)),
+    latheLabel(LATHE_LABELS.jar(dims)),
     closure('cap', r + 0.5, bodyTop, h),
   ];
 }
 
-function can({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
+function can(dims: BoxDimensions): MeshPart[] {
+  const { widthMm: d, heightMm: h } = dims;
   const r = d / 2;
   const neckR = r * 0.88;
   const rimHeight = 2.5;
   const bottomDome: ProfilePoint[] = [[neckR * 0.75, 4], [r * 0.85, 0], [r, 6]];
-  const label: ProfilePoint[] = [[r, 6], [r, h - 14]];
   const neck: ProfilePoint[] = [[r, h - 14], [r * 0.97, h - 9], [neckR, h - rimHeight - 1], [neckR + 0.6, h - rimHeight], [neckR + 0.6, h], [neckR - 0.6, h]];
   return [
-    part('label', lathe('print', label, true)),
+    latheLabel(LATHE_LABELS.can(dims)),
     part('body', lathe('body', bottomDome), disc('body', neckR * 0.75, 4, -1), lathe('body', neck), disc('body', neckR - 0.6, h - 1.5, 1)),
   ];
 }
@@ -131,11 +159,7 @@ function tube({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
   // Stands on its cap; the body flattens from round to the crimp at the top. Perimeter is kept:
   // the flat crimp is half the circumference wide (π r).
   const r = d / 2;
-  const capHeight = Math.min(20, h * 0.15);
-  const shoulder = 4;
-  const crimp = Math.min(10, h * 0.08);
-  const bodyBottom = capHeight + shoulder;
-  const bodyTop = h - crimp;
+  const { capHeight, bodyBottom, bodyTop } = tubeBody(h);
   const rows = 24;
   const flatHalf = (Math.PI * r) / 2;
   const section = (s: number, phi: number): { x: number; z: number; nx: number; nz: number } => {
@@ -242,9 +266,64 @@ const BUILDERS: Record<ContainerKind, (dims: BoxDimensions) => MeshPart[]> = { b
 
 /** The container's parts; throws DielineSizeError (naming the dimension) outside CONTAINER_LIMITS. */
 export function containerParts(kind: ContainerKind, dims: BoxDimensions): MeshPart[] {
+  requireContainerSize(kind, dims);
+  return BUILDERS[kind](dims);
+}
+
+function requireContainerSize(kind: ContainerKind, dims: BoxDimensions): void {
   const limits = CONTAINER_LIMITS[kind];
   requireInRange('widthMm', dims.widthMm, limits.widthMm, limits.subject);
   requireInRange('heightMm', dims.heightMm, limits.heightMm, limits.subject);
   if (limits.depthMm) requireInRange('depthMm', dims.depthMm, limits.depthMm, limits.subject);
-  return BUILDERS[kind](dims);
+}
+
+/**
+ * The container's label as a print surface, in millimetres: the rectangle the `label` part's UVs
+ * span (u → x, v → y), so a texture rendered over it lands where the mesh expects it.
+ * - bottle, jar, can: the label cylinder's circumference × its height; it wraps (x is periodic);
+ * - tube: the body's perimeter (π × diameter, kept from round to crimp) × its height; it wraps;
+ * - pouch: the front face, width × height (the bulge is not unrolled).
+ * Panels: `label` (the whole sheet, centred on the front), `front` (the half facing +Z) and, on
+ * wrapping labels, `back` (the other half, centred on the seam at the back).
+ */
+export function containerLabelSheet(kind: ContainerKind, dims: BoxDimensions): PrintSurface {
+  requireContainerSize(kind, dims);
+  let width: number;
+  let height: number;
+  if (kind === 'pouch') {
+    width = dims.widthMm;
+    height = dims.heightMm;
+  } else if (kind === 'tube') {
+    const { bodyBottom, bodyTop } = tubeBody(dims.heightMm);
+    width = Math.PI * dims.widthMm;
+    height = bodyTop - bodyBottom;
+  } else {
+    const { radius, bottom, top } = LATHE_LABELS[kind](dims);
+    width = 2 * Math.PI * radius;
+    height = top - bottom;
+  }
+  const wraps = kind !== 'pouch';
+  const rect = (x0: number, x1: number): Point[] => [[x0, 0], [x1, 0], [x1, height], [x0, height]];
+  const panel = (id: string, name: string, centreX: number, panelWidth: number): DielinePanel => ({
+    id,
+    name,
+    role: 'wall',
+    pieceId: 'label',
+    polygon: rect(centreX - panelWidth / 2, centreX + panelWidth / 2),
+    bounds: { x: centreX - panelWidth / 2, y: 0, width: panelWidth, height },
+    frame: { center: [centreX, height / 2], rotationDeg: 0, width: panelWidth, height },
+  });
+  const panels = [panel('label', 'Label', width / 2, width), panel('front', 'Front', width / 2, wraps ? width / 2 : width)];
+  if (wraps) panels.push(panel('back', 'Back', width, width / 2));
+  const outline = rect(0, width);
+  return {
+    styleName: `${kind} label`,
+    blank: { width, height },
+    artboard: { x: 0, y: 0, width, height },
+    pieces: [{ id: 'label', name: 'Label', bounds: { x: 0, y: 0, width, height } }],
+    panels,
+    // The label's edge is its bleed: the texture is exactly the label, nothing prints beyond it.
+    paths: [{ type: 'bleed', closed: true, points: outline, d: `M0 0H${width}V${height}H0Z`, pieceId: 'label' }],
+    ...(wraps ? { wrapWidth: width } : {}),
+  };
 }

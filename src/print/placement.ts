@@ -24,6 +24,7 @@ import type {
   PieceLayers,
   Placement,
   PlacedImage,
+  PrintSurface,
   ResolvedAsset,
 } from './types.js';
 
@@ -37,8 +38,8 @@ export const MAX_IMAGE_PIXELS = 100_000_000;
 export const MAX_TOTAL_PIXELS = 400_000_000;
 const MM_PER_INCH = 25.4;
 
-export interface PlacementInput {
-  dieline: Dieline;
+export interface PlacementInput<S extends PrintSurface = Dieline> {
+  dieline: S;
   state: DesignState;
   assets: AssetLookup;
   publicBaseUrl?: string;
@@ -85,7 +86,7 @@ export function effectiveDpi(image: Pick<PlacedImage, 'asset' | 'width'>): numbe
 
 const quote = (text: string) => `'${text.length > 60 ? `${text.slice(0, 57)}...` : text}'`;
 
-export function placeDesign(input: PlacementInput): Placement {
+export function placeDesign<S extends PrintSurface>(input: PlacementInput<S>): Placement<S> {
   const { dieline, state, assets, publicBaseUrl } = input;
   const findings: Finding[] = [];
   const bleedOf = new Map(
@@ -156,7 +157,7 @@ export function placeDesign(input: PlacementInput): Placement {
       });
       continue;
     }
-    const image = placeImage(panel, artwork, asset);
+    const image = placeImage(panel, artwork, asset, dieline.wrapWidth);
     const layers = pieces.find((entry) => entry.piece.id === panel.pieceId)!;
     const corners = imageCorners(image);
     if (!polygonsIntersect(corners, layers.bleed)) {
@@ -196,16 +197,24 @@ export function placeDesign(input: PlacementInput): Placement {
   return { dieline, pieces, findings };
 }
 
-function placeImage(panel: DielinePanel, artwork: NonNullable<DesignState['artworks']>[number], asset: ResolvedAsset): PlacedImage {
+/** On a wrapping label the centre's x is taken into [0, wrapWidth): the same place on the container. */
+function placeImage(
+  panel: DielinePanel,
+  artwork: NonNullable<DesignState['artworks']>[number],
+  asset: ResolvedAsset,
+  wrapWidth: number | undefined,
+): PlacedImage {
   const { frame } = panel;
   const width = artwork.scale * frame.width;
   const height = (width * asset.heightPx) / asset.widthPx;
   const [dx, dy] = rotate([artwork.offsetX, artwork.offsetY], frame.rotationDeg);
+  let x = frame.center[0] + dx;
+  if (wrapWidth) x = ((x % wrapWidth) + wrapWidth) % wrapWidth;
   return {
     artworkId: artwork.id,
     panelId: panel.id,
     asset,
-    center: [frame.center[0] + dx, frame.center[1] + dy],
+    center: [x, frame.center[1] + dy],
     width,
     height,
     rotationDeg: normaliseDegrees(frame.rotationDeg + normaliseDegrees(artwork.rotationDeg)),

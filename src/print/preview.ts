@@ -10,7 +10,7 @@ import type { Point } from '../dielines/index.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
 import { downsampled, loadSharp } from './images.js';
-import type { BackgroundPaint, PieceLayers, Placement, ResolvedAsset } from './types.js';
+import type { BackgroundPaint, PieceLayers, Placement, PrintSurface, ResolvedAsset } from './types.js';
 
 export const PREVIEW_MIN_WIDTH = 64;
 export const PREVIEW_MAX_WIDTH = 2048;
@@ -91,7 +91,7 @@ export interface PreviewOptions {
   dielineLines?: boolean;
 }
 
-export async function renderPreviewPng(placement: Placement, widthPx: number, options: PreviewOptions = {}): Promise<Buffer> {
+export async function renderPreviewPng(placement: Placement<PrintSurface>, widthPx: number, options: PreviewOptions = {}): Promise<Buffer> {
   const { dieline } = placement;
   const board = options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
   const k = widthPx / board.width;
@@ -116,14 +116,28 @@ export async function renderPreviewPng(placement: Placement, widthPx: number, op
   placement.pieces.forEach((layers, index) => {
     parts.push(`<clipPath id="clip${index}"><path d="${pathData(layers.bleed, true)}"/></clipPath><g clip-path="url(#clip${index})">`);
     if (layers.background) parts.push(backgroundSvg(layers, layers.background, index, images));
-    for (const image of layers.images) {
+    layers.images.forEach((image, imageIndex) => {
       const href = images.href(image.asset);
-      if (!href) continue;
-      parts.push(
+      if (!href) return;
+      const tag =
         `<image x="${n(-image.width / 2)}" y="${n(-image.height / 2)}" width="${n(image.width)}" height="${n(image.height)}" preserveAspectRatio="none" ` +
-          `transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})" href="${href}"/>`,
-      );
-    }
+        `transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})" href="${href}"/>`;
+      const period = dieline.wrapWidth;
+      if (!period) {
+        parts.push(tag);
+        return;
+      }
+      // A wrapping label: the image again one period to either side (as often as its extent
+      // needs), each copy a <use> of the one embedded image.
+      const id = `img${index}-${imageIndex}`;
+      const a = (image.rotationDeg * Math.PI) / 180;
+      const halfSpan = (Math.abs(image.width * Math.cos(a)) + Math.abs(image.height * Math.sin(a))) / 2;
+      const copies = Math.ceil(halfSpan / period);
+      parts.push(`<g id="${id}">${tag}</g>`);
+      for (let k = -copies; k <= copies; k++) {
+        if (k !== 0) parts.push(`<use href="#${id}" transform="translate(${n(k * period)} 0)"/>`);
+      }
+    });
     parts.push('</g>');
   });
   const line = Math.max(0.25, 1 / k);
@@ -136,4 +150,14 @@ export async function renderPreviewPng(placement: Placement, widthPx: number, op
   parts.push('</svg>');
   const sharp = await loadSharp();
   return sharp(Buffer.from(parts.join('')), { limitInputPixels: false }).png({ compressionLevel: 6 }).toBuffer();
+}
+
+/**
+ * A 3D model's texture: exactly the printed sheet (a box's cut blank, a container's label), no
+ * margins or dieline lines, `sizePx` on its longer side.
+ */
+export function renderTexturePng(placement: Placement<PrintSurface>, sizePx: number): Promise<Buffer> {
+  const { width, height } = placement.dieline.blank;
+  const widthPx = width >= height ? sizePx : (sizePx * width) / height;
+  return renderPreviewPng(placement, widthPx, { area: 'blank', dielineLines: false });
 }

@@ -4,6 +4,14 @@
  */
 import type { Dieline, DielinePiece, Point } from '../dielines/index.js';
 
+/**
+ * What a design is placed on: a box's dieline, or a container's label sheet (one piece, the label
+ * rectangle, whose panels are regions of the label). `wrapWidth` marks a label that wraps around
+ * the container: x is periodic with that period, so artwork crosses the seam and shows on both
+ * edges of the sheet.
+ */
+export type PrintSurface = Pick<Dieline, 'styleName' | 'blank' | 'artboard' | 'pieces' | 'panels' | 'paths'> & { wrapWidth?: number };
+
 /** An image the project's owner stored, with its oriented pixel size and a way to read its bytes. */
 export interface ResolvedAsset {
   name: string;
@@ -90,8 +98,8 @@ export interface PieceLayers {
   images: PlacedImage[];
 }
 
-export interface Placement {
-  dieline: Dieline;
+export interface Placement<S extends PrintSurface = Dieline> {
+  dieline: S;
   pieces: PieceLayers[];
   findings: Finding[];
 }

@@ -1,25 +1,15 @@
 // GET /viewer: the 3D viewer page (static HTML) and GET /viewer/viewer.js, its bundle of three.js
-// built by `npm run build` (scripts/build-viewer.mjs) into dist/viewer. The page loads only
-// same-origin models; the CSP allows nothing but this origin's script, models and the model's
-// embedded textures (blob: URLs), and the page's one inline style by its hash.
-import { createHash } from 'node:crypto';
-import { readFile } from 'node:fs/promises';
+// built by `npm run build` (scripts/build-viewer.mjs) into dist/viewer and read by
+// src/services/viewer-files.ts. The page loads only same-origin models; the CSP allows nothing but
+// this origin's script, models and the model's embedded textures (blob: URLs), and the page's one
+// inline style by its hash.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { HttpError, MESSAGES } from '../errors.js';
 import { matchesEtag } from '../lib/http-caching.js';
 import { NotModified } from '../schemas/assets.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
 import { errorResponses, EmptyQuery, StrictObject } from '../schemas/common.js';
-import { strongEtag } from '../services/dielines.js';
-
-// src/routes and dist/routes are both two levels below the project root.
-const VIEWER_DIR = new URL('../../dist/viewer/', import.meta.url);
-
-interface ViewerFile {
-  body: Buffer;
-  etag: string;
-}
+import { viewerCsp, type ViewerFileName } from '../services/viewer-files.js';
 
 const ViewerQuery = StrictObject({
   model: Type.Optional(Type.String({ maxLength: 2048, description: 'URL of a binary glTF on this origin (e.g. /templates/mailer-box/model).' })),
@@ -27,38 +17,8 @@ const ViewerQuery = StrictObject({
   background: Type.Optional(Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: "Hex colour; default: the lighting preset's." })),
 });
 
-/** The page's CSP: its inline <style> is allowed by hash, nothing inline runs. */
-export function viewerCsp(html: string): string {
-  const style = /<style>([\s\S]*?)<\/style>/.exec(html)?.[1] ?? '';
-  const styleHash = createHash('sha256').update(style).digest('base64');
-  return [
-    "default-src 'none'",
-    "script-src 'self'",
-    `style-src 'sha256-${styleHash}'`,
-    "img-src 'self' blob: data:",
-    "connect-src 'self' blob: data:",
-    "base-uri 'none'",
-    "form-action 'none'",
-  ].join('; ');
-}
-
 const viewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  const files = new Map<string, Promise<ViewerFile>>();
-
-  function load(name: string): Promise<ViewerFile> {
-    let file = files.get(name);
-    if (!file) {
-      file = readFile(new URL(name, VIEWER_DIR)).then(
-        (body) => ({ body, etag: strongEtag(body) }),
-        () => {
-          files.delete(name);
-          throw new HttpError(503, MESSAGES.viewerNotBuilt);
-        },
-      );
-      files.set(name, file);
-    }
-    return file;
-  }
+  const load = (name: ViewerFileName) => app.services.viewerFiles.load(name);
 
   app.get(
     '/viewer',

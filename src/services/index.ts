@@ -15,8 +15,10 @@ import { createDielineService } from './dielines.js';
 import { createFileJanitor } from './file-janitor.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
-import { createBackgroundTextureSource, createPrintTextureSource } from './project-texture.js';
+import { createPrintTextureSource } from './project-texture.js';
+import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
+import { createViewerFiles } from './viewer-files.js';
 
 /** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
 export function createServices(config: Config, db: Database, selected: SelectedStorage = createStorage(config)) {
@@ -26,6 +28,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const passwordHasher = createPasswordHasher(config.bcryptCost);
   const fileJanitor = createFileJanitor(repositories.fileDeletions, storage);
   const print = createPrintService(repositories.assets, storage, config.publicBaseUrl);
+  const models = createModelService(createPrintTextureSource(print));
+  const viewerFiles = createViewerFiles();
   return {
     passwordHasher,
     storage,
@@ -39,7 +43,10 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     fileJanitor,
     dielines: createDielineService(),
     print,
-    models: createModelService(createPrintTextureSource(print, createBackgroundTextureSource())),
+    models,
+    viewerFiles,
+    /** Null unless MOCKUP_ENABLED: then GET /projects/:id/mockup exists. */
+    mockups: config.mockup ? createMockupService(config.mockup, models, viewerFiles) : null,
   };
 }
 

@@ -7,7 +7,7 @@ import { DielineSizeError, generateDieline, type BoxDimensions } from '../dielin
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import { createLruCache } from '../lib/lru-cache.js';
-import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
+import { buildModel, containerLabelSheet, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
 import type { Project } from '../repositories/projects.js';
 import { TEXTURE_SIZE_DEFAULT, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
@@ -126,7 +126,9 @@ export function createModelService(textures: ProjectTextureSource) {
         textures.render({
           project,
           sizePx,
-          ...(template.kind === 'box' ? { dieline: generateDieline(template.id, dimensions, { thicknessMm: input.thicknessMm }) } : {}),
+          ...(template.kind === 'box'
+            ? { dieline: generateDieline(template.id, dimensions, { thicknessMm: input.thicknessMm }) }
+            : { label: containerLabelSheet(template.kind, dimensions) }),
         }),
       );
     },

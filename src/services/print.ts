@@ -16,10 +16,13 @@ import {
   referencedAssetNames,
   renderPreviewPng,
   renderPrintPdf,
+  renderTexturePng,
   report,
   type AssetLookup,
   type DesignState,
+  type Placement,
   type PreflightReport,
+  type PrintSurface,
   type PrintOptions,
   type ResolvedAsset,
 } from '../print/index.js';
@@ -91,6 +94,12 @@ interface Prepared {
   findings: PreflightReport['findings'];
   assets: AssetLookup;
   state: DesignState;
+}
+
+/** The sheet's print as a texture, or null when nothing prints on it. */
+function texturePng(placement: Placement<PrintSurface>, sizePx: number): Promise<Buffer> | null {
+  if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
+  return renderTexturePng(placement, sizePx);
 }
 
 export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null) {
@@ -219,11 +228,21 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return bounded(async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
         if (!prepared.dieline) return null;
-        const placement = place({ ...prepared, dieline: prepared.dieline });
-        if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-        const { width, height } = prepared.dieline.blank;
-        const widthPx = width >= height ? sizePx : (sizePx * width) / height;
-        return renderPreviewPng(placement, widthPx, { area: 'blank', dielineLines: false });
+        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx);
+      });
+    },
+
+    /**
+     * A container's label as its 3D model's texture: the same layers as a print (background of any
+     * kind, artworks on the label's panels), over the label sheet. Unreadable or foreign images are
+     * left out; null when nothing prints on it.
+     */
+    async labelTexture(project: Project, sheet: PrintSurface, sizePx: number): Promise<Buffer | null> {
+      const files = await ownedFiles(project);
+      return bounded(async () => {
+        const state = (project.artworkJson ?? {}) as DesignState;
+        const placement = placeDesign({ dieline: sheet, state, assets: await describeAll(files), publicBaseUrl: baseUrl });
+        return texturePng(placement, sizePx);
       });
     },
 

@@ -7,8 +7,8 @@ import { apiError, issueKey, type IssuedKey } from '../api-keys/keys.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { decodePng } from '../helpers/png.js';
-import { artwork, BLUE, twoToneJpeg, uploadJpeg } from '../print/harness.js';
-import { expectValidGlb, nodeNamed, readGlb } from './glb.js';
+import { artwork, BLUE, GREEN, twoToneJpeg, uploadJpeg } from '../print/harness.js';
+import { expectValidGlb, nodeNamed, readGlb, worldPositionsMm } from './glb.js';
 
 const ETAG = /^"[A-Za-z0-9_-]{27}"$/;
 const BOX_TEMPLATES = TEMPLATES.filter((template) => template.kind === 'box');
@@ -241,6 +241,76 @@ describe(`model routes (${engineName()})`, () => {
       const second = await get(`/projects/${id}/model?textureSize=256`, { ...owner.auth, 'if-none-match': first.headers.etag as string });
       expect(second.statusCode).toBe(200);
       expect(second.headers.etag).not.toBe(first.headers.etag);
+    });
+
+    /** The label's UV where it faces +Z at mid-height: the vertices on the front meridian (x = 0, z ≥ 0). */
+    function labelFrontUv(doc: Awaited<ReturnType<typeof readGlb>>): [number, number] {
+      const label = nodeNamed(doc, 'label');
+      const uv = label.getMesh()!.listPrimitives()[0]!.getAttribute('TEXCOORD_0')!;
+      const front = worldPositionsMm(label)
+        .map((p, i) => ({ p, uv: uv.getElement(i, [0, 0]) as [number, number] }))
+        .filter(({ p }) => Math.abs(p[0]) < 1e-3 && p[2] >= 0);
+      expect(front.length).toBeGreaterThan(1);
+      const vs = front.map((entry) => entry.uv[1]);
+      return [front.reduce((sum, entry) => sum + entry.uv[0], 0) / front.length, (Math.min(...vs) + Math.max(...vs)) / 2];
+    }
+
+    it.each(CONTAINER_TEMPLATES.map((template) => [template.id, template.kind] as const))(
+      "%s (%s): the label wears the print's layers, the artwork on the front where the mesh faces +Z",
+      async (id, kind) => {
+        const designer = await registerAccount(app);
+        const green = await uploadJpeg(app, designer, await twoToneJpeg(300, 300, GREEN, GREEN));
+        const blue = await uploadJpeg(app, designer, await twoToneJpeg(300, 300, BLUE, BLUE));
+        const projectId = await createProject(designer, id, {
+          background: { kind: 'gradient', value: 'linear-gradient(90deg, #ff0000, #ffff00)' },
+          artworks: [
+            artwork('art-front', 'front', green, { scale: 0.3 }),
+            // Centred on the seam at the back: it wraps, showing at both edges of the label.
+            artwork('art-back', 'back', blue, { scale: 0.3 }),
+            // Not one of the designer's assets: left out, never an error.
+            artwork('art-missing', 'label', '/files/00000000-0000-4000-8000-000000000000.png', { scale: 1 }),
+          ],
+        });
+        const response = await get(`/projects/${projectId}/model?textureSize=512`, designer.auth);
+        expect(response.statusCode, response.body).toBe(200);
+        await expectValidGlb(response.rawPayload);
+        const doc = await readGlb(response.rawPayload);
+        const texture = nodeNamed(doc, 'label').getMesh()!.listPrimitives()[0]!.getMaterial()!.getBaseColorTexture()!;
+        const png = decodePng(texture.getImage()!);
+        expect(Math.max(png.width, png.height)).toBe(512);
+        const at = (u: number, v: number) => png.pixel(Math.min(png.width - 1, u * png.width), Math.min(png.height - 1, v * png.height)).slice(0, 3);
+        const near = (actual: number[], expected: number[], label: string) =>
+          expect(actual.some((c, i) => Math.abs(c - expected[i]!) > 40) ? actual : expected, label).toEqual(expected);
+
+        const [u, v] = labelFrontUv(doc);
+        expect(u).toBeCloseTo(0.5, 2);
+        near(at(u, v), [0, 255, 0], 'front artwork at the front of the mesh');
+        // The gradient runs left to right around the label: a quarter and three quarters along.
+        near(at(0.25, v), [255, 64, 0], 'gradient at u = 0.25');
+        near(at(0.75, v), [255, 191, 0], 'gradient at u = 0.75');
+        if (kind === 'pouch') {
+          // The pouch prints its front face only: no back panel, the gradient reaches both edges.
+          near(at(0.01, v), [255, 3, 0], 'gradient at the left edge');
+          near(at(0.99, v), [255, 252, 0], 'gradient at the right edge');
+        } else {
+          near(at(0.01, v), [0, 0, 255], 'back artwork right of the seam');
+          near(at(0.99, v), [0, 0, 255], 'back artwork left of the seam');
+        }
+      },
+    );
+
+    it('a container with an image background wears the image on its label', async () => {
+      const designer = await registerAccount(app);
+      const blue = await uploadJpeg(app, designer, await twoToneJpeg(200, 100, BLUE, BLUE));
+      const projectId = await createProject(designer, 'beverage-can', { background: { kind: 'image', value: blue } });
+      const response = await get(`/projects/${projectId}/model?textureSize=256`, designer.auth);
+      expect(response.statusCode, response.body).toBe(200);
+      await expectValidGlb(response.rawPayload);
+      const png = decodePng((await readGlb(response.rawPayload)).getRoot().listTextures()[0]!.getImage()!);
+      for (const [x, y] of [[0.1, 0.1], [0.5, 0.5], [0.9, 0.9]] as const) {
+        const [r, g, b] = png.pixel(x * png.width, y * png.height);
+        expect([r < 40, g < 40, b > 215], `${r},${g},${b}`).toEqual([true, true, true]);
+      }
     });
 
     it('without a colour background the model has no texture; bounds, auth and ownership hold', async () => {

@@ -5,6 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { TEMPLATES } from '../../src/catalog/data.js';
+import { CHROMIUM_ARGS } from '../../src/services/mockups.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { decodePng, type DecodedPng } from '../helpers/png.js';
@@ -41,16 +42,8 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
     projectId = created.json<{ project: { id: string } }>().project.id;
     browser = await chromium.launch({
       executablePath: CHROMIUM,
-      args: [
-        '--headless',
-        '--no-sandbox',
-        '--use-angle=swiftshader',
-        '--enable-unsafe-swiftshader',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-        '--no-first-run',
-      ],
+      // The mockup renderer's flags: headless, no sandbox, WebGL through SwiftShader.
+      args: CHROMIUM_ARGS,
     });
     page = await browser.newPage({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
     // Software WebGL on a busy machine can hold the page for a while (shader compiles, PMREM).

@@ -1,0 +1,44 @@
+// GET /projects/:id/mockup: the caller's project photographed in 3D (PNG). Registered only when
+// MOCKUP_ENABLED is set; otherwise the path is unknown (404) and absent from the OpenAPI document.
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { matchesEtag } from '../lib/http-caching.js';
+import { NotModified } from '../schemas/assets.js';
+import { errorResponses, IdParams } from '../schemas/common.js';
+import { MockupQuery, MockupResponse } from '../schemas/mockups.js';
+import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
+
+const security = [{ bearerAuth: [] }];
+
+const projectMockupRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  const mockups = app.services.mockups;
+  if (!mockups) return;
+  app.addHook('onRequest', app.authenticate);
+
+  app.get(
+    '/:id/mockup',
+    {
+      schema: {
+        tags: ['projects'],
+        summary: 'A PNG mockup of the project in 3D, rendered by the viewer in a headless browser',
+        description:
+          'The project model (its print at 2048 px) in the viewer page, photographed by headless chromium at width × height ' +
+          'with the lighting preset. A bounded pool of browser pages renders; when every page is busy and the queue is ' +
+          'full, or a render overruns its budget, the answer is 503 with Retry-After. Only served when the deployment sets ' +
+          'MOCKUP_ENABLED=true (otherwise 404).',
+        security,
+        params: IdParams,
+        querystring: MockupQuery,
+        response: { 200: MockupResponse, 304: NotModified, ...errorResponses(400, 401, 404, 503) },
+      },
+    },
+    async function projectMockup(request, reply) {
+      const project = await app.services.projects.get(request.userId, request.params.id);
+      const mockup = await mockups.forProject(project, request.query);
+      void reply.headers({ etag: mockup.etag, 'cache-control': PROJECT_DIELINE_CACHE, 'x-content-type-options': 'nosniff' });
+      if (matchesEtag(request.headers['if-none-match'], mockup.etag)) return reply.code(304).send(undefined as never);
+      return reply.type('image/png').send((await mockup.render()) as never);
+    },
+  );
+};
+
+export default projectMockupRoutes;

@@ -1,0 +1,122 @@
+// GET /projects/:id/mockup: the optional PNG mockup, rendered by the viewer page in a pool of
+// headless chromium pages (Debian's chromium, SwiftShader). With MOCKUP_ENABLED unset the route
+// does not exist. Mockups are kept under test-artifacts/viewer/ like the browser test's screenshots.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { TEMPLATES } from '../../src/catalog/data.js';
+import { registerAccount, type TestAccount } from '../helpers/accounts.js';
+import { createTestApp, engineName } from '../helpers/app.js';
+import { decodePng } from '../helpers/png.js';
+
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const ARTIFACTS = new URL('../../test-artifacts/viewer/', import.meta.url);
+const ETAG = /^"[A-Za-z0-9_-]{27}"$/;
+
+async function createProject(app: App, account: TestAccount, templateId: string, artworkJson: Record<string, unknown>): Promise<string> {
+  const template = TEMPLATES.find((t) => t.id === templateId)!;
+  const created = await app.inject({
+    method: 'POST',
+    url: '/projects',
+    headers: account.auth,
+    payload: { name: `Mockup ${templateId}`, templateId, ...template.defaultDimensions, artworkJson },
+  });
+  expect(created.statusCode, created.body).toBe(201);
+  return created.json<{ project: { id: string } }>().project.id;
+}
+
+describe(`project mockups in chromium (${engineName()})`, { timeout: 600_000 }, () => {
+  let app: App;
+  let owner: TestAccount;
+  let projectId: string;
+
+  beforeAll(async () => {
+    mkdirSync(ARTIFACTS, { recursive: true });
+    // One page and no queue, so the second concurrent render is refused; a budget for a busy machine.
+    app = await createTestApp({ MOCKUP_ENABLED: 'true', MOCKUP_PAGES: '1', MOCKUP_QUEUE: '0', MOCKUP_TIMEOUT_MS: '300000', CHROMIUM_PATH: CHROMIUM });
+    owner = await registerAccount(app);
+    // A tall carton: the ray through the image centre meets its front (+Z) face.
+    projectId = await createProject(app, owner, 'reverse-tuck-carton', { background: { kind: 'color', value: '#d0342c' }, finish: 'matte', lighting: 'studio' });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const get = (url: string, headers: Record<string, string> = owner.auth) => app.inject({ method: 'GET', url, headers });
+
+  it('photographs the project: the design colour on the front face over the preset background', async () => {
+    const response = await get(`/projects/${projectId}/mockup?width=640&height=480`);
+    expect(response.statusCode, response.body).toBe(200);
+    expect(response.headers['content-type']).toBe('image/png');
+    expect(response.headers['cache-control']).toBe('private, no-cache');
+    expect(response.headers.etag).toMatch(ETAG);
+    writeFileSync(new URL('mockup-carton-studio.png', ARTIFACTS), response.rawPayload);
+    const image = decodePng(response.rawPayload);
+    expect([image.width, image.height]).toEqual([640, 480]);
+    // The project's lighting (studio) and its background in the corners.
+    expect(image.pixel(3, 3).slice(0, 3)).toEqual([0xec, 0xee, 0xf1]);
+    expect(image.pixel(636, 476).slice(0, 3)).toEqual([0xec, 0xee, 0xf1]);
+    // The front face at the centre keeps the design's hue (#d0342c): red well above green and blue.
+    const [r, g, b] = image.pixel(320, 240);
+    expect(r, `centre ${r},${g},${b}`).toBeGreaterThan(120);
+    expect(r).toBeGreaterThan(2 * g);
+    expect(r).toBeGreaterThan(2 * b);
+
+    const again = await get(`/projects/${projectId}/mockup?width=640&height=480`, { ...owner.auth, 'if-none-match': response.headers.etag as string });
+    expect(again.statusCode).toBe(304);
+    expect(again.body).toBe('');
+  });
+
+  it('takes the lighting preset from the query', async () => {
+    const response = await get(`/projects/${projectId}/mockup?width=256&height=256&lighting=outdoor`);
+    expect(response.statusCode, response.body).toBe(200);
+    writeFileSync(new URL('mockup-carton-outdoor.png', ARTIFACTS), response.rawPayload);
+    const image = decodePng(response.rawPayload);
+    expect([image.width, image.height]).toEqual([256, 256]);
+    expect(image.pixel(2, 2).slice(0, 3)).toEqual([0xbc, 0xd8, 0xf0]);
+  });
+
+  it('answers 503 with Retry-After when every page is busy and the queue is full', async () => {
+    const first = get(`/projects/${projectId}/mockup?width=300&height=300&lighting=dramatic`);
+    // Wait until the first render holds the only page (a condition, not a time).
+    while (app.services.mockups!.stats().inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const refused = await get(`/projects/${projectId}/mockup?width=320&height=320`);
+    expect(refused.statusCode, refused.body).toBe(503);
+    expect(refused.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Too many mockups are being rendered; retry in a few seconds.' });
+    expect(refused.headers['retry-after']).toBe('5');
+    expect((await first).statusCode).toBe(200);
+  });
+
+  it('bounds the size, needs the JWT and the caller’s own project', async () => {
+    for (const query of ['width=255', 'width=2049', 'height=100', 'lighting=disco', 'format=jpeg']) {
+      expect((await get(`/projects/${projectId}/mockup?${query}`)).statusCode, query).toBe(400);
+    }
+    expect((await get(`/projects/${projectId}/mockup`, {})).statusCode).toBe(401);
+    const stranger = await registerAccount(app);
+    expect((await get(`/projects/${projectId}/mockup`, stranger.auth)).statusCode).toBe(404);
+  });
+
+  it('is documented in the OpenAPI document when enabled', async () => {
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, { get?: { responses: Record<string, unknown> } }> }>();
+    expect(Object.keys(document.paths['/projects/{id}/mockup']!.get!.responses).sort()).toEqual(['200', '304', '400', '401', '404', '503', 'default'].sort());
+  });
+});
+
+describe(`project mockups switched off (${engineName()})`, () => {
+  it('answers 404 like any unknown route and is not in the OpenAPI document', async () => {
+    const app = await createTestApp();
+    try {
+      const owner = await registerAccount(app);
+      const id = await createProject(app, owner, 'mailer-box', {});
+      const response = await app.inject({ method: 'GET', url: `/projects/${id}/mockup`, headers: owner.auth });
+      expect(response.statusCode).toBe(404);
+      expect(response.json()).toEqual({ statusCode: 404, error: 'Not Found', message: `Route GET /projects/${id}/mockup not found.` });
+      expect(app.services.mockups).toBeNull();
+      const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, unknown> }>();
+      expect(document.paths['/projects/{id}/mockup']).toBeUndefined();
+    } finally {
+      await app.close();
+    }
+  });
+});
