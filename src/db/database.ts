@@ -4,6 +4,7 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { DatabaseTarget } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
@@ -13,6 +14,12 @@ export type { PrismaClient };
 
 export interface Database {
   prisma: PrismaClient;
+  /**
+   * The driver adapter Prisma sends its SQL through (same pool, same engine), connected once more
+   * for the hot paths' hand-written statements: it skips the client's per-call query planning and
+   * result mapping (src/repositories/driver-sql.ts).
+   */
+  sql: SqlDriverAdapter;
   /** Round trip to the database; rejects when it cannot be reached. */
   ping(): Promise<void>;
   /** Runs fn on one dedicated connection (what an advisory lock needs). */
@@ -31,10 +38,10 @@ export async function openDatabase(target: DatabaseTarget, events: DatabaseEvent
   return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target.dataDir);
 }
 
-function openPostgres(
+async function openPostgres(
   target: Extract<DatabaseTarget, { kind: 'postgres' }>,
   events: DatabaseEvents,
-): Database {
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolSize,
@@ -47,10 +54,13 @@ function openPostgres(
     idle_in_transaction_session_timeout: 30_000,
   });
   pool.on('error', (error) => events.onBackgroundError?.(error));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const adapter = new PrismaPg(pool);
+  const prisma = new PrismaClient({ adapter });
+  const sql = await adapter.connect();
 
   return {
     prisma,
+    sql,
     async ping() {
       await pool.query('SELECT 1');
     },
@@ -72,6 +82,7 @@ function openPostgres(
     },
     close: once(async () => {
       await prisma.$disconnect();
+      await sql.dispose();
       await pool.end();
     }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
@@ -81,7 +92,9 @@ function openPostgres(
 async function openEmbedded(dataDir: string): Promise<Database> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const adapter = new PrismaPGlite(pglite);
+  const prisma = new PrismaClient({ adapter });
+  const sql = await adapter.connect();
   const session: SqlSession = {
     query: async <Row>(sql: string, params?: readonly unknown[]) =>
       (await pglite.query<Row>(sql, params ? [...params] : undefined)).rows,
@@ -93,6 +106,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   let sessionQueue: Promise<unknown> = Promise.resolve();
   return {
     prisma,
+    sql,
     async ping() {
       await pglite.query('SELECT 1');
     },
