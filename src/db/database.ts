@@ -4,10 +4,11 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
-import type { SqlDriverAdapter } from '@prisma/driver-adapter-utils';
+import type { SqlDriverAdapter, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { DatabaseTarget } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { isDatabaseUnreachable } from './errors.js';
 import type { SqlSession } from './sql.js';
 
 export type { PrismaClient };
@@ -56,7 +57,7 @@ async function openPostgres(
   pool.on('error', (error) => events.onBackgroundError?.(error));
   const adapter = new PrismaPg(pool);
   const prisma = new PrismaClient({ adapter });
-  const sql = await adapter.connect();
+  const sql = discardingFailedConnections(await adapter.connect());
 
   return {
     prisma,
@@ -87,6 +88,39 @@ async function openPostgres(
     }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
+}
+
+/**
+ * The pg adapter, with one change to its transactions: one whose connection failed (a query timed
+ * out, the link broke) ends by discarding that connection instead of returning it to the pool,
+ * where its next user would wait behind the lost query or even run inside the transaction it never
+ * closed; the server rolls back when the connection goes. The adapter keeps the transaction's pool
+ * client in its `client` field; without one, its own rollback runs.
+ */
+function discardingFailedConnections(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const wrapped: SqlDriverAdapter = Object.create(adapter);
+  wrapped.startTransaction = async (isolationLevel) => {
+    const tx = await adapter.startTransaction(isolationLevel);
+    let failure: Error | undefined;
+    const watched = async <T>(run: Promise<T>): Promise<T> => {
+      try {
+        return await run;
+      } catch (error) {
+        if (isDatabaseUnreachable(error)) failure = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      }
+    };
+    const transaction: Transaction = Object.create(tx);
+    transaction.queryRaw = (query: SqlQuery) => watched(tx.queryRaw(query));
+    transaction.executeRaw = (query: SqlQuery) => watched(tx.executeRaw(query));
+    transaction.rollback = async () => {
+      const client = (tx as Transaction & { client?: pg.PoolClient }).client;
+      if (failure && client && typeof client.release === 'function') client.release(failure);
+      else await tx.rollback();
+    };
+    return transaction;
+  };
+  return wrapped;
 }
 
 async function openEmbedded(dataDir: string): Promise<Database> {

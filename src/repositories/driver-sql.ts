@@ -4,6 +4,7 @@
 // driver costs. Results arrive as the adapter gives them: JSON columns as their text,
 // timestamptz as ISO text, integers and doubles as numbers.
 import type { ArgType, SqlDriverAdapter, SqlQueryable } from '@prisma/driver-adapter-utils';
+import { isDatabaseUnreachable } from '../db/errors.js';
 
 export type { SqlDriverAdapter, SqlQueryable };
 
@@ -49,7 +50,9 @@ export function execute(db: SqlQueryable, sql: string, args: readonly SqlArg[]):
 /**
  * Runs fn in one transaction on one connection: committed when fn resolves, rolled back when it
  * throws. The adapter says whether it sends BEGIN/COMMIT itself (the embedded engine) or expects
- * the caller to (PostgreSQL's pool), exactly as the Prisma client handles it.
+ * the caller to (PostgreSQL's pool), exactly as the Prisma client handles it. After a failure of
+ * the connection itself no ROLLBACK is sent (it would wait out the same timeout): the connection
+ * is discarded and the server rolls back (db/database.ts).
  */
 export async function inTransaction<T>(db: SqlDriverAdapter, fn: (tx: SqlQueryable) => Promise<T>): Promise<T> {
   const tx = await db.startTransaction();
@@ -59,7 +62,7 @@ export async function inTransaction<T>(db: SqlDriverAdapter, fn: (tx: SqlQueryab
     result = await fn(tx);
   } catch (error) {
     try {
-      if (!sendsItself) await tx.executeRaw(query('ROLLBACK', []));
+      if (!sendsItself && !isDatabaseUnreachable(error)) await tx.executeRaw(query('ROLLBACK', []));
     } finally {
       await tx.rollback();
     }
