@@ -2,7 +2,7 @@
 // EditorState, the plan's project cap, partial-update semantics, version history and duplicates.
 // Knows nothing of HTTP beyond the status-bearing errors it throws (If-Match arrives as a
 // precondition on the project's version).
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../lib/ids.js';
 import { getTemplate, type Dimensions, type Template } from '../catalog/index.js';
 import { badRequest, forbidden, MESSAGES, notFound, preconditionFailed, unauthorized } from '../errors.js';
 import type {
