@@ -13,7 +13,7 @@ import sharp from 'sharp';
 import { benchPrint, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { benchModels } from './models.js';
 import { createTestBucket, s3Env } from '../test/helpers/s3.js';
-import { cpuMicros, createDatabase, freePort, json, median, ROOT, rssBytes, startService, type RunningService } from './support.js';
+import { cpuMicros, createDatabase, freePort, json, JWT_SECRET, median, ROOT, rssBytes, startService, type RunningService } from './support.js';
 
 const DURATION = Number(process.env.BENCH_DURATION ?? 10);
 const WARMUP = Number(process.env.BENCH_WARMUP ?? 3);
@@ -110,6 +110,49 @@ async function startReference(kind: 'node' | 'fastify'): Promise<{ url: string; 
   });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
   return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+/** The bare node:http + pg server of bench/reference-db-server.ts on the service's database. */
+async function startDatabaseReference(databaseUrl: string): Promise<{ url: string; pid: number; stop: () => void }> {
+  const port = await freePort();
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(ROOT, 'bench/reference-db-server.ts'), String(port), databaseUrl, JWT_SECRET, process.env.DATABASE_POOL_SIZE ?? '10'],
+    { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, NODE_ENV: 'production' } },
+  );
+  await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
+}
+
+/**
+ * A database workload's row: the service's rate (requests / perRequest, so a cycle of three
+ * requests counts once), p99 and CPU per request, and with a reference (PostgreSQL) the ratio of
+ * the rates and of the p99s, round by round. Target: ratio >= 0.8, p99 <= 1.5 × the reference's.
+ */
+function recordAgainstReference(id: string, workload: string, unit: string, perRequest: number, svc: Sample[], ref: Sample[] | undefined) {
+  const figures: Record<string, number> = {
+    [unit]: medianOf(svc, 'reqPerSec') / perRequest,
+    'p99 ms': medianOf(svc, 'p99Ms'),
+    'server CPU µs/request': medianOf(svc, 'cpuMicrosPerRequest'),
+  };
+  if (!ref) return record({ id, workload: `${workload} (no reference on the embedded engine)`, figures });
+  const ratio = medianRatio(svc, ref);
+  const p99Factor = medianOf(svc, 'p99Ms') / medianOf(ref, 'p99Ms');
+  record({
+    id,
+    workload: `${workload}, vs bare node:http + pg`,
+    figures: {
+      ...figures,
+      [`reference ${unit}`]: medianOf(ref, 'reqPerSec') / perRequest,
+      'reference p99 ms': medianOf(ref, 'p99Ms'),
+      'reference CPU µs/request': medianOf(ref, 'cpuMicrosPerRequest'),
+      ratio,
+      'p99 / reference p99': p99Factor,
+    },
+    target: 'ratio >= 0.8, p99 <= 1.5 × reference',
+    met: ratio >= 0.8 && p99Factor <= 1.5,
+  });
+  console.log(`  ratio per round: ${roundRatios(svc, ref)}`);
 }
 
 async function register(service: RunningService, index: number) {
@@ -236,10 +279,10 @@ async function measureStartup(options: Parameters<typeof startService>[0]) {
 type Account = Awaited<ReturnType<typeof register>>;
 
 /** create → update → delete a project, over and over, one free-plan account per connection. */
-function cycleOptions(service: RunningService, accounts: Account[]): Options {
+function cycleOptions(url: string, accounts: Account[]): Options {
   let next = 0;
   return {
-    url: service.url,
+    url,
     connections: CONNECTIONS,
     setupClient: (client) => client.setHeaders({ ...accounts[next++ % accounts.length]!.auth, 'content-type': 'application/json' }),
     requests: [
@@ -405,38 +448,42 @@ async function main() {
       console.log(`  ratio per round vs the same header on GET /templates: ${roundRatios(keyed!, publicWithHeader!)}`);
     }
 
-    // 4. GET /projects with 3 projects.
-    if (wanted('4')) {
-      for (let i = 0; i < 3; i++) {
-        await json(
-          await fetch(`${service.url}/projects`, {
-            method: 'POST',
-            headers: { ...owner.auth, 'content-type': 'application/json' },
-            body: JSON.stringify({ name: `Bench ${i}`, templateId: 'mailer-box' }),
-          }),
-        );
+    // 4 and 5: the database routes against the bare node:http + pg reference (bench/reference-db-server.ts)
+    // on the same database, interleaved rounds. The reference reaches PostgreSQL only; on the
+    // embedded engine the service's own figures are printed.
+    if (wanted('4', '5')) {
+      const dbReference = database ? await startDatabaseReference(database.url) : undefined;
+      try {
+        if (wanted('4')) {
+          for (let i = 0; i < 3; i++) {
+            await json(
+              await fetch(`${service.url}/projects`, {
+                method: 'POST',
+                headers: { ...owner.auth, 'content-type': 'application/json' },
+                body: JSON.stringify({ name: `Bench ${i}`, templateId: 'mailer-box' }),
+              }),
+            );
+          }
+          const listing = (url: string): Workload => ({ options: { url: `${url}/projects`, connections: CONNECTIONS, headers: owner.auth } });
+          const [svc, ref] = await interleave([
+            { ...listing(service.url), pid: service.pid },
+            ...(dbReference ? [{ ...listing(dbReference.url), pid: dbReference.pid }] : []),
+          ]);
+          recordAgainstReference('4', 'GET /projects (3 projects) with a JWT', 'req/s', 1, svc!, ref);
+        }
+        if (wanted('5')) {
+          const accounts = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => register(service, i + 1)));
+          const cycling = (target: { url: string; pid: number }): Workload => ({
+            options: cycleOptions(target.url, accounts),
+            pid: target.pid,
+            prepare: () => deleteLeftovers(service, accounts),
+          });
+          const [svc, ref] = await interleave([cycling(service), ...(dbReference ? [cycling(dbReference)] : [])]);
+          recordAgainstReference('5', 'create → update → delete a project, 50 accounts', 'cycles/s', 3, svc!, ref);
+        }
+      } finally {
+        dbReference?.stop();
       }
-      const list = await load({ url: `${service.url}/projects`, connections: CONNECTIONS, headers: owner.auth });
-      record({
-        id: '4',
-        workload: 'GET /projects (3 projects) with a JWT',
-        figures: { 'req/s': list.requests.average, 'p99 ms': list.latency.p99 },
-        target: 'p99 < 20 ms',
-        met: list.latency.p99 < 20,
-      });
-    }
-
-    // 5. create → update → delete, one free-plan account per connection.
-    if (wanted('5')) {
-      const accounts = await Promise.all(Array.from({ length: CONNECTIONS }, (_, i) => register(service, i + 1)));
-      const cycle = await load(cycleOptions(service, accounts));
-      record({
-        id: '5',
-        workload: 'create → update → delete a project (per request)',
-        figures: { 'cycles/s': cycle.requests.average / 3, 'p50 ms': cycle.latency.p50, 'p99 ms': cycle.latency.p99 },
-        target: 'p99 < 20 ms',
-        met: cycle.latency.p99 < 20,
-      });
     }
 
     // 5v. What the version history costs. The same two workloads, the create → update → delete
@@ -456,8 +503,8 @@ async function main() {
         const old = await setUp(before, 1000);
         const now = await setUp(service, 2000);
         const [cycleBefore, cycleAfter, putBefore, putAfter] = await interleave([
-          { options: cycleOptions(before, old.accounts), pid: before.pid, prepare: () => deleteLeftovers(before, old.accounts) },
-          { options: cycleOptions(service, now.accounts), pid: service.pid, prepare: () => deleteLeftovers(service, now.accounts) },
+          { options: cycleOptions(before.url, old.accounts), pid: before.pid, prepare: () => deleteLeftovers(before, old.accounts) },
+          { options: cycleOptions(service.url, now.accounts), pid: service.pid, prepare: () => deleteLeftovers(service, now.accounts) },
           { options: old.autosave, pid: before.pid },
           { options: now.autosave, pid: service.pid },
         ]);

@@ -49,6 +49,8 @@ export interface ServiceOptions {
   env?: Record<string, string>;
   /** Another build's dist/server.js (bench/baseline.ts); this checkout's build by default. */
   entry?: string;
+  /** Flags for node itself, e.g. ['--cpu-prof'] (not allowed in NODE_OPTIONS). */
+  nodeArgs?: string[];
 }
 
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
@@ -73,7 +75,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     ...options.env,
   };
   const started = performance.now();
-  const child = spawn(process.execPath, [entry], { env, stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(process.execPath, [...(options.nodeArgs ?? []), entry], { env, stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;

@@ -24,7 +24,7 @@ if ((command !== 'grant' && command !== 'revoke') || email === undefined || rest
     const database = await openDatabase(config.database);
     try {
       await database.withSession((session) => migrate(session));
-      const admin = createAdminService(createRepositories(database.prisma).users, config.jwtSecret);
+      const admin = createAdminService(createRepositories(database).users, config.jwtSecret);
       const user = await admin.setRoleByEmail(normalized, ROLES[command]);
       console.log(`${user.email} is now ${user.role === 'admin' ? 'an administrator' : 'a regular user'}.`);
     } finally {

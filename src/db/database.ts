@@ -4,15 +4,23 @@ import { mkdir } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
+import type { SqlDriverAdapter, SqlQuery, Transaction } from '@prisma/driver-adapter-utils';
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { DatabaseTarget } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { isDatabaseUnreachable } from './errors.js';
 import type { SqlSession } from './sql.js';
 
 export type { PrismaClient };
 
 export interface Database {
   prisma: PrismaClient;
+  /**
+   * The driver adapter Prisma sends its SQL through (same pool, same engine), connected once more
+   * for the hot paths' hand-written statements: it skips the client's per-call query planning and
+   * result mapping (src/repositories/driver-sql.ts).
+   */
+  sql: SqlDriverAdapter;
   /** Round trip to the database; rejects when it cannot be reached. */
   ping(): Promise<void>;
   /** Runs fn on one dedicated connection (what an advisory lock needs). */
@@ -31,10 +39,10 @@ export async function openDatabase(target: DatabaseTarget, events: DatabaseEvent
   return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target.dataDir);
 }
 
-function openPostgres(
+async function openPostgres(
   target: Extract<DatabaseTarget, { kind: 'postgres' }>,
   events: DatabaseEvents,
-): Database {
+): Promise<Database> {
   const pool = new pg.Pool({
     connectionString: target.url,
     max: target.poolSize,
@@ -47,10 +55,13 @@ function openPostgres(
     idle_in_transaction_session_timeout: 30_000,
   });
   pool.on('error', (error) => events.onBackgroundError?.(error));
-  const prisma = new PrismaClient({ adapter: new PrismaPg(pool) });
+  const adapter = new PrismaPg(pool);
+  const prisma = new PrismaClient({ adapter });
+  const sql = discardingFailedConnections(await adapter.connect());
 
   return {
     prisma,
+    sql,
     async ping() {
       await pool.query('SELECT 1');
     },
@@ -72,16 +83,52 @@ function openPostgres(
     },
     close: once(async () => {
       await prisma.$disconnect();
+      await sql.dispose();
       await pool.end();
     }),
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
 
+/**
+ * The pg adapter, with one change to its transactions: one whose connection failed (a query timed
+ * out, the link broke) ends by discarding that connection instead of returning it to the pool,
+ * where its next user would wait behind the lost query or even run inside the transaction it never
+ * closed; the server rolls back when the connection goes. The adapter keeps the transaction's pool
+ * client in its `client` field; without one, its own rollback runs.
+ */
+function discardingFailedConnections(adapter: SqlDriverAdapter): SqlDriverAdapter {
+  const wrapped: SqlDriverAdapter = Object.create(adapter);
+  wrapped.startTransaction = async (isolationLevel) => {
+    const tx = await adapter.startTransaction(isolationLevel);
+    let failure: Error | undefined;
+    const watched = async <T>(run: Promise<T>): Promise<T> => {
+      try {
+        return await run;
+      } catch (error) {
+        if (isDatabaseUnreachable(error)) failure = error instanceof Error ? error : new Error(String(error));
+        throw error;
+      }
+    };
+    const transaction: Transaction = Object.create(tx);
+    transaction.queryRaw = (query: SqlQuery) => watched(tx.queryRaw(query));
+    transaction.executeRaw = (query: SqlQuery) => watched(tx.executeRaw(query));
+    transaction.rollback = async () => {
+      const client = (tx as Transaction & { client?: pg.PoolClient }).client;
+      if (failure && client && typeof client.release === 'function') client.release(failure);
+      else await tx.rollback();
+    };
+    return transaction;
+  };
+  return wrapped;
+}
+
 async function openEmbedded(dataDir: string): Promise<Database> {
   if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir);
-  const prisma = new PrismaClient({ adapter: new PrismaPGlite(pglite) });
+  const adapter = new PrismaPGlite(pglite);
+  const prisma = new PrismaClient({ adapter });
+  const sql = await adapter.connect();
   const session: SqlSession = {
     query: async <Row>(sql: string, params?: readonly unknown[]) =>
       (await pglite.query<Row>(sql, params ? [...params] : undefined)).rows,
@@ -93,6 +140,7 @@ async function openEmbedded(dataDir: string): Promise<Database> {
   let sessionQueue: Promise<unknown> = Promise.resolve();
   return {
     prisma,
+    sql,
     async ping() {
       await pglite.query('SELECT 1');
     },

@@ -1,6 +1,6 @@
 // The one error path: every failure leaves as { statusCode, error, message } and nothing more.
 import { STATUS_CODES } from 'node:http';
-import type { FastifyError, FastifyInstance } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { DatabaseUnavailableError, HttpError, MESSAGES, StorageUnavailableError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
@@ -58,8 +58,25 @@ export function toApiError(error: FastifyError | Error): ApiError {
 const isMultipart = (contentType: string | undefined) => /^multipart\//i.test(contentType ?? '');
 
 async function errorHandlerPlugin(app: FastifyInstance) {
+  /**
+   * A route that checks the caller's account in its own statements (accountCheckedByRoute) may
+   * refuse before they run (a bad body, an id that cannot exist): the guard would have answered a
+   * revoked token with 401 first, so the refusal becomes that 401 when the account says so. When
+   * the account cannot be read, the refusal stands.
+   */
+  async function refusalForCaller(request: FastifyRequest, body: ApiError): Promise<ApiError> {
+    if (!request.accountCheckPending || body.statusCode === 401 || body.statusCode < 400 || body.statusCode >= 500) return body;
+    try {
+      const account = await app.services.auth.findUser(request.caller.userId);
+      if (!account || account.tokenGeneration !== request.caller.tokenGeneration) return apiError(401, MESSAGES.invalidToken);
+    } catch {
+      // The database is out of reach: the request's own refusal is still true.
+    }
+    return body;
+  }
+
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const body = toApiError(error);
+    const body = await refusalForCaller(request, toApiError(error));
     // An early answer to a JSON request (413 before reading, 401 before parsing): read the rest
     // of the body first, so a proxy still sending it receives this answer and not a reset. A
     // route that chose to close (a rejected upload) is left alone. Fastify's body parser marks

@@ -1,17 +1,17 @@
-// The repository layer: the only code that talks to Prisma. Every per-account query takes the
-// owner's id as a parameter.
-import type { PrismaClient } from '../generated/prisma/client.js';
+// The repository layer: the only code that talks to Prisma (its client, or on the hot paths its
+// driver adapter). Every per-account query takes the owner's id as a parameter.
+import type { Database } from '../db/database.js';
 import { createApiKeyRepository } from './api-keys.js';
 import { createAssetRepository } from './assets.js';
 import { createFileDeletionRepository } from './file-deletions.js';
 import { createProjectRepository } from './projects.js';
 import { createUserRepository } from './users.js';
 
-export function createRepositories(prisma: PrismaClient) {
+export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 'sql'>) {
   return {
-    users: createUserRepository(prisma),
+    users: createUserRepository(prisma, sql),
     apiKeys: createApiKeyRepository(prisma),
-    projects: createProjectRepository(prisma),
+    projects: createProjectRepository(prisma, sql),
     assets: createAssetRepository(prisma),
     fileDeletions: createFileDeletionRepository(prisma),
   };

@@ -1,11 +1,22 @@
-// Projects and their version history in the database. Every query is scoped by the owner's id.
-// The free-plan cap is enforced here, in one transaction that serialises an account's creates and
-// duplicates on its user row. Every write to an existing project locks its row first, checks the
-// caller's precondition (If-Match) under that lock, records the replaced state as a version, and
-// writes, all in one transaction: no window between check and write, on one process or several.
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+// Projects and their version history in the database. Every query is scoped by the owner's id,
+// and every statement that reads or writes on a caller's behalf also checks the caller's account
+// (it exists, and its token generation is the token's): the JWT guard leaves that read to these
+// statements on the editor's hot routes, so a request costs one round trip fewer.
+//
+// The free-plan cap is enforced in one transaction that serialises an account's creates and
+// duplicates on its user row. A change to an existing project is a compare-and-set on its version:
+// read, decide (the caller's If-Match, what differs), then one statement that writes only if the
+// version is still the one read, recording the replaced state as a version in the same statement.
+// When another write came in between, the change is decided again under the project's row lock.
+// Either way no write is lost and no precondition is checked against a stale version, on one
+// process or several.
+//
+// The routes the editor calls all day (list, read, create, change, delete) send their statements
+// through Prisma's driver adapter (driver-sql.ts); the version listings use the Prisma client.
+import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Plan } from '../generated/prisma/enums.js';
 import type { EditorState } from '../schemas/projects.js';
+import { execute, inTransaction, selectRows, type SqlArg, type SqlDriverAdapter, type SqlQueryable } from './driver-sql.js';
 
 export type { Plan };
 
@@ -43,38 +54,33 @@ export interface ProjectVersion extends ProjectVersionSummary {
 /** The versions kept per project; older ones are deleted by the write that records a new one. */
 export const VERSIONS_KEPT = 50;
 
-/** Decides, under the row lock, whether a write may go ahead given the project's current version. */
+/** Decides whether a write may go ahead given the project's current version. */
 export type VersionPrecondition = (currentVersion: number) => boolean;
 
-export type CreateOutcome =
-  | { kind: 'created'; project: Project }
-  | { kind: 'limit-reached' }
-  | { kind: 'owner-missing' };
+/** Who a statement acts for: the token's subject and generation, checked against the account. */
+export interface Caller {
+  userId: string;
+  tokenGeneration: number;
+}
+
+/** The caller's account is gone, or its tokens were revoked (a newer generation). */
+export type Unauthorized = { kind: 'unauthorized' };
+
+export type ReadOutcome = { kind: 'found'; project: Project } | { kind: 'not-found' } | Unauthorized;
+
+export type CreateOutcome = { kind: 'created'; project: Project } | { kind: 'limit-reached' } | Unauthorized;
 
 export type DuplicateOutcome = CreateOutcome | { kind: 'not-found' };
 
 export type WriteOutcome =
   | { kind: 'written'; project: Project }
   | { kind: 'not-found' }
-  | { kind: 'precondition-failed' };
+  | { kind: 'precondition-failed' }
+  | Unauthorized;
 
 export type RestoreOutcome = WriteOutcome | { kind: 'version-not-found' };
 
-export type DeleteOutcome = 'deleted' | 'not-found' | 'precondition-failed';
-
-const fields = {
-  id: true,
-  userId: true,
-  name: true,
-  templateId: true,
-  widthMm: true,
-  heightMm: true,
-  depthMm: true,
-  artworkJson: true,
-  createdAt: true,
-  updatedAt: true,
-  version: true,
-} as const;
+export type DeleteOutcome = { kind: 'deleted' } | { kind: 'not-found' } | { kind: 'precondition-failed' } | Unauthorized;
 
 const versionSummaryFields = {
   version: true,
@@ -88,166 +94,260 @@ const versionSummaryFields = {
 
 const versionFields = { ...versionSummaryFields, artworkJson: true } as const;
 
-// A queue of ten creates for one account waits on one row lock; the defaults (2 s, 5 s) are tight.
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 10_000 };
-
 // The column only ever receives documents that passed the EditorState schema.
 function withEditorState<T extends { artworkJson: unknown }>(row: T): Omit<T, 'artworkJson'> & { artworkJson: EditorState } {
   return { ...row, artworkJson: row.artworkJson as EditorState };
 }
-const toProject = (row: Omit<Project, 'artworkJson'> & { artworkJson: unknown }): Project => withEditorState(row);
 
-type Tx = Prisma.TransactionClient;
+const COLUMNS = `"id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt", "updatedAt", "version"`;
+const VERSION_COLUMNS = `"version", "name", "templateId", "widthMm", "heightMm", "depthMm", "createdAt", "artworkJson"`;
+
+/** A project row as the driver gives it: the document as its JSON text, times as ISO text. */
+type ProjectRow = Omit<Project, 'artworkJson' | 'createdAt' | 'updatedAt'> & { artworkJson: string; createdAt: string; updatedAt: string };
+type VersionRow = Omit<ProjectVersion, 'artworkJson' | 'createdAt'> & { artworkJson: string; createdAt: string };
+
+const toProject = (row: ProjectRow): Project => ({
+  ...row,
+  artworkJson: JSON.parse(row.artworkJson) as EditorState,
+  createdAt: new Date(row.createdAt),
+  updatedAt: new Date(row.updatedAt),
+});
+
+/** The columns a change may write, each with how its value is sent. */
+const WRITABLE: { [Key in keyof ProjectState]-?: (value: ProjectState[Key]) => SqlArg } = {
+  name: (value) => value,
+  templateId: (value) => value,
+  widthMm: (value) => value,
+  heightMm: (value) => value,
+  depthMm: (value) => value,
+  artworkJson: (value) => ({ json: JSON.stringify(value) }),
+};
+
+function setClause(changes: ProjectChanges, firstParameter: number): { sql: string; args: SqlArg[] } {
+  const assignments: string[] = [];
+  const args: SqlArg[] = [];
+  for (const key of Object.keys(WRITABLE) as Array<keyof ProjectState>) {
+    const value = changes[key];
+    if (value === undefined) continue;
+    args.push((WRITABLE[key] as (value: unknown) => SqlArg)(value));
+    assignments.push(`"${key}" = $${firstParameter + args.length - 1}`);
+  }
+  return { sql: assignments.join(', '), args };
+}
+
+const UNAUTHORIZED: Unauthorized = { kind: 'unauthorized' };
+
+/** The project columns, taken from "projects" aliased p in a join. */
+const P_COLUMNS = COLUMNS.split(', ').map((column) => `p.${column}`).join(', ');
+
+/** A project row joined to its caller's account; the project's columns are null when there is none. */
+type CallerRow = { callerGeneration: number } & ({ [Key in keyof ProjectRow]: ProjectRow[Key] } | { [Key in keyof ProjectRow]: null });
+
+/** Tells an unknown or revoked caller from a known one, given the caller's account row (if any). */
+const isCallerValid = (caller: Caller, row: { callerGeneration: number } | undefined): boolean =>
+  row !== undefined && row.callerGeneration === caller.tokenGeneration;
+
+/** The caller's project, read with the caller's account in one statement. */
+async function readOwned(db: SqlQueryable, caller: Caller, id: string): Promise<ReadOutcome> {
+  const [row] = await selectRows<CallerRow>(
+    db,
+    `SELECT u."tokenGeneration" AS "callerGeneration", ${P_COLUMNS}
+       FROM "users" u LEFT JOIN "projects" p ON p."id" = $2 AND p."userId" = u."id"
+      WHERE u."id" = $1`,
+    [caller.userId, id],
+  );
+  if (!isCallerValid(caller, row)) return UNAUTHORIZED;
+  return row!.id === null ? { kind: 'not-found' } : { kind: 'found', project: toProject(row as ProjectRow) };
+}
+
+/** Whether the caller's account still accepts the caller's token (for refusals that did not read it). */
+async function callerIsValid(db: SqlQueryable, caller: Caller): Promise<boolean> {
+  const [row] = await selectRows<{ callerGeneration: number }>(
+    db,
+    `SELECT "tokenGeneration" AS "callerGeneration" FROM "users" WHERE "id" = $1`,
+    [caller.userId],
+  );
+  return isCallerValid(caller, row);
+}
 
 /**
- * Locks the owner's row and says whether one more project fits under limitFor(plan). Concurrent
- * creates and duplicates for one account (from any process) take turns on this lock and each
- * counts the ones committed before it.
+ * Locks the caller's account row (the turn every create and duplicate of the account waits for)
+ * and returns the most projects its plan allows: undefined when the caller is not valid.
  */
-async function checkOwnerLimit(tx: Tx, userId: string, limitFor: (plan: Plan) => number | null) {
-  const owners = await tx.$queryRaw<Array<{ plan: Plan }>>`
-    SELECT "plan"::text AS "plan" FROM "users" WHERE "id" = ${userId} FOR UPDATE`;
-  const owner = owners[0];
-  if (!owner) return { kind: 'owner-missing' } as const;
-  const limit = limitFor(owner.plan);
-  if (limit !== null && (await tx.project.count({ where: { userId } })) >= limit) return { kind: 'limit-reached' } as const;
-  return null;
-}
-
-/** Locks the owner's project and reads it; the database clock's now() is the time of any write. */
-async function lockOwned(tx: Tx, userId: string, id: string): Promise<{ current: Project; now: Date } | null> {
-  const locked = await tx.$queryRaw<Array<{ now: Date }>>`
-    SELECT now() AS "now" FROM "projects" WHERE "id" = ${id} AND "userId" = ${userId} FOR UPDATE`;
-  const lock = locked[0];
-  if (!lock) return null;
-  const current = toProject(await tx.project.findUniqueOrThrow({ where: { id }, select: fields }));
-  return { current, now: new Date(lock.now) };
+async function lockOwner(tx: SqlQueryable, caller: Caller, limitFor: (plan: Plan) => number | null): Promise<number | null | undefined> {
+  const [owner] = await selectRows<{ plan: Plan; callerGeneration: number }>(
+    tx,
+    `SELECT "plan"::text AS "plan", "tokenGeneration" AS "callerGeneration" FROM "users" WHERE "id" = $1 FOR UPDATE`,
+    [caller.userId],
+  );
+  if (!isCallerValid(caller, owner)) return undefined;
+  return limitFor(owner!.plan);
 }
 
 /**
- * Records the locked project's current state as its version, prunes what falls out of the kept
- * window, and writes the changes with the next version number. Every version bump records the
- * version it replaces, so the recorded numbers are consecutive and the window is a range.
+ * Inserts the project unless its owner already has `limit` projects (null: no cap). Run after the
+ * owner's row lock, the count is a new statement (READ COMMITTED) and sees every project
+ * committed before the lock was granted.
  */
-async function writeChanges(tx: Tx, current: Project, now: Date, changes: ProjectChanges): Promise<Project> {
-  // One statement, one round trip: the copy is made inside the database (the document does not
-  // travel back and forth) and the DELETE, which sees the table as it was before the INSERT, only
-  // removes versions older than the window.
-  await tx.$executeRaw`
-    WITH "recorded" AS (
-      INSERT INTO "project_versions" ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
-      SELECT "id", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "updatedAt"
-        FROM "projects" WHERE "id" = ${current.id}
-    )
-    DELETE FROM "project_versions" WHERE "projectId" = ${current.id} AND "version" <= ${current.version - VERSIONS_KEPT}`;
-  const row = await tx.project.update({
-    where: { id: current.id },
-    data: { ...changes, updatedAt: now, version: current.version + 1 },
-    select: fields,
-  });
-  return toProject(row);
+async function insertWithinLimit(tx: SqlQueryable, project: NewProject, limit: number | null): Promise<Project | null> {
+  const [row] = await selectRows<ProjectRow>(
+    tx,
+    `INSERT INTO "projects" ("id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson")
+     SELECT $1::text, $2::text, $3::text, $4::text, $5::double precision, $6::double precision, $7::double precision, $8::json
+      WHERE $9::int IS NULL OR (SELECT count(*) FROM "projects" WHERE "userId" = $2::text) < $9::int
+     RETURNING ${COLUMNS}`,
+    [project.id, project.userId, project.name, project.templateId, project.widthMm, project.heightMm, project.depthMm, { json: JSON.stringify(project.artworkJson) }, limit],
+  );
+  return row ? toProject(row) : null;
 }
 
-export function createProjectRepository(prisma: PrismaClient) {
+/** Locks the owner's project and reads it, in one statement. */
+async function lockOwned(tx: SqlQueryable, userId: string, id: string): Promise<Project | null> {
+  const [row] = await selectRows<ProjectRow>(tx, `SELECT ${COLUMNS} FROM "projects" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`, [id, userId]);
+  return row ? toProject(row) : null;
+}
+
+/**
+ * Writes the changes with the next version number if the project is still at current.version,
+ * and in the same statement records the replaced state as a version (copied inside the database:
+ * the document does not travel back and forth) and prunes what falls out of the kept window.
+ * Null when another write moved the version first; then nothing was written. The copy reads the
+ * statement's snapshot, which holds exactly current's state whenever the version check passes
+ * (the version moves with every write). Every version bump records the version it replaces, so
+ * the recorded numbers are consecutive and the window is a range. updatedAt is the database clock.
+ */
+async function writeIfCurrent(db: SqlQueryable, current: Project, changes: ProjectChanges): Promise<Project | null> {
+  const set = setClause(changes, 5);
+  const [row] = await selectRows<ProjectRow>(
+    db,
+    `WITH "updated" AS (
+       UPDATE "projects" SET ${set.sql}, "updatedAt" = now(), "version" = $3
+        WHERE "id" = $1 AND "version" = $2 RETURNING ${COLUMNS}
+     ), "recorded" AS (
+       INSERT INTO "project_versions" ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
+       SELECT "id", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "updatedAt"
+         FROM "projects" WHERE "id" = $1 AND "version" = $2 AND EXISTS (SELECT 1 FROM "updated")
+     ), "pruned" AS (
+       DELETE FROM "project_versions"
+        WHERE "projectId" = $1 AND "version" <= $4 AND EXISTS (SELECT 1 FROM "updated")
+     )
+     SELECT * FROM "updated"`,
+    [current.id, current.version, current.version + 1, current.version - VERSIONS_KEPT, ...set.args],
+  );
+  return row ? toProject(row) : null;
+}
+
+export function createProjectRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
   /**
-   * The shared shape of every change to an existing project: lock, check the precondition, ask
-   * changesFor(current) what differs, write only that (no change: nothing written, version and
-   * updatedAt stay).
+   * The shared shape of every change to an existing project: read, ask changesFor(current) what
+   * differs, check the precondition, write only that if the version did not move (no change:
+   * nothing written, version and updatedAt stay). When it moved, all of it again under the row lock.
    */
-  function changeOwned<Refusal extends { kind: string }>(
-    userId: string,
+  async function changeOwned<Refusal extends { kind: string }>(
+    caller: Caller,
     id: string,
     precondition: VersionPrecondition | undefined,
-    changesFor: (tx: Tx, current: Project) => Promise<{ changes: ProjectChanges } | Refusal>,
+    changesFor: (db: SqlQueryable, current: Project) => Promise<{ changes: ProjectChanges } | Refusal>,
   ): Promise<WriteOutcome | Refusal> {
-    return prisma.$transaction(async (tx): Promise<WriteOutcome | Refusal> => {
-      const locked = await lockOwned(tx, userId, id);
-      if (!locked) return { kind: 'not-found' };
-      const { current, now } = locked;
-      const wanted = await changesFor(tx, current);
+    const attempt = async (db: SqlQueryable, current: Project): Promise<WriteOutcome | Refusal | null> => {
+      const wanted = await changesFor(db, current);
       if (!('changes' in wanted)) return wanted;
       if (precondition && !precondition(current.version)) return { kind: 'precondition-failed' };
       if (Object.keys(wanted.changes).length === 0) return { kind: 'written', project: current };
-      return { kind: 'written', project: await writeChanges(tx, current, now, wanted.changes) };
-    }, TRANSACTION_OPTIONS);
+      const written = await writeIfCurrent(db, current, wanted.changes);
+      return written && { kind: 'written', project: written };
+    };
+    const read = await readOwned(sql, caller, id);
+    if (read.kind !== 'found') return read;
+    const optimistic = await attempt(sql, read.project);
+    if (optimistic) return optimistic;
+    return inTransaction(sql, async (tx): Promise<WriteOutcome | Refusal> => {
+      const current = await lockOwned(tx, caller.userId, id);
+      if (!current) return { kind: 'not-found' };
+      const outcome = await attempt(tx, current);
+      if (!outcome) throw new Error('a project changed under its own row lock');
+      return outcome;
+    });
   }
 
   return {
-    /** The owner's projects, most recently updated first: one query. */
-    async listOwned(userId: string): Promise<Project[]> {
-      const rows = await prisma.project.findMany({
-        where: { userId },
-        orderBy: [{ updatedAt: 'desc' }, { id: 'desc' }],
-        select: fields,
-      });
-      return rows.map(toProject);
+    /** The caller's projects, most recently updated first: one statement, account check included. */
+    async listOwned(caller: Caller): Promise<Project[] | Unauthorized> {
+      const rows = await selectRows<CallerRow>(
+        sql,
+        `SELECT u."tokenGeneration" AS "callerGeneration", ${P_COLUMNS}
+           FROM "users" u LEFT JOIN "projects" p ON p."userId" = u."id"
+          WHERE u."id" = $1 ORDER BY p."updatedAt" DESC, p."id" DESC`,
+        [caller.userId],
+      );
+      if (!isCallerValid(caller, rows[0])) return UNAUTHORIZED;
+      return rows.filter((row): row is ProjectRow & CallerRow => row.id !== null).map(toProject);
     },
 
-    async findOwned(userId: string, id: string): Promise<Project | null> {
-      const row = await prisma.project.findFirst({ where: { id, userId }, select: fields });
-      return row ? toProject(row) : null;
+    findOwned(caller: Caller, id: string): Promise<ReadOutcome> {
+      return readOwned(sql, caller, id);
     },
 
     /** Inserts the project unless the owner already has limitFor(plan) projects. */
-    createWithinLimit(project: NewProject, limitFor: (plan: Plan) => number | null): Promise<CreateOutcome> {
-      return prisma.$transaction(async (tx): Promise<CreateOutcome> => {
-        const refused = await checkOwnerLimit(tx, project.userId, limitFor);
-        if (refused) return refused;
-        const row = await tx.project.create({ data: project, select: fields });
-        return { kind: 'created', project: toProject(row) };
-      }, TRANSACTION_OPTIONS);
+    createWithinLimit(caller: Caller, project: NewProject, limitFor: (plan: Plan) => number | null): Promise<CreateOutcome> {
+      return inTransaction(sql, async (tx): Promise<CreateOutcome> => {
+        const limit = await lockOwner(tx, caller, limitFor);
+        if (limit === undefined) return UNAUTHORIZED;
+        const created = await insertWithinLimit(tx, project, limit);
+        return created ? { kind: 'created', project: created } : { kind: 'limit-reached' };
+      });
     },
 
     /**
-     * Copies the owner's project (its current state, not its versions) under newId, unless the
+     * Copies the caller's project (its current state, not its versions) under newId, unless the
      * owner is at limitFor(plan). nameFor(source) names the copy.
      */
     duplicateWithinLimit(
-      userId: string,
+      caller: Caller,
       sourceId: string,
       newId: string,
       nameFor: (source: Project) => string,
       limitFor: (plan: Plan) => number | null,
     ): Promise<DuplicateOutcome> {
-      return prisma.$transaction(async (tx): Promise<DuplicateOutcome> => {
-        const refused = await checkOwnerLimit(tx, userId, limitFor);
-        const source = await tx.project.findFirst({ where: { id: sourceId, userId }, select: fields });
-        if (!source) return refused?.kind === 'owner-missing' ? refused : { kind: 'not-found' };
-        if (refused) return refused;
-        const { templateId, widthMm, heightMm, depthMm, artworkJson } = toProject(source);
-        const row = await tx.project.create({
-          data: { id: newId, userId, name: nameFor(toProject(source)), templateId, widthMm, heightMm, depthMm, artworkJson },
-          select: fields,
-        });
-        return { kind: 'created', project: toProject(row) };
-      }, TRANSACTION_OPTIONS);
+      return inTransaction(sql, async (tx): Promise<DuplicateOutcome> => {
+        const limit = await lockOwner(tx, caller, limitFor);
+        if (limit === undefined) return UNAUTHORIZED;
+        const [row] = await selectRows<ProjectRow>(tx, `SELECT ${COLUMNS} FROM "projects" WHERE "id" = $1 AND "userId" = $2`, [sourceId, caller.userId]);
+        if (!row) return { kind: 'not-found' };
+        const source = toProject(row);
+        const { templateId, widthMm, heightMm, depthMm, artworkJson } = source;
+        const copy = { id: newId, userId: caller.userId, name: nameFor(source), templateId, widthMm, heightMm, depthMm, artworkJson };
+        const created = await insertWithinLimit(tx, copy, limit);
+        return created ? { kind: 'created', project: created } : { kind: 'limit-reached' };
+      });
     },
 
     /** Writes what changesFor(current) says differs, if precondition(current version) allows. */
     updateOwned(
-      userId: string,
+      caller: Caller,
       id: string,
       changesFor: (current: Project) => ProjectChanges,
       precondition?: VersionPrecondition,
     ): Promise<WriteOutcome> {
-      return changeOwned<never>(userId, id, precondition, async (_tx, current) => ({ changes: changesFor(current) }));
+      return changeOwned<never>(caller, id, precondition, async (_db, current) => ({ changes: changesFor(current) }));
     },
 
     /** Brings back the state recorded as `version`; the replaced state is recorded in turn. */
     restoreOwned(
-      userId: string,
+      caller: Caller,
       id: string,
       version: number,
       changesFor: (current: Project, recorded: ProjectState) => ProjectChanges,
       precondition?: VersionPrecondition,
     ): Promise<RestoreOutcome> {
-      return changeOwned<{ kind: 'version-not-found' }>(userId, id, precondition, async (tx, current) => {
-        const recorded = await tx.projectVersion.findUnique({
-          where: { projectId_version: { projectId: id, version } },
-          select: versionFields,
-        });
+      return changeOwned<{ kind: 'version-not-found' }>(caller, id, precondition, async (db, current) => {
+        const [recorded] = await selectRows<VersionRow>(
+          db,
+          `SELECT ${VERSION_COLUMNS} FROM "project_versions" WHERE "projectId" = $1 AND "version" = $2`,
+          [id, version],
+        );
         if (!recorded) return { kind: 'version-not-found' };
-        return { changes: changesFor(current, withEditorState(recorded)) };
+        return { changes: changesFor(current, { ...recorded, artworkJson: JSON.parse(recorded.artworkJson) as EditorState }) };
       });
     },
 
@@ -272,23 +372,28 @@ export function createProjectRepository(prisma: PrismaClient) {
     },
 
     /**
-     * Deletes the project (and, by cascade, its versions) when it belongs to userId. With a
-     * precondition the row is locked and checked first, in the same transaction.
+     * Deletes the caller's project (and, by cascade, its versions). With a precondition the row is
+     * locked and checked first, in the same transaction.
      */
-    async deleteOwned(userId: string, id: string, precondition?: VersionPrecondition): Promise<DeleteOutcome> {
+    async deleteOwned(caller: Caller, id: string, precondition?: VersionPrecondition): Promise<DeleteOutcome> {
       if (!precondition) {
-        const { count } = await prisma.project.deleteMany({ where: { id, userId } });
-        return count > 0 ? 'deleted' : 'not-found';
+        const deleted = await execute(
+          sql,
+          `DELETE FROM "projects" p USING "users" u
+            WHERE p."id" = $1 AND p."userId" = $2 AND u."id" = p."userId" AND u."tokenGeneration" = $3`,
+          [id, caller.userId, caller.tokenGeneration],
+        );
+        if (deleted > 0) return { kind: 'deleted' };
+        return (await callerIsValid(sql, caller)) ? { kind: 'not-found' } : UNAUTHORIZED;
       }
-      return prisma.$transaction(async (tx): Promise<DeleteOutcome> => {
-        const locked = await tx.$queryRaw<Array<{ version: number }>>`
-          SELECT "version" FROM "projects" WHERE "id" = ${id} AND "userId" = ${userId} FOR UPDATE`;
-        const row = locked[0];
-        if (!row) return 'not-found';
-        if (!precondition(row.version)) return 'precondition-failed';
-        await tx.project.delete({ where: { id } });
-        return 'deleted';
-      }, TRANSACTION_OPTIONS);
+      return inTransaction(sql, async (tx): Promise<DeleteOutcome> => {
+        if (!(await callerIsValid(tx, caller))) return UNAUTHORIZED;
+        const current = await lockOwned(tx, caller.userId, id);
+        if (!current) return { kind: 'not-found' };
+        if (!precondition(current.version)) return { kind: 'precondition-failed' };
+        await execute(tx, `DELETE FROM "projects" WHERE "id" = $1`, [id]);
+        return { kind: 'deleted' };
+      });
     },
   };
 }

@@ -2,6 +2,7 @@
 // (and of the target) in one order, so the last-admin rule holds under concurrency, from any process.
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Plan, Role } from '../generated/prisma/enums.js';
+import { selectRows, type SqlQueryable } from './driver-sql.js';
 import { mapUniqueViolation } from './prisma-errors.js';
 import { recordFileDeletions } from './file-deletions.js';
 
@@ -106,7 +107,20 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\
 
 const withCounts = ({ _count, ...user }: User & { _count: UserCounts }): UserWithCounts => ({ ...user, counts: _count });
 
-export function createUserRepository(prisma: PrismaClient) {
+type UserRow = Omit<User, 'createdAt'> & { createdAt: string };
+
+/** The account the JWT guard reads on every request: through the driver (see driver-sql.ts). */
+async function findPublicById(sql: SqlQueryable, id: string): Promise<User | null> {
+  const [row] = await selectRows<UserRow>(
+    sql,
+    `SELECT "id", "email", "name", "plan"::text AS "plan", "role"::text AS "role", "tokenGeneration", "createdAt"
+       FROM "users" WHERE "id" = $1`,
+    [id],
+  );
+  return row ? { ...row, createdAt: new Date(row.createdAt) } : null;
+}
+
+export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
   return {
     /** Throws UniqueViolationError when the email is taken. */
     create(user: NewUser): Promise<User> {
@@ -119,7 +133,7 @@ export function createUserRepository(prisma: PrismaClient) {
       return prisma.user.findUnique({ where: { id }, select: { ...publicFields, passwordHash: true } });
     },
     findById(id: string): Promise<User | null> {
-      return prisma.user.findUnique({ where: { id }, select: publicFields });
+      return findPublicById(sql, id);
     },
     async findPlan(id: string): Promise<Plan | null> {
       const row = await prisma.user.findUnique({ where: { id }, select: { plan: true } });

@@ -1,7 +1,7 @@
 // Developer keys: issue, list (the full key, unsealed), revoke, and verify a presented key.
 // Verification reuses a lookup for at most KEY_LEASE_MS (lib/lease-cache.ts), and a revocation is
 // confirmed only after that long, so a revoked key fails on every process from the next request.
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../lib/ids.js';
 import { MESSAGES, notFound } from '../errors.js';
 import {
   digestApiKey,

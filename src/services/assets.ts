@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream';
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../lib/ids.js';
 import { badRequest, HttpError, MESSAGES, notFound } from '../errors.js';
 import { DigestStream } from '../lib/digest-stream.js';
 import { analyseImage, ImageTooLargeError, ImageUnreadableError, withAnalysisSlot, type ImageAnalysis } from '../lib/image-analysis.js';

@@ -1,6 +1,6 @@
 // Account rules: normalisation, field checks, hashing and credential checks. Knows nothing of HTTP
 // beyond the status-bearing errors it throws.
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../lib/ids.js';
 import { badRequest, conflict, MESSAGES, UniqueViolationError, unauthorized } from '../errors.js';
 import { checkPassword, type PasswordHasher } from '../lib/passwords.js';
 import { isStorableText } from '../lib/text.js';

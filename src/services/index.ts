@@ -22,7 +22,7 @@ import { createViewerFiles } from './viewer-files.js';
 
 /** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
 export function createServices(config: Config, db: Database, selected: SelectedStorage = createStorage(config)) {
-  const repositories = createRepositories(db.prisma);
+  const repositories = createRepositories(db);
   const { storage } = selected;
   // One hasher (and so one bcrypt queue) for every service that hashes or checks passwords.
   const passwordHasher = createPasswordHasher(config.bcryptCost);

@@ -2,17 +2,21 @@
 // EditorState, the plan's project cap, partial-update semantics, version history and duplicates.
 // Knows nothing of HTTP beyond the status-bearing errors it throws (If-Match arrives as a
 // precondition on the project's version).
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../lib/ids.js';
 import { getTemplate, type Dimensions, type Template } from '../catalog/index.js';
 import { badRequest, forbidden, MESSAGES, notFound, preconditionFailed, unauthorized } from '../errors.js';
 import type {
+  Caller,
   CreateOutcome,
+  DeleteOutcome,
   Project,
   ProjectChanges,
   ProjectRepository,
   ProjectState,
   ProjectVersion,
   ProjectVersionSummary,
+  ReadOutcome,
+  Unauthorized,
   VersionPrecondition,
   WriteOutcome,
 } from '../repositories/projects.js';
@@ -113,13 +117,20 @@ function createdProject(outcome: CreateOutcome | { kind: 'not-found' }): Project
       return outcome.project;
     case 'limit-reached':
       throw forbidden(MESSAGES.projectCap);
-    case 'owner-missing':
-      // The account was deleted after its token was checked.
+    case 'unauthorized':
       throw unauthorized(MESSAGES.invalidToken);
     case 'not-found':
       throw notFound(MESSAGES.projectNotFound);
   }
 }
+
+function foundProject(outcome: ReadOutcome): Project {
+  if (outcome.kind === 'found') return outcome.project;
+  throw outcome.kind === 'unauthorized' ? unauthorized(MESSAGES.invalidToken) : notFound(MESSAGES.projectNotFound);
+}
+
+/** The caller's account is gone or its tokens were revoked: the same 401 as the guard's. */
+const isUnauthorized = (outcome: object): outcome is Unauthorized => 'kind' in outcome && outcome.kind === 'unauthorized';
 
 function writtenProject(outcome: WriteOutcome | { kind: 'version-not-found' }): Project {
   switch (outcome.kind) {
@@ -131,33 +142,51 @@ function writtenProject(outcome: WriteOutcome | { kind: 'version-not-found' }): 
       throw preconditionFailed(MESSAGES.projectChanged);
     case 'version-not-found':
       throw notFound(MESSAGES.versionNotFound);
+    case 'unauthorized':
+      throw unauthorized(MESSAGES.invalidToken);
+  }
+}
+
+function deleted(outcome: DeleteOutcome): void {
+  switch (outcome.kind) {
+    case 'deleted':
+      return;
+    case 'not-found':
+      throw notFound(MESSAGES.projectNotFound);
+    case 'precondition-failed':
+      throw preconditionFailed(MESSAGES.projectChanged);
+    case 'unauthorized':
+      throw unauthorized(MESSAGES.invalidToken);
   }
 }
 
 export function createProjectService(projects: ProjectRepository) {
   return {
-    list(userId: string): Promise<Project[]> {
-      return projects.listOwned(userId);
+    async list(caller: Caller): Promise<Project[]> {
+      const listed = await projects.listOwned(caller);
+      if (isUnauthorized(listed)) throw unauthorized(MESSAGES.invalidToken);
+      return listed;
     },
 
-    async create(userId: string, input: CreateProjectInput): Promise<Project> {
+    async create(caller: Caller, input: CreateProjectInput): Promise<Project> {
       const name = normalizeName(input.name);
       const template = requireTemplate(input.templateId);
       const dimensions = resolveDimensions(input, input.artworkJson?.dimensions, template);
       const artworkJson = input.artworkJson ?? defaultEditorState(template, dimensions);
       const outcome = await projects.createWithinLimit(
-        { id: createId(), userId, name, templateId: template.id, ...dimensions, artworkJson },
+        caller,
+        { id: createId(), userId: caller.userId, name, templateId: template.id, ...dimensions, artworkJson },
         projectLimitFor,
       );
       return createdProject(outcome);
     },
 
     /** A new project with the source's current state (not its history), under the plan's cap. */
-    async duplicate(userId: string, id: string, input: DuplicateProjectInput): Promise<Project> {
+    async duplicate(caller: Caller, id: string, input: DuplicateProjectInput): Promise<Project> {
       const name = input.name === undefined ? undefined : normalizeName(input.name);
       assertProjectId(id);
       const outcome = await projects.duplicateWithinLimit(
-        userId,
+        caller,
         id,
         createId(),
         (source) => name ?? copyName(source.name),
@@ -166,18 +195,16 @@ export function createProjectService(projects: ProjectRepository) {
       return createdProject(outcome);
     },
 
-    async get(userId: string, id: string): Promise<Project> {
+    async get(caller: Caller, id: string): Promise<Project> {
       assertProjectId(id);
-      const project = await projects.findOwned(userId, id);
-      if (!project) throw notFound(MESSAGES.projectNotFound);
-      return project;
+      return foundProject(await projects.findOwned(caller, id));
     },
 
     /**
      * Sets exactly the fields sent; nothing is re-resolved. No actual change leaves updatedAt and
      * the version alone; a change records the replaced state as a version first.
      */
-    async update(userId: string, id: string, input: UpdateProjectInput, precondition?: VersionPrecondition): Promise<Project> {
+    async update(caller: Caller, id: string, input: UpdateProjectInput, precondition?: VersionPrecondition): Promise<Project> {
       const wanted: ProjectChanges = {};
       if (input.name !== undefined) wanted.name = normalizeName(input.name);
       if (input.templateId !== undefined) wanted.templateId = requireTemplate(input.templateId).id;
@@ -186,15 +213,13 @@ export function createProjectService(projects: ProjectRepository) {
       }
       if (input.artworkJson !== undefined) wanted.artworkJson = input.artworkJson;
       assertProjectId(id);
-      return writtenProject(await projects.updateOwned(userId, id, (current) => changedFields(current, wanted), precondition));
+      return writtenProject(await projects.updateOwned(caller, id, (current) => changedFields(current, wanted), precondition));
     },
 
     /** Deletes the project and its versions. */
-    async remove(userId: string, id: string, precondition?: VersionPrecondition): Promise<void> {
+    async remove(caller: Caller, id: string, precondition?: VersionPrecondition): Promise<void> {
       assertProjectId(id);
-      const outcome = await projects.deleteOwned(userId, id, precondition);
-      if (outcome === 'not-found') throw notFound(MESSAGES.projectNotFound);
-      if (outcome === 'precondition-failed') throw preconditionFailed(MESSAGES.projectChanged);
+      deleted(await projects.deleteOwned(caller, id, precondition));
     },
 
     /** The kept versions, newest first. */
@@ -217,9 +242,9 @@ export function createProjectService(projects: ProjectRepository) {
      * Brings back every field of a recorded version. Like an update, only what differs is written,
      * and the replaced state is recorded as a version; restoring the current state changes nothing.
      */
-    async restore(userId: string, id: string, version: number, precondition?: VersionPrecondition): Promise<Project> {
+    async restore(caller: Caller, id: string, version: number, precondition?: VersionPrecondition): Promise<Project> {
       assertProjectId(id);
-      const outcome = await projects.restoreOwned(userId, id, version, changedFields, precondition);
+      const outcome = await projects.restoreOwned(caller, id, version, changedFields, precondition);
       return writtenProject(outcome);
     },
   };

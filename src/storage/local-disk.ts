@@ -6,7 +6,7 @@ import { open, rename, stat, unlink, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../lib/ids.js';
 import type { FileStorage, OpenedFile, PendingFile } from './index.js';
 
 export const TEMP_PREFIX = '.tmp-';

@@ -20,7 +20,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { Upload } from '@aws-sdk/lib-storage';
-import { createId } from '@paralleldrive/cuid2';
+import { createId } from '../lib/ids.js';
 import type { S3Target } from '../config.js';
 import { StorageUnavailableError } from '../errors.js';
 import type { FileStorage, OpenedFile, PendingFile } from './index.js';
