@@ -103,13 +103,13 @@ const ratiosPerRound = (numerator: Sample[], denominator: Sample[]) =>
 const medianRatio = (numerator: Sample[], denominator: Sample[]) => median(ratiosPerRound(numerator, denominator));
 const roundRatios = (numerator: Sample[], denominator: Sample[]) => ratiosPerRound(numerator, denominator).map(round).join(' ');
 
-async function startReference(kind: 'node' | 'fastify'): Promise<{ url: string; stop: () => void }> {
+async function startReference(kind: 'node' | 'fastify'): Promise<{ url: string; pid: number; stop: () => void }> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), kind, String(port)], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   await new Promise<void>((resolve) => child.stdout!.once('data', () => resolve()));
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: child.pid!, stop: () => child.kill('SIGTERM') };
 }
 
 /** The bare node:http + pg server of bench/reference-db-server.ts on the service's database. */
@@ -386,8 +386,8 @@ async function main() {
     // 1. GET /templates against the reference.
     if (wanted('1')) {
       const [ref, bare, svc] = await interleave([
-        { options: { url: `${reference.url}/templates`, connections: CONNECTIONS } },
-        { options: { url: `${fastifyFloor.url}/templates`, connections: CONNECTIONS } },
+        { options: { url: `${reference.url}/templates`, connections: CONNECTIONS }, pid: reference.pid },
+        { options: { url: `${fastifyFloor.url}/templates`, connections: CONNECTIONS }, pid: fastifyFloor.pid },
         { options: { url: `${service.url}/templates`, connections: CONNECTIONS }, pid: service.pid },
       ]);
       const ratio1 = medianRatio(svc!, ref!);
@@ -402,6 +402,9 @@ async function main() {
           ratio: ratio1,
           'bare Fastify ratio': medianRatio(bare!, ref!),
           'service / bare Fastify': medianRatio(svc!, bare!),
+          'server CPU µs/request': medianOf(svc!, 'cpuMicrosPerRequest'),
+          'bare Fastify CPU µs/request': medianOf(bare!, 'cpuMicrosPerRequest'),
+          'node:http CPU µs/request': medianOf(ref!, 'cpuMicrosPerRequest'),
         },
         target: 'ratio >= 0.90',
         met: ratio1 >= 0.9,

@@ -16,11 +16,19 @@ async function metricsPlugin(app: FastifyInstance) {
   metrics.sources.bcrypt = app.services.passwordHasher.queue;
   app.decorate('metrics', metrics);
 
-  app.addHook('onResponse', async (request, reply) => {
-    metrics.requestDuration.observe(
-      { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status_code: reply.statusCode },
-      reply.elapsedTime / 1000,
-    );
+  // One labelled child per (method, route template, status): the set is bounded by the routes, and
+  // looking a child up by one string is cheaper than prom-client hashing a label object per request.
+  const observers = new Map<string, { observe(value: number): void }>();
+  app.addHook('onResponse', (request, reply, done) => {
+    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const key = `${request.method} ${reply.statusCode} ${route}`;
+    let observer = observers.get(key);
+    if (!observer) {
+      observer = metrics.requestDuration.labels(request.method, route, String(reply.statusCode));
+      observers.set(key, observer);
+    }
+    observer.observe(reply.elapsedTime / 1000);
+    done();
   });
   app.addHook('onError', async (_request, _reply, error) => {
     if (error instanceof StorageUnavailableError) metrics.storageErrors.inc();
