@@ -10,6 +10,7 @@ import { availableParallelism } from 'node:os';
 import sharp, { type Metadata } from 'sharp';
 import { createLimiter } from './concurrency.js';
 import { SVG_IMAGE } from './image-type.js';
+import { lowerLibvipsWorkerPriority } from './worker-priority.js';
 
 /** More pixels than this (width × height of one frame) is a decompression bomb. */
 export const MAX_INPUT_PIXELS = 100_000_000;
@@ -106,6 +107,8 @@ export async function analyseImage(input: ImageInput, mimeType: string): Promise
     if (error instanceof Error && PIXEL_LIMIT_MESSAGE.test(error.message)) throw new ImageTooLargeError();
     if (!Buffer.isBuffer(input) && error instanceof Error && MISSING_FILE_MESSAGE.test(error.message)) throw error;
     throw new ImageUnreadableError({ cause: error });
+  } finally {
+    lowerLibvipsWorkerPriority();
   }
 }
 
