@@ -1,5 +1,5 @@
 // The references for GET /templates, answering the same precomputed bytes:
-//   node     bare node:http, the physical limit of this machine;
+//   node     bare node:http, the physical limit of this machine (and {"status":"ok"} on /health);
 //   fastify  a bare Fastify instance with one route and no plugins, hooks or logger, the
 //            framework's own floor, so the service's overhead can be told from Fastify's.
 import { createServer } from 'node:http';
@@ -23,7 +23,14 @@ if (kind === 'fastify') {
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 } else {
   const headers = { 'content-type': contentType, 'content-length': String(FULL_LISTING_BYTES.length) };
-  const server = createServer((_request, response) => {
+  // The floor for the service's /health (bench #12): the same small answer.
+  const health = Buffer.from('{"status":"ok"}');
+  const healthHeaders = { 'content-type': contentType, 'content-length': String(health.length) };
+  const server = createServer((request, response) => {
+    if (request.url === '/health') {
+      response.writeHead(200, healthHeaders);
+      return void response.end(health);
+    }
     response.writeHead(200, headers);
     response.end(FULL_LISTING_BYTES);
   });

@@ -1,11 +1,16 @@
 // What a stored image is (pixel size, recorded resolution, colour space, transparency) and its
 // thumbnail, read with sharp (libvips). Decoding runs on libuv's thread pool, never on the event
-// loop; callers hold at most MAX_CONCURRENT_ANALYSES files (cores − 1) in memory at once through
-// withAnalysisSlot. The pixel limit is checked from the header, before any pixel is decoded. SVG is rasterised by librsvg, which loads
-// no external resource: a buffer input has no base URL, and librsvg refuses http(s) references.
+// loop; callers run at most MAX_CONCURRENT_ANALYSES analyses at once through withAnalysisSlot.
+// The pixel limit is checked from the header, before any pixel is decoded. A stored file on local
+// disk is read by libvips itself from its path (no copy of it passes through JavaScript); other
+// storage hands over its bytes. SVG is always handed over as bytes and rasterised by librsvg,
+// which loads no external resource: a buffer input has no base URL (from a path, relative
+// references would resolve to the files beside it), and librsvg refuses http(s) references.
 import { availableParallelism } from 'node:os';
 import sharp, { type Metadata } from 'sharp';
 import { createLimiter } from './concurrency.js';
+import { SVG_IMAGE } from './image-type.js';
+import { lowerLibvipsWorkerPriority } from './worker-priority.js';
 
 /** More pixels than this (width × height of one frame) is a decompression bomb. */
 export const MAX_INPUT_PIXELS = 100_000_000;
@@ -66,13 +71,19 @@ const COLOR_SPACES: Readonly<Record<string, ColorSpaceName>> = {
 };
 
 const PIXEL_LIMIT_MESSAGE = /exceeds pixel limit/i;
+/** sharp's words for a path input with no file behind it: a storage fault, not the client's image. */
+const MISSING_FILE_MESSAGE = /^Input file is missing/;
+
+/** The image's bytes, or the path of a local file holding them (never for SVG). */
+export type ImageInput = Buffer | { path: string };
 
 /**
  * Checks the header, then decodes once for the thumbnail. Throws ImageTooLargeError or
  * ImageUnreadableError. The work runs on libuv's thread pool; call it within withAnalysisSlot.
  */
-export async function analyseImage(bytes: Buffer, mimeType: string): Promise<ImageAnalysis> {
-  const image = sharp(bytes, {
+export async function analyseImage(input: ImageInput, mimeType: string): Promise<ImageAnalysis> {
+  if (!Buffer.isBuffer(input) && mimeType === SVG_IMAGE.mime) throw new Error('An SVG is analysed from its bytes, never from a path.');
+  const image = sharp(Buffer.isBuffer(input) ? input : input.path, {
     limitInputPixels: MAX_INPUT_PIXELS,
     // A truncated or corrupt file is refused, not thumbnailed half grey.
     failOn: 'warning',
@@ -94,14 +105,17 @@ export async function analyseImage(bytes: Buffer, mimeType: string): Promise<Ima
   } catch (error) {
     if (error instanceof ImageTooLargeError) throw error;
     if (error instanceof Error && PIXEL_LIMIT_MESSAGE.test(error.message)) throw new ImageTooLargeError();
+    if (!Buffer.isBuffer(input) && error instanceof Error && MISSING_FILE_MESSAGE.test(error.message)) throw error;
     throw new ImageUnreadableError({ cause: error });
+  } finally {
+    lowerLibvipsWorkerPriority();
   }
 }
 
 function factsOf(metadata: Metadata, mimeType: string): ImageFacts {
   // EXIF orientation 5–8 turns the image a quarter: the size is the one it is shown at.
   const oriented = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
-  const isSvg = mimeType === 'image/svg+xml';
+  const isSvg = mimeType === SVG_IMAGE.mime;
   return {
     widthPx: positiveInteger(oriented.width),
     heightPx: positiveInteger(oriented.height),

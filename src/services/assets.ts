@@ -6,8 +6,8 @@ import { pipeline } from 'node:stream';
 import { createId } from '../lib/ids.js';
 import { badRequest, HttpError, MESSAGES, notFound } from '../errors.js';
 import { DigestStream } from '../lib/digest-stream.js';
-import { analyseImage, ImageTooLargeError, ImageUnreadableError, withAnalysisSlot, type ImageAnalysis } from '../lib/image-analysis.js';
-import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, type ImageType } from '../lib/image-type.js';
+import { analyseImage, ImageTooLargeError, ImageUnreadableError, withAnalysisSlot, type ImageAnalysis, type ImageInput } from '../lib/image-analysis.js';
+import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, SVG_IMAGE, type ImageType } from '../lib/image-type.js';
 import { readWhole } from '../lib/read-whole.js';
 import { UploadGuard } from '../lib/upload-guard.js';
 import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
@@ -91,6 +91,18 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
   async function readStored(name: string): Promise<Buffer | null> {
     const opened = await storage.open(name);
     return opened ? readWhole(opened.stream, opened.size) : null;
+  }
+
+  /**
+   * What the analysis reads: the local file's path when storage has one (libvips reads it on its
+   * own threads, so its bytes never pass through the event loop or the JavaScript heap), else the
+   * bytes. SVG always as bytes (see image-analysis.ts).
+   */
+  async function storedInput(name: string, mimeType: string): Promise<ImageInput> {
+    if (storage.localPath && mimeType !== SVG_IMAGE.mime) return { path: storage.localPath(name) };
+    const bytes = await readStored(name);
+    if (!bytes) throw new Error(`The stored file ${name} vanished before it was read.`);
+    return bytes;
   }
 
   /** Saves the thumbnail and returns the columns that describe the stored file. */
@@ -181,11 +193,7 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
           await pending.commit(name);
           try {
             // Read back from storage once the upload is complete: the upload itself stays streamed.
-            const analysis = await withAnalysisSlot(async () => {
-              const bytes = await readStored(name);
-              if (!bytes) throw new Error(`The stored file ${name} vanished before it was read.`);
-              return analyseImage(bytes, type.mime);
-            });
+            const analysis = await withAnalysisSlot(async () => analyseImage(await storedInput(name, type.mime), type.mime));
             const metadata = await storeThumbnail(name, analysis, sha256);
             return await assets.create({ id: createId(), userId, name, filename, mimeType: type.mime, sizeBytes: pending.size, ...metadata });
           } catch (error) {

@@ -30,6 +30,11 @@ export interface FileStorage {
   /** A committed object ready to stream, or null when there is none under that name. */
   open(name: string): Promise<OpenedFile | null>;
   stat(name: string): Promise<{ size: number } | null>;
+  /**
+   * The path of a committed object on this machine's file system, for readers that open files
+   * themselves (libvips); only stores that keep objects as local files have it.
+   */
+  localPath?(name: string): string;
   /** Removes a committed object; a missing one is not an error. */
   delete(name: string): Promise<void>;
   /** Writes a derived object (a thumbnail) whole under name, atomically, overwriting. */

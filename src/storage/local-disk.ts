@@ -92,6 +92,8 @@ export function createLocalDiskStorage(root: string): FileStorage {
       return stats ? { size: stats.size } : null;
     },
 
+    localPath: pathOf,
+
     async delete(name: string) {
       await removeIfPresent(pathOf(name));
     },

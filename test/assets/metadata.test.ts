@@ -1,14 +1,15 @@
 // Metadata, thumbnails and the bad-input matrix of POST /assets, with images made here by sharp.
 import { createHash } from 'node:crypto';
-import { mkdtemp, readFile, writeFile } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, writeFile } from 'node:fs/promises';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
+import { getPriority, tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import sharp, { type Sharp } from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
+import { WORKER_NICE } from '../../src/lib/worker-priority.js';
 import { thumbnailNameOf } from '../../src/services/assets.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
@@ -348,6 +349,29 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
 
     it('the service still answers after all of the above', async () => {
       expect((await app.inject({ method: 'GET', url: '/health' })).statusCode).toBe(200);
+    });
+  });
+
+  describe('libvips works below the event loop', () => {
+    // Linux: nice is per thread, read from /proc (the service runs on Linux).
+    const libvipsThreads = async () => {
+      const tids = await readdir('/proc/self/task');
+      const threads = await Promise.all(
+        tids.map(async (tid) => {
+          const comm = await readFile(`/proc/self/task/${tid}/comm`, 'utf8').catch(() => '');
+          return comm.startsWith('libvips') ? { tid: Number(tid), nice: getPriority(Number(tid)) } : null;
+        }),
+      );
+      return threads.filter((thread) => thread !== null);
+    };
+
+    it('after an upload, every libvips worker thread runs at nice WORKER_NICE, the event loop at its own', async () => {
+      const before = getPriority(process.pid);
+      await stored(await made.png(1200, 900), 'image/png');
+      const threads = await libvipsThreads();
+      expect(threads.length).toBeGreaterThan(0);
+      for (const thread of threads) expect(thread.nice, `thread ${thread.tid}`).toBeGreaterThanOrEqual(WORKER_NICE);
+      expect(getPriority(process.pid)).toBe(before);
     });
   });
 });
