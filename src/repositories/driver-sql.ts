@@ -12,23 +12,18 @@ const STRING: ArgType = { scalarType: 'string', arity: 'scalar' };
 const INT: ArgType = { scalarType: 'int', arity: 'scalar' };
 const FLOAT: ArgType = { scalarType: 'float', arity: 'scalar' };
 const JSON_TEXT: ArgType = { scalarType: 'json', arity: 'scalar' };
-const DATETIME: ArgType = { scalarType: 'datetime', arity: 'scalar' };
 const UNKNOWN: ArgType = { scalarType: 'unknown', arity: 'scalar' };
-const INT_LIST: ArgType = { scalarType: 'int', arity: 'list' };
 
-/** A parameter of a statement: its value and how the driver should send it. */
-export type SqlArg = string | number | Date | null | readonly number[] | { json: string };
+/** A parameter of a statement: text, a number, null, or a JSON document as its text. */
+export type SqlArg = string | number | null | { json: string };
 
 function argType(arg: SqlArg): ArgType {
   if (typeof arg === 'string') return STRING;
   if (typeof arg === 'number') return Number.isInteger(arg) ? INT : FLOAT;
-  if (arg instanceof Date) return DATETIME;
-  if (Array.isArray(arg)) return INT_LIST;
-  if (arg !== null && typeof arg === 'object') return JSON_TEXT;
-  return UNKNOWN;
+  return arg === null ? UNKNOWN : JSON_TEXT;
 }
 
-const argValue = (arg: SqlArg): unknown => (arg !== null && typeof arg === 'object' && 'json' in arg ? arg.json : arg);
+const argValue = (arg: SqlArg): unknown => (arg !== null && typeof arg === 'object' ? arg.json : arg);
 
 const query = (sql: string, args: readonly SqlArg[]) => ({ sql, args: args.map(argValue), argTypes: args.map(argType) });
 
