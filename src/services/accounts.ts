@@ -18,7 +18,9 @@ export function createAccountService(users: UserRepository, passwords: PasswordH
   async function assertCorrectPassword(account: User, password: string, error: () => Error): Promise<void> {
     if (checkPassword(password) !== null) throw error();
     const stored = await users.findByIdWithSecret(account.id);
-    if (!stored) throw unauthorized(MESSAGES.invalidToken);
+    // Gone, or its tokens revoked since the guard read it (a concurrent password change or
+    // sign-out): the request's token is no longer valid, whatever the password says.
+    if (!stored || stored.tokenGeneration !== account.tokenGeneration) throw unauthorized(MESSAGES.invalidToken);
     if (!(await passwords.verify(password, stored.passwordHash))) throw error();
   }
 
