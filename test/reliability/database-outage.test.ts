@@ -137,6 +137,19 @@ async function waitForRecovery(app: App, account: TestAccount): Promise<number> 
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/**
+ * Waits (bounded) until a create sent after `since` has been refused: a writer whose create was in
+ * flight when the cut began sends its next one only once that one failed, so without this wait
+ * the link could come back before any create sent during the cut was answered.
+ */
+async function refusedDuringCut(results: Timed[], since: number): Promise<void> {
+  const deadline = performance.now() + 10_000;
+  while (!results.some((result) => result.status === 503 && result.sentAt >= since)) {
+    if (performance.now() > deadline) throw new Error('No create sent during the cut was refused within 10 s.');
+    await sleep(20);
+  }
+}
+
 /** Waits (bounded) until the writers have had `count` creates acknowledged since `since`. */
 async function acknowledged(results: Timed[], since: number, count = 3): Promise<void> {
   const deadline = performance.now() + 10_000;
@@ -202,6 +215,7 @@ if (url) {
           expectUnavailable([...probes, ...reads, ready]);
           expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
           expect(live.elapsedMs).toBeLessThan(1_000);
+          await refusedDuringCut(writers.results, cutAt);
 
           await relay.restore();
           restored = true;
