@@ -388,7 +388,11 @@ export function createProjectRepository(prisma: PrismaClient, sql: SqlDriverAdap
       }
       return inTransaction(sql, async (tx): Promise<DeleteOutcome> => {
         if (!(await callerIsValid(tx, caller))) return UNAUTHORIZED;
-        const current = await lockOwned(tx, caller.userId, id);
+        const [current] = await selectRows<{ version: number }>(
+          tx,
+          `SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`,
+          [id, caller.userId],
+        );
         if (!current) return { kind: 'not-found' };
         if (!precondition(current.version)) return { kind: 'precondition-failed' };
         await execute(tx, `DELETE FROM "projects" WHERE "id" = $1`, [id]);
