@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DatabaseUnavailableError, StorageUnavailableError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
+import type { HistogramSeries } from '../lib/labelled-histogram.js';
 import { createMetrics } from '../lib/metrics.js';
 
 /** Requests that matched no route share one label value: a raw URL would make labels unbounded. */
@@ -16,16 +17,16 @@ async function metricsPlugin(app: FastifyInstance) {
   metrics.sources.bcrypt = app.services.passwordHasher.queue;
   app.decorate('metrics', metrics);
 
-  // One labelled child per (method, route template, status): the set is bounded by the routes, and
-  // looking a child up by one string is cheaper than prom-client hashing a label object per request.
-  const observers = new Map<string, { observe(value: number): void }>();
+  // One series per (method, route template, status): the set is bounded by the routes, and is
+  // found by one string key, built from values Fastify already holds.
+  const series = new Map<string, HistogramSeries>();
   app.addHook('onResponse', (request, reply, done) => {
     const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
     const key = `${request.method} ${reply.statusCode} ${route}`;
-    let observer = observers.get(key);
+    let observer = series.get(key);
     if (!observer) {
-      observer = metrics.requestDuration.labels(request.method, route, String(reply.statusCode));
-      observers.set(key, observer);
+      observer = metrics.requestDuration.seriesFor({ method: request.method, route, status_code: String(reply.statusCode) });
+      series.set(key, observer);
     }
     observer.observe(reply.elapsedTime / 1000);
     done();

@@ -55,6 +55,11 @@ describe(`GET /metrics (${engineName()})`, { timeout: 120_000 }, () => {
     const text = response.body;
     expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/templates/:id",status_code="200"} 1');
     expect(text).toContain('http_request_duration_seconds_count{method="GET",route="/templates/:id",status_code="404"} 1');
+    // Cumulative buckets ending in +Inf, and a sum, as Prometheus reads a histogram.
+    expect(text).toContain('# TYPE http_request_duration_seconds histogram');
+    expect(text).toContain('http_request_duration_seconds_bucket{le="+Inf",method="GET",route="/templates/:id",status_code="200"} 1');
+    expect(text).toContain('http_request_duration_seconds_bucket{le="30",method="GET",route="/templates/:id",status_code="200"} 1');
+    expect(text).toMatch(/^http_request_duration_seconds_sum\{method="GET",route="\/templates\/:id",status_code="200"\} \d/m);
     expect(text).toContain('http_request_duration_seconds_count{method="GET",route="unmatched",status_code="404"} 1');
     expect(text).toContain('rate_limit_rejections_total{route="/auth/login"} 1');
     expect(text).toContain(`upload_bytes_total ${png.length}`);
