@@ -65,8 +65,13 @@ export class LabelledHistogram<Label extends string> {
     return { name: this.name, help: this.help, type: this.type, aggregator: this.aggregator, values };
   }
 
+  /** Zeroes every series in place: callers may hold a series from seriesFor. */
   reset(): void {
-    this.series.clear();
+    for (const series of this.series.values()) {
+      series.counts.fill(0);
+      series.sum = 0;
+      series.count = 0;
+    }
   }
 
   private createSeries(labels: Record<string, string>): Series {
