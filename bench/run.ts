@@ -251,8 +251,6 @@ function uploadLane(service: RunningService, token: string, image: { data: Buffe
   };
 }
 
-const HEALTH_PROBE_SECONDS = 10;
-
 /** Latency of GET <url>/health as a health checker sees it (bench/health-probe.ts, its own process). */
 async function healthProbe(url: string, seconds: number): Promise<{ probes: number; p50: number; p99: number; max: number }> {
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/health-probe.ts'), `${url}/health`, String(seconds)], {
@@ -556,9 +554,10 @@ async function main() {
     // 6 + 7. Logins at the configured cost, and /health latency meanwhile.
     if (wanted('6', '7')) {
       const loginBody = JSON.stringify({ email: owner.email, password: owner.password });
+      // The /health probe (the same one as #12) starts when the logins' 1 s warm-up ends.
       const [logins, health] = await Promise.all([
         load({ url: `${service.url}/auth/login`, method: 'POST', connections: 20, headers: { 'content-type': 'application/json' }, body: loginBody }, { warmup: 1 }),
-        load({ url: `${service.url}/health`, connections: 2, overallRate: 200 }, { warmup: 1 }),
+        new Promise((resolve) => setTimeout(resolve, 1_000)).then(() => healthProbe(service.url, DURATION)),
       ]);
       record({
         id: '6',
@@ -568,9 +567,9 @@ async function main() {
       record({
         id: '7',
         workload: 'GET /health p99 while #6 runs',
-        figures: { 'p99 ms': health.latency.p99, 'max ms': health.latency.max },
+        figures: { 'p99 ms': health.p99, 'p50 ms': health.p50, 'max ms': health.max, probes: health.probes },
         target: 'p99 < 20 ms',
-        met: health.latency.p99 < 20,
+        met: health.p99 < 20,
       });
     }
 
@@ -625,7 +624,7 @@ async function main() {
         // idle figure, taken just before, shows the host's own noise; bare node:http's /health,
         // probed in the same windows beside the service, is the floor this host allows whatever
         // the service does.
-        const probeBoth = () => Promise.all([healthProbe(service.url, HEALTH_PROBE_SECONDS), healthProbe(reference.url, HEALTH_PROBE_SECONDS)]);
+        const probeBoth = () => Promise.all([healthProbe(service.url, DURATION), healthProbe(reference.url, DURATION)]);
         const [idle, bareIdle] = await probeBoth();
         const lanes = [0, 1].map((lane) => uploadLane(service, owner.token, images[lane % images.length]!));
         await new Promise((resolve) => setTimeout(resolve, 1_000));
