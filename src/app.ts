@@ -1,5 +1,6 @@
 // buildApp(config) assembles the service; it never listens and never touches process signals
 // (src/server.ts does). Register order: framework setup → cross-cutting plugins → services → routes.
+import { createServer } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fp from 'fastify-plugin';
@@ -8,6 +9,7 @@ import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { badRequest, MESSAGES } from './errors.js';
+import { withFastPath } from './lib/fast-path.js';
 import { logContextMixin } from './lib/log-context.js';
 import { redactSecrets } from './lib/log-redaction.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
@@ -16,6 +18,7 @@ import authenticationPlugin from './plugins/authentication.js';
 import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
 import errorHandlerPlugin, { apiError, type ApiError } from './plugins/error-handler.js';
+import { createFastPathControl } from './plugins/fast-path.js';
 import openapiPlugin from './plugins/openapi.js';
 import metricsPlugin from './plugins/metrics.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -31,7 +34,7 @@ import metricsRoutes from './routes/metrics.js';
 import projectRoutes from './routes/projects.js';
 import projectModelRoutes from './routes/project-model.js';
 import projectMockupRoutes from './routes/project-mockup.js';
-import templateRoutes from './routes/templates.js';
+import templateRoutes, { CATALOG_ANSWER } from './routes/templates.js';
 import v1Routes from './routes/v1.js';
 import { AdminUserSchema } from './schemas/admin.js';
 import viewerRoutes from './routes/viewer.js';
@@ -76,8 +79,22 @@ const SHARED_SCHEMAS = [
   AdminUserSchema,
 ];
 
+// Timeouts against slow-loris clients when no proxy sits in front.
+const CONNECTION_TIMEOUT_MS = 0;
+const REQUEST_TIMEOUT_MS = 120_000;
+const KEEP_ALIVE_TIMEOUT_MS = 72_000;
+
 export async function buildApp(config: Config, options: BuildOptions = {}) {
+  const fastPath = createFastPathControl();
   const app = Fastify({
+    // The server Fastify would make, with the catalog's fast path in front of Fastify's handler.
+    serverFactory: (handler) => {
+      const server = createServer(withFastPath(handler, [CATALOG_ANSWER], fastPath.context));
+      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
+      server.requestTimeout = REQUEST_TIMEOUT_MS;
+      server.setTimeout(CONNECTION_TIMEOUT_MS);
+      return server;
+    },
     logger: options.logger ?? {
       level: config.logLevel,
       formatters: { log: redactSecrets },
@@ -88,10 +105,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     genReqId: generateRequestId,
     trustProxy: config.trustProxy,
     bodyLimit: JSON_BODY_LIMIT,
-    // Timeouts against slow-loris clients when no proxy sits in front.
-    connectionTimeout: 0,
-    requestTimeout: 120_000,
-    keepAliveTimeout: 72_000,
+    connectionTimeout: CONNECTION_TIMEOUT_MS,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
     return503OnClosing: true,
     // Start-up includes opening the database and applying migrations, which can take a while.
     pluginTimeout: 120_000,
@@ -103,6 +119,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       void reply.code(body.statusCode).header('x-request-id', request.id).send(body);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
+  app.addHook('preClose', fastPath.closing);
 
   const validators = createValidators();
   app.setValidatorCompiler(({ schema, httpPart }) => validators.compile(schema, httpPart));
@@ -139,6 +156,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   );
   await app.register(backgroundWorkPlugin);
   await app.register(metricsPlugin);
+  await app.register(fastPath.plugin);
   await app.register(rateLimitPlugin);
   await app.register(authenticationPlugin);
   await app.register(apiKeyGuardPlugin);

@@ -57,7 +57,12 @@ async function openPostgres(
   pool.on('error', (error) => events.onBackgroundError?.(error));
   const adapter = new PrismaPg(pool);
   const prisma = new PrismaClient({ adapter });
-  const sql = discardingFailedConnections(await adapter.connect());
+  // The hot statements are prepared once per connection and then only bound and executed: the
+  // server skips parsing and planning them again on every request. The client's own statements
+  // stay unnamed (their texts vary with their arguments: a named statement per text would grow
+  // without bound on every connection).
+  const hotPaths = new PrismaPg(pool, { statementNameGenerator: statementNames(MAX_NAMED_STATEMENTS) });
+  const sql = discardingFailedConnections(await hotPaths.connect());
 
   return {
     prisma,
@@ -89,6 +94,28 @@ async function openPostgres(
     poolStats: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount }),
   };
 }
+
+/** Named statements per connection at most: the hot paths have a few dozen texts. */
+const MAX_NAMED_STATEMENTS = 500;
+
+/**
+ * A stable name for each statement text (pg prepares a named statement once per connection and
+ * reuses it), for the first `limit` texts; later texts run unnamed, so a caller that builds many
+ * texts cannot fill the server's memory with prepared statements.
+ */
+export function statementNames(limit: number): (query: SqlQuery) => string {
+  const names = new Map<string, string>();
+  return ({ sql }) => {
+    let name = names.get(sql);
+    if (name === undefined && names.size < limit) {
+      name = `pf_${names.size}`;
+      names.set(sql, name);
+    }
+    return name ?? UNNAMED;
+  };
+}
+/** pg's unnamed statement: parsed again on every use. */
+const UNNAMED = '';
 
 /**
  * The pg adapter, with one change to its transactions: one whose connection failed (a query timed

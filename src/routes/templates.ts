@@ -3,6 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FULL_LISTING_BYTES, getTemplate, isCategoryId, listTemplates } from '../catalog/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
+import type { FastAnswer } from '../lib/fast-path.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
 import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
@@ -17,6 +18,12 @@ export interface TemplateRoutesOptions {
 }
 
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The unfiltered public listing, pre-encoded: this route's answer to `GET /templates`, which the
+ * HTTP server also gives from its fast path (src/lib/fast-path.ts) without entering Fastify.
+ */
+export const CATALOG_ANSWER: FastAnswer = { path: '/templates', contentType: JSON_TYPE, body: FULL_LISTING_BYTES };
 
 const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, options) => {
   const contextErrors = options.contextErrors ?? [];
@@ -41,7 +48,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       if (category === undefined && q === undefined) {
         // Pre-encoded bytes: a Buffer payload bypasses the serializer and any re-encoding, so the
         // cast only tells the type provider what those bytes contain.
-        reply.type(JSON_TYPE).send(FULL_LISTING_BYTES as never);
+        reply.type(CATALOG_ANSWER.contentType).send(CATALOG_ANSWER.body as never);
         return;
       }
       if (category !== undefined && !isCategoryId(category)) throw badRequest(MESSAGES.unknownCategory(category));

@@ -154,12 +154,24 @@ describe(`accounts (${engineName()})`, () => {
         ['no subject', { authorization: `Bearer ${forgeToken({ iat: now, exp: now + 60 })}` }, 'Invalid or expired token.'],
         ['an unknown account', { authorization: `Bearer ${forgeToken({ sub: 'nobody', iat: now, exp: now + 60 })}` }, 'Invalid or expired token.'],
         ['an API key only', { 'x-api-key': `pf_${'a'.repeat(48)}` }, 'Authentication required.'],
+        ['an over-long token', { authorization: `Bearer ${'a'.repeat(600)}.${'b'.repeat(600)}.c` }, 'Invalid or expired token.'],
       ];
       for (const [label, headers, message] of cases) {
         const response = await me(headers);
         expect(response.statusCode, label).toBe(401);
         expect(response.json(), label).toEqual({ statusCode: 401, error: 'Unauthorized', message });
       }
+    });
+
+    it('refuses a token once it has expired, though it was accepted (and remembered as verified) before', async () => {
+      const account = await registerAccount(app);
+      const expiresAt = Math.floor(Date.now() / 1000) + 2;
+      const token = forgeToken({ sub: account.id, gen: 0, iat: expiresAt - 60, exp: expiresAt });
+      expect((await me({ authorization: `Bearer ${token}` })).statusCode).toBe(200);
+      await new Promise((resolve) => setTimeout(resolve, expiresAt * 1000 - Date.now() + 1100));
+      const response = await me({ authorization: `Bearer ${token}` });
+      expect(response.statusCode).toBe(401);
+      expect(response.json().message).toBe('Invalid or expired token.');
     });
 
     it('refuses the token of an account that no longer exists', async () => {
