@@ -7,6 +7,8 @@
 //   POST /projects  BEGIN, lock the owner's row, count, insert, COMMIT (the free plan's cap of 3);
 //   PUT /projects/:id     one statement: record the replaced state as a version, write the change;
 //   DELETE /projects/:id  one plain DELETE (versions go by cascade).
+// Every parameterised statement is a named prepared statement (parsed and planned once per
+// connection), as the service's hot statements are; REFERENCE_UNNAMED=1 sends them unnamed.
 // Usage: tsx bench/reference-db-server.ts <port> <database url> <jwt secret> <pool size>
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
@@ -16,6 +18,16 @@ const [, , portArg = '0', databaseUrl, jwtSecret = '', poolSizeArg = '10'] = pro
 const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(poolSizeArg) });
 const FREE_PLAN_PROJECTS = 3;
 const JSON_TYPE = 'application/json; charset=utf-8';
+
+const unnamed = process.env.REFERENCE_UNNAMED === '1';
+const statementNames = new Map<string, string>();
+/** pg's query config for a statement, named after its text unless REFERENCE_UNNAMED=1. */
+function statement(text: string, values: unknown[]): pg.QueryConfig {
+  if (unnamed) return { text, values };
+  let name = statementNames.get(text);
+  if (name === undefined) statementNames.set(text, (name = `ref_${statementNames.size}`));
+  return { name, text, values };
+}
 
 const COLUMNS = `"id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt", "updatedAt", "version"`;
 
@@ -89,7 +101,7 @@ const newId = () => `r${randomBytes(12).toString('hex')}`;
 async function handle(request: IncomingMessage, response: ServerResponse) {
   const claims = verifyToken(request.headers.authorization);
   if (!claims) return error(response, 401, 'Unauthorized', 'Invalid or expired token.');
-  const account = await pool.query<{ tokenGeneration: number }>('SELECT "tokenGeneration" FROM "users" WHERE "id" = $1', [claims.sub]);
+  const account = await pool.query<{ tokenGeneration: number }>(statement('SELECT "tokenGeneration" FROM "users" WHERE "id" = $1', [claims.sub]));
   if (account.rows[0]?.tokenGeneration !== claims.gen) return error(response, 401, 'Unauthorized', 'Invalid or expired token.');
   const userId = claims.sub;
   const url = request.url ?? '/';
@@ -97,8 +109,7 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
 
   if (url === '/projects' && request.method === 'GET') {
     const { rows } = await pool.query<ProjectRow>(
-      `SELECT ${COLUMNS} FROM "projects" WHERE "userId" = $1 ORDER BY "updatedAt" DESC, "id" DESC`,
-      [userId],
+      statement(`SELECT ${COLUMNS} FROM "projects" WHERE "userId" = $1 ORDER BY "updatedAt" DESC, "id" DESC`, [userId]),
     );
     return send(response, 200, { projects: rows.map(toJson), total: rows.length });
   }
@@ -119,16 +130,18 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const owner = await client.query<{ plan: string }>('SELECT "plan"::text AS "plan" FROM "users" WHERE "id" = $1 FOR UPDATE', [userId]);
-      const count = await client.query<{ count: string }>('SELECT count(*) FROM "projects" WHERE "userId" = $1', [userId]);
+      const owner = await client.query<{ plan: string }>(statement('SELECT "plan"::text AS "plan" FROM "users" WHERE "id" = $1 FOR UPDATE', [userId]));
+      const count = await client.query<{ count: string }>(statement('SELECT count(*) FROM "projects" WHERE "userId" = $1', [userId]));
       if (owner.rows[0]?.plan === 'free' && Number(count.rows[0]!.count) >= FREE_PLAN_PROJECTS) {
         await client.query('ROLLBACK');
         return error(response, 403, 'Forbidden', 'Project limit reached.');
       }
       const { rows } = await client.query<ProjectRow>(
-        `INSERT INTO "projects" ("id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson")
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-        [newId(), userId, body.name.trim(), body.templateId, dimensions.widthMm, dimensions.heightMm, dimensions.depthMm, JSON.stringify(artworkJson)],
+        statement(
+          `INSERT INTO "projects" ("id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson")
+           VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
+          [newId(), userId, body.name.trim(), body.templateId, dimensions.widthMm, dimensions.heightMm, dimensions.depthMm, JSON.stringify(artworkJson)],
+        ),
       );
       await client.query('COMMIT');
       return send(response, 201, { project: toJson(rows[0]!) }, { etag: `"${rows[0]!.version}"` });
@@ -143,22 +156,24 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
   if (projectId && request.method === 'PUT') {
     const body = (await readBody(request)) as { name?: string; heightMm?: number };
     const { rows } = await pool.query<ProjectRow>(
-      `WITH "recorded" AS (
-         INSERT INTO "project_versions" ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
-         SELECT "id", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "updatedAt"
-           FROM "projects" WHERE "id" = $1 AND "userId" = $2
-       )
-       UPDATE "projects" SET "name" = COALESCE($3, "name"), "heightMm" = COALESCE($4, "heightMm"),
-              "version" = "version" + 1, "updatedAt" = now()
-        WHERE "id" = $1 AND "userId" = $2 RETURNING ${COLUMNS}`,
-      [projectId, userId, body.name?.trim() ?? null, body.heightMm ?? null],
+      statement(
+        `WITH "recorded" AS (
+           INSERT INTO "project_versions" ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
+           SELECT "id", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "updatedAt"
+             FROM "projects" WHERE "id" = $1 AND "userId" = $2
+         )
+         UPDATE "projects" SET "name" = COALESCE($3, "name"), "heightMm" = COALESCE($4, "heightMm"),
+                "version" = "version" + 1, "updatedAt" = now()
+          WHERE "id" = $1 AND "userId" = $2 RETURNING ${COLUMNS}`,
+        [projectId, userId, body.name?.trim() ?? null, body.heightMm ?? null],
+      ),
     );
     if (!rows[0]) return error(response, 404, 'Not Found', 'Project not found.');
     return send(response, 200, { project: toJson(rows[0]) }, { etag: `"${rows[0].version}"` });
   }
 
   if (projectId && request.method === 'DELETE') {
-    const { rowCount } = await pool.query('DELETE FROM "projects" WHERE "id" = $1 AND "userId" = $2', [projectId, userId]);
+    const { rowCount } = await pool.query(statement('DELETE FROM "projects" WHERE "id" = $1 AND "userId" = $2', [projectId, userId]));
     return rowCount ? send(response, 204) : error(response, 404, 'Not Found', 'Project not found.');
   }
 
