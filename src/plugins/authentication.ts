@@ -22,7 +22,7 @@ import { BEARER as BEARER_AUTH, documentSecurity } from './openapi-conventions.j
 
 export const TOKEN_LIFETIME = '7d';
 const VERIFIED_TOKENS_KEPT = 10_000;
-/** Far above any token this service signs (about 200 characters); bounds the cache's memory. */
+/** Far above any token this service signs (about 200 characters): longer ones are refused unread. */
 const MAX_TOKEN_LENGTH = 1024;
 const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
 
@@ -62,11 +62,10 @@ async function authenticationPlugin(app: FastifyInstance) {
     verify: {
       algorithms: ['HS256'],
       // An editor sends the same token with every request: a verified token's claims are kept
-      // (until its expiry, at most 10 minutes) so its signature is checked once, not per request.
-      // Keyed by the token itself: hashing it for the key would cost what the check costs.
-      // Revocation does not depend on this: the account's generation is read on every request.
+      // (keyed by the token's SHA-256, until its expiry and at most 10 minutes) so its signature
+      // and claims are checked once, not on every request. Revocation does not depend on this:
+      // the account's token generation is still read on every request.
       cache: VERIFIED_TOKENS_KEPT,
-      cacheKeyBuilder: (token: string) => token,
     },
   });
 
