@@ -107,7 +107,7 @@ export function createModelService(textures: ProjectTextureSource) {
     },
 
     /** GET /projects/:id/model: the project's size, material, finish and print (ownership checked by the caller). */
-    forProject(project: Project, query: ProjectModelQuery): Promise<RenderedModel> {
+    async forProject(project: Project, query: ProjectModelQuery): Promise<RenderedModel> {
       const template = requireTemplate(project.templateId);
       const state = project.artworkJson;
       const sizePx = query.textureSize ?? TEXTURE_SIZE_DEFAULT;
@@ -120,8 +120,10 @@ export function createModelService(textures: ProjectTextureSource) {
         finish: projectFinish(template, state),
         ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, state) } : {}),
       };
-      // Everything the texture reads is in the project row; its digest keys the cache.
-      const content = createHash('sha256').update(JSON.stringify([project.id, input, state, sizePx])).digest('base64url');
+      // Everything the texture reads, the project row and which of its images still exist, keys
+      // the cache: a deleted image (on any process) makes a new model without it.
+      const images = await textures.imagesIdentity(project);
+      const content = createHash('sha256').update(JSON.stringify([project.id, input, state, sizePx, images])).digest('base64url');
       return build(`project:${content}`, input, () =>
         textures.render({
           project,

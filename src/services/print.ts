@@ -161,6 +161,9 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials);
   }
 
+  /** Each named image: its name, and its stored size, or null when the owner has no such image. */
+  const filesIdentity = (files: Map<string, StoredFile | null>) => [...files].map(([name, file]) => [name, file ? file.sizeBytes : null]);
+
   /** Everything the output depends on: the project as stored, the query and each asset's identity. */
   function inputEtag(kind: string, project: Project, query: unknown, files: Map<string, StoredFile | null>): string {
     const key = JSON.stringify([
@@ -173,7 +176,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       project.depthMm,
       project.artworkJson,
       query,
-      [...files].map(([name, file]) => [name, file ? file.sizeBytes : null]),
+      filesIdentity(files),
     ]);
     return strongEtag(createHash('sha256').update(key).digest());
   }
@@ -244,6 +247,11 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
         const placement = placeDesign({ dieline: sheet, state, assets: await describeAll(files), publicBaseUrl: baseUrl });
         return texturePng(placement, sizePx);
       });
+    },
+
+    /** The identity of each image the design names: one query, no file read. */
+    async imagesIdentity(project: Project): Promise<string> {
+      return JSON.stringify(filesIdentity(await ownedFiles(project)));
     },
 
     /** GET /projects/:id/preview. Anything that cannot be placed is left out; a size error is a 400. */

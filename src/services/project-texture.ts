@@ -18,6 +18,11 @@ export interface ProjectTextureRequest {
 export interface ProjectTextureSource {
   /** PNG bytes, or null when the project has nothing printable to show. */
   render(request: ProjectTextureRequest): Promise<Uint8Array | null>;
+  /**
+   * What the texture reads besides the project row: the identity of each image the design names
+   * (gone, or which file), without reading a file. A deleted image changes it.
+   */
+  imagesIdentity(project: Project): Promise<string>;
 }
 
 /** What the print service offers a texture source. */
@@ -26,6 +31,8 @@ export interface PrintTextureRenderer {
   texture(project: Project, sizePx: number): Promise<Uint8Array | null>;
   /** A container project's label. */
   labelTexture(project: Project, sheet: PrintSurface, sizePx: number): Promise<Uint8Array | null>;
+  /** The identity of each image the design names (see ProjectTextureSource.imagesIdentity). */
+  imagesIdentity(project: Project): Promise<string>;
 }
 
 /** The project's full print on a box's blank or a container's label. */
@@ -36,5 +43,6 @@ export function createPrintTextureSource(print: PrintTextureRenderer): ProjectTe
       if (label) return print.labelTexture(project, label, sizePx);
       return null;
     },
+    imagesIdentity: (project) => print.imagesIdentity(project),
   };
 }

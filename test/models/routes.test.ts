@@ -223,6 +223,32 @@ describe(`model routes (${engineName()})`, () => {
       expect(uvCentre('back').slice(0, 3)).toEqual([255, 255, 255]);
     });
 
+    it('changes when an image it wears is deleted: the new model is built without it', async () => {
+      const designer = await registerAccount(app);
+      const imageUrl = await uploadJpeg(app, designer, await twoToneJpeg(400, 400, BLUE, BLUE));
+      const id = await createProject(designer, 'mailer-box', {
+        background: { kind: 'color', value: '#ffffff' },
+        artworks: [artwork('art-1', 'front', imageUrl, { scale: 0.5 })],
+      });
+      const url = `/projects/${id}/model?textureSize=512`;
+      const before = await get(url, designer.auth);
+      expect(before.statusCode, before.body).toBe(200);
+      expect((await get(url, { ...designer.auth, 'if-none-match': before.headers.etag as string })).statusCode).toBe(304);
+
+      const assetName = imageUrl.split('/').pop()!;
+      const assets = (await get('/assets', designer.auth)).json<{ assets: Array<{ id: string; name: string }> }>().assets;
+      const assetId = assets.find((asset) => asset.name === assetName)!.id;
+      const deleted = await app.inject({ method: 'DELETE', url: `/assets/${assetId}`, headers: designer.auth });
+      expect(deleted.statusCode, deleted.body).toBe(204);
+
+      const after = await get(url, { ...designer.auth, 'if-none-match': before.headers.etag as string });
+      expect(after.statusCode, after.body).toBe(200);
+      expect(after.headers.etag).not.toBe(before.headers.etag);
+      const doc = await readGlb(after.rawPayload);
+      const png = decodePng(doc.getRoot().listTextures()[0]!.getImage()!);
+      expect(textureAtPanelCentre(doc, 'front', png).slice(0, 3)).toEqual([255, 255, 255]);
+    });
+
     it('changes when the design changes, and containers get a label texture', async () => {
       const id = await createProject(owner, 'round-bottle', { background: { kind: 'color', value: 'rgb(0, 128, 255)' }, material: 'glass' });
       const first = await get(`/projects/${id}/model?textureSize=256`, owner.auth);
