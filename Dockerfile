@@ -12,7 +12,14 @@ COPY viewer ./viewer
 RUN npm run build && npm prune --omit=dev --ignore-scripts
 
 # Runtime stage: production dependencies, compiled code and the migrations, as a non-root user.
+# --build-arg MOCKUPS=1 adds Debian's chromium and a font for GET /projects/:id/mockup (run with
+# MOCKUP_ENABLED=true; CHROMIUM_PATH defaults to /usr/bin/chromium); the default image has none.
 FROM node:20-bookworm-slim
+ARG MOCKUPS=0
+RUN if [ "$MOCKUPS" = "1" ]; then \
+      apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \
+      && rm -rf /var/lib/apt/lists/*; \
+    fi
 ENV NODE_ENV=production \
     HOST=0.0.0.0 \
     PORT=3000 \

@@ -1184,6 +1184,7 @@ export interface components {
             lighting?: "studio" | "softbox" | "dramatic" | "outdoor";
             artworks?: {
                 id: string;
+                /** @description The panel the artwork sits on: a box's dieline panel id (GET /templates/{id}/dieline lists them); on a container, `label` (the whole label, centred on the front), `front` (the half facing the viewer) or `back` (the half centred on the seam; a pouch has `label` and `front`, both its front face). The project stores any id; preflight reports an unknown one as PANEL_NOT_FOUND and nothing prints it. */
                 panelId: string;
                 /** @description Never fetched by the server. */
                 imageUrl: string;
