@@ -106,11 +106,19 @@ const VERSION_COLUMNS = `"version", "name", "templateId", "widthMm", "heightMm",
 type ProjectRow = Omit<Project, 'artworkJson' | 'createdAt' | 'updatedAt'> & { artworkJson: string; createdAt: string; updatedAt: string };
 type VersionRow = Omit<ProjectVersion, 'artworkJson' | 'createdAt'> & { artworkJson: string; createdAt: string };
 
+// Field by field, not by spreading the row: see toProjectDto.
 const toProject = (row: ProjectRow): Project => ({
-  ...row,
+  id: row.id,
+  userId: row.userId,
+  name: row.name,
+  templateId: row.templateId,
+  widthMm: row.widthMm,
+  heightMm: row.heightMm,
+  depthMm: row.depthMm,
   artworkJson: JSON.parse(row.artworkJson) as EditorState,
   createdAt: new Date(row.createdAt),
   updatedAt: new Date(row.updatedAt),
+  version: row.version,
 });
 
 /** The columns a change may write, each with how its value is sent. */
