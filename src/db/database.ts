@@ -138,7 +138,7 @@ function discardingFailedConnections(adapter: SqlDriverAdapter): SqlDriverAdapte
       }
     };
     // A plain object that delegates: Object.create(tx) would make every transaction's adapter
-    // object a prototype, which V8 handles on a slow path (about 3 µs per transaction).
+    // object a prototype, which V8 handles on a slow path.
     const transaction: Transaction = {
       provider: tx.provider,
       adapterName: tx.adapterName,

@@ -202,13 +202,19 @@ describe(`model routes (${engineName()})`, () => {
       expect(Math.max(png2048.width, png2048.height)).toBe(2048);
     });
 
-    it("wears the project's print: an image placed on the front panel is on the model's front face", async () => {
+    /** A mailer box of a new account: white, with a blue image on its front panel. */
+    async function blueImageOnFront() {
       const designer = await registerAccount(app);
       const imageUrl = await uploadJpeg(app, designer, await twoToneJpeg(400, 400, BLUE, BLUE));
       const id = await createProject(designer, 'mailer-box', {
         background: { kind: 'color', value: '#ffffff' },
         artworks: [artwork('art-1', 'front', imageUrl, { scale: 0.5 })],
       });
+      return { designer, imageUrl, id };
+    }
+
+    it("wears the project's print: an image placed on the front panel is on the model's front face", async () => {
+      const { designer, id } = await blueImageOnFront();
       const response = await get(`/projects/${id}/model?textureSize=1024`, designer.auth);
       expect(response.statusCode, response.body).toBe(200);
       await expectValidGlb(response.rawPayload);
@@ -224,12 +230,7 @@ describe(`model routes (${engineName()})`, () => {
     });
 
     it('changes when an image it wears is deleted: the new model is built without it', async () => {
-      const designer = await registerAccount(app);
-      const imageUrl = await uploadJpeg(app, designer, await twoToneJpeg(400, 400, BLUE, BLUE));
-      const id = await createProject(designer, 'mailer-box', {
-        background: { kind: 'color', value: '#ffffff' },
-        artworks: [artwork('art-1', 'front', imageUrl, { scale: 0.5 })],
-      });
+      const { designer, imageUrl, id } = await blueImageOnFront();
       const url = `/projects/${id}/model?textureSize=512`;
       const before = await get(url, designer.auth);
       expect(before.statusCode, before.body).toBe(200);
