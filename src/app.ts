@@ -1,6 +1,5 @@
 // buildApp(config) assembles the service; it never listens and never touches process signals
 // (src/server.ts does). Register order: framework setup → cross-cutting plugins → services → routes.
-import { createServer } from 'node:http';
 import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fp from 'fastify-plugin';
@@ -9,16 +8,15 @@ import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { badRequest, MESSAGES } from './errors.js';
-import { withFastPath } from './lib/fast-path.js';
 import { logContextMixin } from './lib/log-context.js';
 import { redactSecrets } from './lib/log-redaction.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
+import accessLogPlugin, { RequestLinesOff } from './plugins/access-log.js';
 import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
 import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
 import errorHandlerPlugin, { apiError, type ApiError } from './plugins/error-handler.js';
-import { createFastPathControl } from './plugins/fast-path.js';
 import openapiPlugin from './plugins/openapi.js';
 import metricsPlugin from './plugins/metrics.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -34,7 +32,7 @@ import metricsRoutes from './routes/metrics.js';
 import projectRoutes from './routes/projects.js';
 import projectModelRoutes from './routes/project-model.js';
 import projectMockupRoutes from './routes/project-mockup.js';
-import templateRoutes, { CATALOG_ANSWER } from './routes/templates.js';
+import templateRoutes from './routes/templates.js';
 import v1Routes from './routes/v1.js';
 import { AdminUserSchema } from './schemas/admin.js';
 import viewerRoutes from './routes/viewer.js';
@@ -85,22 +83,15 @@ const REQUEST_TIMEOUT_MS = 120_000;
 const KEEP_ALIVE_TIMEOUT_MS = 72_000;
 
 export async function buildApp(config: Config, options: BuildOptions = {}) {
-  const fastPath = createFastPathControl();
   const app = Fastify({
-    // The server Fastify would make, with the catalog's fast path in front of Fastify's handler.
-    serverFactory: (handler) => {
-      const server = createServer(withFastPath(handler, [CATALOG_ANSWER], fastPath.context));
-      server.keepAliveTimeout = KEEP_ALIVE_TIMEOUT_MS;
-      server.requestTimeout = REQUEST_TIMEOUT_MS;
-      server.setTimeout(CONNECTION_TIMEOUT_MS);
-      return server;
-    },
     logger: options.logger ?? {
       level: config.logLevel,
       formatters: { log: redactSecrets },
       mixin: logContextMixin,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
+    // src/plugins/access-log.ts writes the one line per request instead of Fastify's two.
+    logController: new RequestLinesOff(),
     requestIdHeader: false,
     genReqId: generateRequestId,
     trustProxy: config.trustProxy,
@@ -119,7 +110,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       void reply.code(body.statusCode).header('x-request-id', request.id).send(body);
     },
   }).withTypeProvider<TypeBoxTypeProvider>();
-  app.addHook('preClose', fastPath.closing);
 
   const validators = createValidators();
   app.setValidatorCompiler(({ schema, httpPart }) => validators.compile(schema, httpPart));
@@ -140,6 +130,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.decorate('config', config);
   await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
+  await app.register(accessLogPlugin);
   await app.register(databasePlugin, { config, database: options.database, ownsDatabase: options.ownsDatabase });
   await app.register(
     fp(
@@ -156,7 +147,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   );
   await app.register(backgroundWorkPlugin);
   await app.register(metricsPlugin);
-  await app.register(fastPath.plugin);
   await app.register(rateLimitPlugin);
   await app.register(authenticationPlugin);
   await app.register(apiKeyGuardPlugin);

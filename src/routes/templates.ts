@@ -3,11 +3,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FULL_LISTING_BYTES, getTemplate, isCategoryId, listTemplates } from '../catalog/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
-import type { FastAnswer } from '../lib/fast-path.js';
+import { matchesEtag } from '../lib/http-caching.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
 import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
 import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/templates.js';
+import { strongEtag } from '../services/dielines.js';
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import templateModelRoutes from './template-model.js';
 
@@ -19,17 +20,21 @@ export interface TemplateRoutesOptions {
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/**
- * The unfiltered public listing, pre-encoded: this route's answer to `GET /templates`, which the
- * HTTP server also gives from its fast path (src/lib/fast-path.ts) without entering Fastify.
- */
-export const CATALOG_ANSWER: FastAnswer = { path: '/templates', contentType: JSON_TYPE, body: FULL_LISTING_BYTES };
+/** The catalog changes only with a deployment: caches keep it five minutes and may serve it stale for a day while they revalidate. */
+export const PUBLIC_CATALOG_CACHE = 'public, max-age=300, stale-while-revalidate=86400';
+/** Same, behind a developer key: only the client's own cache. */
+export const KEYED_CATALOG_CACHE = 'private, max-age=300, stale-while-revalidate=86400';
+
+const FULL_LISTING_ETAG = strongEtag(FULL_LISTING_BYTES);
+// undefined, not null: null would be serialized as JSON "null" (with a Content-Length) on a 304.
+const NO_BODY = undefined as never;
 
 const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, options) => {
   const contextErrors = options.contextErrors ?? [];
   const security = options.security ?? [];
   // Behind a credential, shared caches must not keep (and hand out) the answer.
   const dielineCache = security.length > 0 ? KEYED_DIELINE_CACHE : PUBLIC_DIELINE_CACHE;
+  const catalogCache = security.length > 0 ? KEYED_CATALOG_CACHE : PUBLIC_CATALOG_CACHE;
 
   app.get(
     '/',
@@ -39,20 +44,28 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
         summary: 'List the template catalog, optionally filtered by category and search text',
         security,
         querystring: TemplateListQuery,
-        response: { 200: TemplateListReply, ...errorResponses(400, ...contextErrors) },
+        response: { 200: TemplateListReply, 304: NotModified, ...errorResponses(400, ...contextErrors) },
       },
     },
     // Synchronous on purpose: the unfiltered listing is the hottest route and needs no promise.
     (request, reply) => {
       const { category, q } = request.query;
-      if (category === undefined && q === undefined) {
-        // Pre-encoded bytes: a Buffer payload bypasses the serializer and any re-encoding, so the
-        // cast only tells the type provider what those bytes contain.
-        reply.type(CATALOG_ANSWER.contentType).send(CATALOG_ANSWER.body as never);
+      let body = FULL_LISTING_BYTES;
+      let etag = FULL_LISTING_ETAG;
+      if (category !== undefined || q !== undefined) {
+        if (category !== undefined && !isCategoryId(category)) throw badRequest(MESSAGES.unknownCategory(category));
+        body = Buffer.from(JSON.stringify(listTemplates({ category, q })), 'utf8');
+        etag = strongEtag(body);
+      }
+      // A 304 carries the headers a 200 would have for caching (RFC 9110 §15.4.5).
+      reply.header('etag', etag).header('cache-control', catalogCache);
+      if (matchesEtag(request.headers['if-none-match'], etag)) {
+        reply.code(304).send(NO_BODY);
         return;
       }
-      if (category !== undefined && !isCategoryId(category)) throw badRequest(MESSAGES.unknownCategory(category));
-      reply.send(listTemplates({ category, q }));
+      // Encoded bytes: a Buffer payload bypasses the serializer, so the cast only tells the type
+      // provider what those bytes contain.
+      reply.type(JSON_TYPE).send(body as never);
     },
   );
 
