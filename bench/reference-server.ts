@@ -1,17 +1,22 @@
 // The references for GET /templates, answering the same precomputed bytes:
-//   node     bare node:http, the physical limit of this machine (and {"status":"ok"} on /health);
+//   logging  bare node:http writing one access-log line per request (method, url, status, time)
+//            through pino to stdout, as the service does at its default level: the target's reference;
+//   node     bare node:http without a log, the physical limit of this machine (and {"status":"ok"}
+//            on /health);
 //   fastify  a bare Fastify instance with one route and no plugins, hooks or logger, the
 //            framework's own floor, so the service's overhead can be told from Fastify's.
+// Each announces that it listens on file descriptor 3 (stdout carries the log, like the service's).
+import { writeSync } from 'node:fs';
 import { createServer } from 'node:http';
 import Fastify from 'fastify';
+import pino from 'pino';
 import { FULL_LISTING_BYTES } from '../src/catalog/index.js';
 
 const [, , kind = 'node', portArg = '0'] = process.argv;
 const port = Number(portArg);
 const contentType = 'application/json; charset=utf-8';
 
-const announce = (address: unknown) =>
-  process.stdout.write(`${typeof address === 'object' && address && 'port' in address ? String(address.port) : ''}\n`);
+const announce = () => writeSync(3, 'listening\n');
 
 if (kind === 'fastify') {
   const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
@@ -19,14 +24,25 @@ if (kind === 'fastify') {
     reply.type(contentType).send(FULL_LISTING_BYTES);
   });
   await app.listen({ port, host: '127.0.0.1' });
-  announce(app.server.address());
+  announce();
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 } else {
   const headers = { 'content-type': contentType, 'content-length': String(FULL_LISTING_BYTES.length) };
   // The floor for the service's /health (bench #12): the same small answer.
   const health = Buffer.from('{"status":"ok"}');
   const healthHeaders = { 'content-type': contentType, 'content-length': String(health.length) };
+  // pino's default destination, as the service's logger has: synchronous writes to stdout.
+  const log = kind === 'logging' ? pino({ level: 'info' }) : undefined;
   const server = createServer((request, response) => {
+    if (log) {
+      const started = performance.now();
+      response.once('finish', () => {
+        log.info(
+          { method: request.method, url: request.url, statusCode: response.statusCode, responseTime: performance.now() - started },
+          'request completed',
+        );
+      });
+    }
     if (request.url === '/health') {
       response.writeHead(200, healthHeaders);
       return void response.end(health);
@@ -35,6 +51,6 @@ if (kind === 'fastify') {
     response.end(FULL_LISTING_BYTES);
   });
   server.keepAliveTimeout = 72_000;
-  server.listen(port, '127.0.0.1', () => announce(server.address()));
+  server.listen(port, '127.0.0.1', announce);
   process.on('SIGTERM', () => server.close(() => process.exit(0)));
 }

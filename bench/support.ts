@@ -53,6 +53,9 @@ export interface ServiceOptions {
   nodeArgs?: string[];
 }
 
+/** The service's default level (one access-log line per request) unless BENCH_LOG_LEVEL says otherwise. */
+export const SERVICE_LOG_LEVEL = process.env.BENCH_LOG_LEVEL ?? 'info';
+
 export async function startService(options: ServiceOptions = {}): Promise<RunningService> {
   const entry = options.entry ?? requireBuild();
   const port = await freePort();
@@ -68,7 +71,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     API_KEY_SECRET,
     RATE_LIMIT_AUTH_PER_MIN: '0',
     RATE_LIMIT_V1_PER_MIN: '0',
-    LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? 'warn',
+    LOG_LEVEL: SERVICE_LOG_LEVEL,
     BCRYPT_COST: process.env.BCRYPT_COST ?? '12',
     DATABASE_POOL_SIZE: process.env.DATABASE_POOL_SIZE ?? '10',
     ...(options.databaseUrl ? { DATABASE_URL: options.databaseUrl } : {}),

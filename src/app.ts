@@ -16,6 +16,7 @@ import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
 import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
+import frameworkAnswersPlugin, { answerClientError, FRAMEWORK_HTTP_OPTIONS } from './plugins/framework-answers.js';
 import errorHandlerPlugin, { apiError, type ApiError } from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
 import metricsPlugin from './plugins/metrics.js';
@@ -99,7 +100,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     connectionTimeout: CONNECTION_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    return503OnClosing: true,
+    // src/plugins/framework-answers.ts answers these as ApiErrors with a request id.
+    return503OnClosing: false,
+    clientErrorHandler: answerClientError,
+    http: FRAMEWORK_HTTP_OPTIONS,
     // Start-up includes opening the database and applying migrations, which can take a while.
     pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
@@ -130,6 +134,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.decorate('config', config);
   await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
+  await app.register(frameworkAnswersPlugin);
   await app.register(accessLogPlugin);
   await app.register(databasePlugin, { config, database: options.database, ownsDatabase: options.ownsDatabase });
   await app.register(

@@ -47,7 +47,8 @@ function getFrom(localAddress: string, url: string, headers: Record<string, stri
 interface LogLine {
   reqId?: string;
   msg?: string;
-  req?: { remoteAddress: string; url: string };
+  remoteAddress?: string;
+  route?: string;
 }
 
 function parseLogLine(text: string): LogLine | undefined {
@@ -97,16 +98,16 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
     rmSync(nginxDir, { recursive: true, force: true });
   }, 60_000);
 
-  /** The JSON log line of the service's "incoming request" for a request id. */
-  async function incomingRequestLog(requestId: string): Promise<{ req: { remoteAddress: string; url: string } }> {
+  /** The service's access-log line for a request id. */
+  async function accessLogLine(requestId: string): Promise<{ remoteAddress?: string; route?: string }> {
     const deadline = Date.now() + 5_000;
     for (;;) {
       const line = (service?.output() ?? '')
         .split('\n')
         .map(parseLogLine)
-        .find((entry) => entry?.reqId === requestId && entry.msg === 'incoming request' && entry.req);
-      if (line?.req) return { req: line.req };
-      if (Date.now() > deadline) throw new Error(`No "incoming request" log line for ${requestId}.`);
+        .find((entry) => entry?.reqId === requestId && entry.msg === 'request completed');
+      if (line) return line;
+      if (Date.now() > deadline) throw new Error(`No access-log line for ${requestId}.`);
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
   }
@@ -303,14 +304,14 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
       'x-forwarded-for': '203.0.113.9',
     });
     expect(status).toBe(200);
-    expect((await incomingRequestLog(viaProxy)).req).toMatchObject({ remoteAddress: LOCAL_CLIENT, url: '/health' });
+    expect(await accessLogLine(viaProxy)).toMatchObject({ remoteAddress: LOCAL_CLIENT, route: '/health' });
 
     // Straight to the service from an address that is not the trusted proxy: the header is ignored.
     const direct = `direct-ip-${randomBytes(6).toString('hex')}`;
     expect(
       await getFrom(LOCAL_CLIENT, `${service?.baseUrl}/health`, { 'x-request-id': direct, 'x-forwarded-for': '203.0.113.9' }),
     ).toBe(200);
-    expect((await incomingRequestLog(direct)).req.remoteAddress).toBe(LOCAL_CLIENT);
+    expect((await accessLogLine(direct)).remoteAddress).toBe(LOCAL_CLIENT);
   });
 
   it('serves the OpenAPI document with PUBLIC_BASE_URL as its server', async () => {

@@ -1,5 +1,5 @@
-// Reads and discards what is left of a request body before an early answer (401 or 413 on a JSON
-// route), so the connection stays usable and a proxy still sending the body never sees the
+// Reads and discards what is left of a request body before an early answer (401, 413, 415, 400
+// on any route, JSON or multipart), so the connection stays usable and a proxy still sending the body never sees the
 // connection close under it (nginx with proxy_request_buffering off reports that as 502 instead
 // of the service's answer). Bounded in bytes and time: past either, the connection is closed.
 import type { IncomingMessage } from 'node:http';
@@ -42,6 +42,8 @@ export function drainRequest(request: IncomingMessage): Promise<boolean> {
     request.once('end', onEnd);
     request.once('error', onError);
     request.once('close', onClose);
+    // A body parser (multipart's) may still be reading it: it stops, the rest is discarded here.
+    request.unpipe();
     request.resume();
   });
 }

@@ -1,6 +1,6 @@
 // One access-log line per request, written when the response has been sent: method, route
 // template (never the raw URL, whose query may carry a share token), status, response time in
-// milliseconds; the request id comes from the request's logger (reqId). Fastify's own two lines
+// milliseconds, the client's address; the request id comes from the request's logger (reqId). Fastify's own two lines
 // ("incoming request" and its "request completed") are off (RequestLinesOff, given to buildApp's
 // Fastify as its logController).
 import { LogController, type FastifyInstance } from 'fastify';
@@ -28,6 +28,8 @@ async function accessLogPlugin(app: FastifyInstance) {
         route: request.routeOptions.url ?? UNMATCHED_ROUTE,
         statusCode: reply.statusCode,
         responseTime: Math.round(reply.elapsedTime * 100) / 100,
+        // The client's address (the proxy's forwarded one only from TRUST_PROXY addresses).
+        remoteAddress: request.ip,
       },
       ACCESS_LOG_MESSAGE,
     );

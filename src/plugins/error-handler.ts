@@ -55,8 +55,6 @@ export function toApiError(error: FastifyError | Error): ApiError {
   return apiError(500, MESSAGES.internal);
 }
 
-const isMultipart = (contentType: string | undefined) => /^multipart\//i.test(contentType ?? '');
-
 async function errorHandlerPlugin(app: FastifyInstance) {
   /**
    * A route that checks the caller's account in its own statements (accountCheckedByRoute) may
@@ -77,22 +75,17 @@ async function errorHandlerPlugin(app: FastifyInstance) {
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const body = await refusalForCaller(request, toApiError(error));
-    // An early answer to a JSON request (413 before reading, 401 before parsing): read the rest
-    // of the body first, so a proxy still sending it receives this answer and not a reset. A
-    // route that chose to close (a rejected upload) is left alone. Fastify's body parser marks
-    // every error of its own `connection: close` (a 413 on Content-Length comes before a byte is
-    // read): closing a socket with unread bytes makes the kernel reset it, and nginx, still
-    // writing the body, reports the reset as 502 instead of passing this answer on. So parser
-    // errors (whatever the body's type) are drained too, and keep the connection once the body
-    // has been read to its end.
+    // An early answer (401 before the body is read, 413 at a size limit, 415 for a part's type, a
+    // closing 503): read the rest of the body first, whatever its type, so a client or proxy still
+    // sending it receives this answer and not a reset (closing a socket with unread bytes makes
+    // the kernel reset it; Node's fetch reports EPIPE, nginx 502). Fastify's body parser marks
+    // every error of its own `connection: close`: once the body has been read to its end, the
+    // connection is kept as Node would keep it. Past the drain's bounds, it is closed.
     const parserError = typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_');
-    if (parserError || (!isMultipart(request.headers['content-type']) && !reply.hasHeader('connection'))) {
-      if (await drainRequest(request.raw)) {
-        // What Node would have said without Fastify's close (keep-alive unless the client asked to close).
-        if (parserError) reply.header('connection', reply.raw.shouldKeepAlive ? 'keep-alive' : 'close');
-      } else {
-        reply.header('connection', 'close');
-      }
+    if (await drainRequest(request.raw)) {
+      if (parserError) reply.header('connection', reply.raw.shouldKeepAlive ? 'keep-alive' : 'close');
+    } else {
+      reply.header('connection', 'close');
     }
     if (body.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');

@@ -44,17 +44,12 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415, 503) },
       },
     },
+    // A rejected upload's answer waits until the rest of its body is read (the error handler's drain).
     async function uploadAsset(request, reply) {
-      try {
-        const received = await receiveOneFile(request, app.services.assets);
-        const asset = await received.save(request.userId);
-        app.metrics.uploadBytes.inc(asset.sizeBytes);
-        return reply.code(201).send({ asset: toAssetDto(asset, app.config.publicBaseUrl) });
-      } catch (error) {
-        // The rest of a rejected body is not worth reading: answer, then close the connection.
-        if (!request.raw.complete) reply.header('connection', 'close');
-        throw error;
-      }
+      const received = await receiveOneFile(request, app.services.assets);
+      const asset = await received.save(request.userId);
+      app.metrics.uploadBytes.inc(asset.sizeBytes);
+      return reply.code(201).send({ asset: toAssetDto(asset, app.config.publicBaseUrl) });
     },
   );
 
