@@ -8,6 +8,7 @@ import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate,
 import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import {
+  DEFAULT_CONDITION,
   dielineSizeFinding,
   noDielineFinding,
   placeDesign,
@@ -36,7 +37,7 @@ import { projectThicknessMm, strongEtag } from './dielines.js';
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
-const RENDERER_VERSION = 1;
+const RENDERER_VERSION = 2;
 
 export interface RenderedFile {
   body: Buffer;
@@ -205,6 +206,8 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
         marks: query.marks ?? true,
         dieline: query.dieline ?? true,
         colorSpace: query.colorSpace ?? 'rgb',
+        condition: query.condition ?? DEFAULT_CONDITION,
+        glueAreas: query.glueAreas ?? 'knockout',
       };
       const files = await ownedFiles(project);
       const { widthMm, depthMm, heightMm } = project;
