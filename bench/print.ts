@@ -4,7 +4,9 @@
  *   above the level before the run (sampled every 5 ms);
  * - preview: placement + renderPreviewPng at 1024 px (shrink-on-load downsampling).
  * Medians of `rounds` runs after one warm-up. Run alone: npx tsx bench/print.ts [rounds]
+ * PDF/X-4 in CMYK and RGB (benchPressPrint): npx tsx bench/print.ts press [rounds]
  */
+import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import sharp from 'sharp';
 import { generateDieline } from '../src/dielines/index.js';
@@ -13,6 +15,9 @@ import { placeDesign, renderPreviewPng, renderPrintPdf, type ResolvedAsset } fro
 export const PRINT_TARGET_MS = 2000;
 export const PRINT_TARGET_RSS_MB = 300;
 export const PREVIEW_TARGET_MS = 400;
+/** PDF/X-4 rows: the same mailer in CMYK (converted, resampled to 300 ppi) and in RGB (pass-through). */
+export const PRESS_CMYK_TARGET_MS = 4000;
+export const PRESS_RGB_TARGET_MS = 2000;
 
 /**
  * A photo-sized JPEG: a smooth gradient with fine grain, ~4–6 MB at quality 90 like a camera
@@ -50,7 +55,8 @@ async function peakRss<T>(task: () => Promise<T>): Promise<{ ms: number; rssMb: 
   return { ms, rssMb: (peak - before) / 1e6 };
 }
 
-export async function benchPrint(rounds = 5): Promise<Record<string, number>> {
+/** The mailer with five photos, one per panel at 0.8 of its width. */
+async function fiveJpegMailer() {
   const dieline = generateDieline('mailer-box', { widthMm: 300, depthMm: 220, heightMm: 80 });
   const images = await Promise.all([0, 1, 2, 3, 4].map(photo));
   const assets = new Map<string, ResolvedAsset>(
@@ -65,6 +71,11 @@ export async function benchPrint(rounds = 5): Promise<Record<string, number>> {
     artworks: panels.map((panelId, i) => ({ id: `art-${i + 1}`, panelId, imageUrl: `/files/photo${i}.jpg`, offsetX: 0, offsetY: 0, scale: 0.8, rotationDeg: 0 })),
   };
   const place = () => placeDesign({ dieline, state, assets });
+  return { images, place };
+}
+
+export async function benchPrint(rounds = 5): Promise<Record<string, number>> {
+  const { images, place } = await fiveJpegMailer();
   const options = { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' as const };
   await renderPrintPdf(place(), options);
   // The first preview decodes every photo (shrink-on-load); later ones reuse the downsampled copies.
@@ -88,7 +99,60 @@ export async function benchPrint(rounds = 5): Promise<Record<string, number>> {
   };
 }
 
+/** Sum of the image streams' lengths (a PDF's `/Subtype /Image` objects), from the file's bytes. */
+function imageStreamBytes(pdf: Buffer): number {
+  const text = pdf.toString('latin1');
+  let total = 0;
+  for (const match of text.matchAll(/\/Subtype \/Image[^>]*?\/Length (\d+)|\/Length (\d+)[^>]*?\/Subtype \/Image/g)) total += Number(match[1] ?? match[2]);
+  return total;
+}
+
+/**
+ * The five-photo mailer as PDF/X-4 in CMYK (FOGRA39: each photo resampled to 300 ppi and converted
+ * once, one JPEG stream at quality 90) and RGB (the JPEGs pass through): wall time, peak RSS growth,
+ * file size, and in CMYK how far the file is above its image streams plus the profile.
+ */
+export async function benchPressPrint(rounds = 3): Promise<Record<string, number>> {
+  const { place } = await fiveJpegMailer();
+  const profile = readFileSync(new URL('../src/print/profiles/fogra39.icc', import.meta.url)).length;
+  const run = async (colorSpace: 'rgb' | 'cmyk') => {
+    const options = { bleedMm: 3, marks: true, dieline: true, colorSpace, condition: 'fogra39' };
+    let pdf = await renderPrintPdf(place(), options);
+    const results: { ms: number; rssMb: number }[] = [];
+    for (let i = 0; i < rounds; i++) {
+      results.push(
+        await peakRss(async () => {
+          pdf = await renderPrintPdf(place(), options);
+        }),
+      );
+    }
+    return { ms: median(results.map((r) => r.ms)), rssMb: Math.max(...results.map((r) => r.rssMb)), pdf };
+  };
+  const cmyk = await run('cmyk');
+  const rgb = await run('rgb');
+  const streams = imageStreamBytes(cmyk.pdf);
+  return {
+    'cmyk print ms': cmyk.ms,
+    'cmyk peak RSS growth MB': cmyk.rssMb,
+    'cmyk file MB': cmyk.pdf.length / 1e6,
+    'cmyk file over image streams + profile %': ((cmyk.pdf.length - streams - profile) / (streams + profile)) * 100,
+    'rgb print ms': rgb.ms,
+    'rgb peak RSS growth MB': rgb.rssMb,
+    'rgb file MB': rgb.pdf.length / 1e6,
+  };
+}
+
 if (import.meta.url === `file://${process.argv[1]}`) {
+  if (process.argv[2] === 'press') {
+    const figures = await benchPressPrint(Number(process.argv[3]) || 3);
+    console.log(figures);
+    console.log(
+      `targets: cmyk < ${PRESS_CMYK_TARGET_MS} ms ${figures['cmyk print ms']! < PRESS_CMYK_TARGET_MS ? 'met' : 'MISSED'}, ` +
+        `cmyk RSS < ${PRINT_TARGET_RSS_MB} MB ${figures['cmyk peak RSS growth MB']! < PRINT_TARGET_RSS_MB ? 'met' : 'MISSED'}, ` +
+        `rgb < ${PRESS_RGB_TARGET_MS} ms ${figures['rgb print ms']! < PRESS_RGB_TARGET_MS ? 'met' : 'MISSED'}`,
+    );
+    process.exit(0);
+  }
   const figures = await benchPrint(Number(process.argv[2]) || 5);
   console.log(figures);
   console.log(
