@@ -22,6 +22,7 @@ import {
 import { boundsOf } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { createHash } from 'node:crypto';
+import { createLimiter } from '../lib/concurrency.js';
 import { gradientLine } from './background.js';
 import { profileFsPath, rgbToCmyk } from './cmyk.js';
 import { conditionProfile, printCondition, srgbProfile, type PrintCondition } from './conditions.js';
@@ -48,6 +49,8 @@ export interface PrintOptions {
 }
 
 export const SVG_MIME = 'image/svg+xml';
+/** Images decoded and converted at once while a file is written. */
+export const IMAGE_PREPARATION_CONCURRENCY = 2;
 
 /** Crop marks start this far outside the bleed and are this long. */
 export const MARK_GAP_MM = 2;
@@ -60,6 +63,7 @@ type Color = string | number[];
 class AssetRegistry {
   private readonly refs = new Map<string, { name: string; ref: PDFKit.PDFKitReference }>();
   private readonly svgs = new Map<string, PreparedSvg>();
+  private readonly prepared = new Map<string, Promise<PdfImageData>>();
   constructor(
     private readonly doc: SpotColorDocument,
     private readonly target: ImageTarget,
@@ -86,10 +90,28 @@ class AssetRegistry {
     drawImage(this.doc, await this.image(asset), x, y, w, h);
   }
 
+  /**
+   * Starts preparing every raster image of the placement, IMAGE_PREPARATION_CONCURRENCY at a time
+   * (sharp runs each on its own libuv thread); they are embedded in drawing order, so the bytes
+   * do not depend on which finishes first.
+   */
+  prefetch(assets: readonly ResolvedAsset[]): void {
+    const limit = createLimiter(IMAGE_PREPARATION_CONCURRENCY);
+    for (const asset of assets) {
+      if (asset.mimeType === SVG_MIME || this.prepared.has(asset.name)) continue;
+      const data = limit(async () => pdfImage(asset, await asset.load(), this.target, this.printedWidths.get(asset.name) ?? 1));
+      // Awaited when drawn; a failure surfaces there, not as an unhandled rejection here.
+      data.catch(() => undefined);
+      this.prepared.set(asset.name, data);
+    }
+  }
+
   private async image(asset: ResolvedAsset): Promise<string> {
     let entry = this.refs.get(asset.name);
     if (!entry) {
-      const image = await pdfImage(asset, await asset.load(), this.target, this.printedWidths.get(asset.name) ?? 1);
+      const pending = this.prepared.get(asset.name) ?? pdfImage(asset, await asset.load(), this.target, this.printedWidths.get(asset.name) ?? 1);
+      const image = await pending;
+      this.prepared.delete(asset.name);
       entry = { name: `Im${this.refs.size + 1}`, ref: this.embed(image) };
       this.refs.set(asset.name, entry);
     }
@@ -188,6 +210,16 @@ function printedWidths(placement: Placement): Map<string, number> {
   return widths;
 }
 
+/** Every asset the placement draws, in drawing order. */
+function placedAssets(placement: Placement): ResolvedAsset[] {
+  const assets: ResolvedAsset[] = [];
+  for (const layers of placement.pieces) {
+    if (layers.background?.kind === 'image') assets.push(layers.background.asset);
+    for (const image of layers.images) assets.push(image.asset);
+  }
+  return assets;
+}
+
 /** Glue areas on a piece: those whose centre lies within the piece's bounds. */
 function glueAreasOf(placement: Placement, bounds: { x: number; y: number; width: number; height: number }): Point[][] {
   return placement.dieline.paths
@@ -260,6 +292,7 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     srgb,
     printedWidths(placement),
   );
+  assets.prefetch(placedAssets(placement));
   const layers = new PrintLayers(doc, options.dieline ? ['artwork', 'cut', 'crease'] : ['artwork']);
   const inks = new Set<string>();
   doc.addSpotColor('All', 100, 100, 100, 100);
