@@ -14,9 +14,13 @@ import type { Rgb } from './types.js';
 
 type Cmyk = [number, number, number, number];
 
-/** The SVG with text as outlines and every colour as #rrggbb. */
+/**
+ * The SVG with text as outlines and every colour as #rrggbb. The root keeps its viewBox but loses
+ * its width and height, so the drawing fills the rectangle it is placed in.
+ */
 export function normaliseSvg(bytes: Buffer): string {
-  return new Resvg(bytes, { font: { loadSystemFonts: true }, imageRendering: 0 }).toString();
+  const svg = new Resvg(bytes, { font: { loadSystemFonts: true }, imageRendering: 0 }).toString();
+  return svg.replace(/<svg\b[^>]*>/, (root) => root.replace(/\s(?:width|height)="[^"]*"/g, ''));
 }
 
 const hexToRgb = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as unknown as Rgb;

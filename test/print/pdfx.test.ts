@@ -211,6 +211,22 @@ describe('PDF/X-4 print files', () => {
       const resources = read.resolve(page['/Resources']) as PdfDict;
       expect((resources['/ColorSpace'] as PdfDict)['/DefaultRGB']).toEqual(srgb);
     }
+
+    // The logo's paths fill the rectangle the placement gives it (0.9 × the panel, 2:1), no more.
+    const right = dieline.panels.find((panel) => panel.id === 'right')!;
+    const w = 0.9 * right.frame.width;
+    const h = w / 2;
+    const turn = (right.frame.rotationDeg * Math.PI) / 180;
+    const onSheet = ([x, y]: [number, number]): [number, number] => [
+      right.frame.center[0] + x * Math.cos(turn) - y * Math.sin(turn),
+      right.frame.center[1] + x * Math.sin(turn) + y * Math.cos(turn),
+    ];
+    const [page] = await rasterisePdf(pdf, 72);
+    const k = 72 / 25.4;
+    const at = ([x, y]: [number, number]) => pixel(page!, (x + 3 + 8) * k, (y + 3 + 8) * k);
+    const corner = at(onSheet([-w / 2 + (w * 20) / 240, -h / 2 + (h * 10) / 120]));
+    expect(corner[0] > 150 && corner[1] > 120 && corner[2] < 100, `logo's yellow corner: ${corner.join(',')}`).toBe(true);
+    for (const outside of [onSheet([0, -h / 2 - 3]), onSheet([0, h / 2 + 3])]) expect(Math.max(...at(outside)), 'black background beside the logo').toBeLessThan(70);
   });
 
   it('condition=gracol2006 names CGATS TR 006 with its own profile; an unknown condition is a 400', async () => {
