@@ -101,7 +101,7 @@ export async function benchPrint(rounds = 5): Promise<Record<string, number>> {
 /** Sum of the stored lengths of the image streams and the OutputIntent's profile (`/N 4`), from the file's bytes. */
 function imageAndProfileBytes(pdf: Buffer): number {
   let total = 0;
-  for (const match of pdf.toString('latin1').matchAll(/<<((?:(?!>>)[\s\S])*)>>\s*stream/g)) {
+  for (const match of pdf.toString('latin1').matchAll(/\n\d+ 0 obj\n<<\n((?:(?!>>)[\s\S])*)>>\nstream\n/g)) {
     const dict = match[1]!;
     const length = /\/Length (\d+)/.exec(dict);
     if (length && (dict.includes('/Subtype /Image') || /\/N 4\b/.test(dict))) total += Number(length[1]);
