@@ -28,6 +28,7 @@ if (changed) {
     stdio: 'inherit',
   });
   execFileSync(process.execPath, [path.join(root, 'scripts', 'build-viewer.mjs')], { cwd: root, stdio: 'inherit' });
+  execFileSync(process.execPath, [path.join(root, 'scripts', 'copy-print-profiles.mjs')], { cwd: root, stdio: 'inherit' });
 } else {
   console.error('dist/ is up to date with src/: not rebuilding.');
 }

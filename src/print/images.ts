@@ -1,12 +1,12 @@
 /**
  * Image preparation with sharp (libvips, off the event loop): the PDF's image XObject data at the
- * stored resolution, CMYK conversion with libvips' built-in CMYK profile, and downsampled copies
+ * stored resolution or converted to the printing condition's CMYK, and downsampled copies
  * for the preview. Compression runs on the thread pool too (zlib's async deflate).
  */
 import { promisify } from 'node:util';
 import { deflate as deflateCallback } from 'node:zlib';
 import type { Sharp } from 'sharp';
-import type { ResolvedAsset, Rgb } from './types.js';
+import type { ResolvedAsset } from './types.js';
 
 const deflate = promisify(deflateCallback);
 
@@ -20,7 +20,8 @@ export type PrintColorSpace = 'rgb' | 'cmyk';
 export interface PdfImageData {
   width: number;
   height: number;
-  colorSpace: 'DeviceRGB' | 'DeviceCMYK' | 'DeviceGray';
+  /** `sRGB`: the document's shared ICC-based sRGB colour space. */
+  colorSpace: 'sRGB' | 'DeviceCMYK' | 'DeviceGray';
   filter: 'DCTDecode' | 'FlateDecode';
   /** Adobe CMYK JPEGs are stored inverted. */
   decode?: number[];
@@ -29,7 +30,20 @@ export interface PdfImageData {
   smask?: Buffer;
 }
 
-const CMYK_JPEG_QUALITY = 95;
+/** How images are prepared for one print file. */
+export interface ImageTarget {
+  colorSpace: PrintColorSpace;
+  /** The condition's profile on disk (cmyk only). */
+  cmykProfilePath?: string;
+  /** JPEG quality of photographs converted to CMYK. */
+  jpegQuality: number;
+}
+
+/** A converted image printed finer than this many pixels per inch is first resampled ... */
+export const RESAMPLE_ABOVE_PPI = 450;
+/** ... to this resolution (as prepress PDF/X presets do). Pass-through images keep their bytes. */
+export const RESAMPLE_TO_PPI = 300;
+export const CMYK_JPEG_QUALITY = 90;
 const INVERTED_CMYK = [1, 0, 1, 0, 1, 0, 1, 0];
 
 /** Never more than the upload limit's bound; sharp refuses bigger images before decoding. */
@@ -37,35 +51,72 @@ const LIMIT_INPUT_PIXELS = 100_000_000;
 
 const open = async (bytes: Buffer) => (await loadSharp())(bytes, { limitInputPixels: LIMIT_INPUT_PIXELS, failOn: 'error' });
 
-/** The image at its stored resolution, ready to embed. A baseline sRGB/grey JPEG goes in unchanged. */
-export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, colorSpace: PrintColorSpace): Promise<PdfImageData> {
+/** True when a JPEG carries Adobe's APP14 marker: its CMYK samples are stored inverted. */
+export function hasAdobeMarker(jpeg: Buffer): boolean {
+  let i = 2;
+  while (i + 4 <= jpeg.length && jpeg[i] === 0xff) {
+    const marker = jpeg[i + 1]!;
+    if (marker === 0xda || marker === 0xd9) return false;
+    const length = jpeg.readUInt16BE(i + 2);
+    if (marker === 0xee && jpeg.toString('latin1', i + 4, i + 9) === 'Adobe') return true;
+    i += 2 + length;
+  }
+  return false;
+}
+
+/** The pixel width to embed a converted image at, given the widest it is printed (mm). */
+export function convertedWidth(widthPx: number, printedWidthMm: number): number {
+  const ppi = widthPx / (printedWidthMm / 25.4);
+  if (!(ppi > RESAMPLE_ABOVE_PPI)) return widthPx;
+  return Math.max(1, Math.round((RESAMPLE_TO_PPI * printedWidthMm) / 25.4));
+}
+
+/**
+ * The image ready to embed. Passed through byte for byte: an upright baseline JPEG in sRGB or grey
+ * (rgb) or grey (cmyk), and a CMYK JPEG in either colour space. Everything else is decoded once:
+ * to sRGB (Flate), or through the condition's profile to CMYK (JPEG sources as one DCT stream at
+ * `jpegQuality`, flat graphics Flate), resampled when printed finer than RESAMPLE_ABOVE_PPI.
+ */
+export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, target: ImageTarget, printedWidthMm: number): Promise<PdfImageData> {
   const meta = await (await open(bytes)).metadata();
   const oriented = (meta.orientation ?? 1) === 1;
-  if (asset.mimeType === 'image/jpeg' && oriented && colorSpace === 'rgb' && (meta.channels === 3 || meta.channels === 1) && meta.space !== 'cmyk') {
-    return {
-      width: meta.width,
-      height: meta.height,
-      colorSpace: meta.channels === 1 ? 'DeviceGray' : 'DeviceRGB',
-      filter: 'DCTDecode',
-      data: bytes,
-    };
+  const jpeg = asset.mimeType === 'image/jpeg' && meta.format === 'jpeg';
+  if (jpeg && oriented) {
+    if (meta.space === 'cmyk' && meta.channels === 4) {
+      return {
+        width: meta.width,
+        height: meta.height,
+        colorSpace: 'DeviceCMYK',
+        filter: 'DCTDecode',
+        data: bytes,
+        ...(hasAdobeMarker(bytes) ? { decode: INVERTED_CMYK } : {}),
+      };
+    }
+    const grey = meta.channels === 1;
+    if (grey || (target.colorSpace === 'rgb' && meta.channels === 3)) {
+      return { width: meta.width, height: meta.height, colorSpace: grey ? 'DeviceGray' : 'sRGB', filter: 'DCTDecode', data: bytes };
+    }
   }
-  const base = (await open(bytes)).rotate();
+  let base = (await open(bytes)).rotate();
+  if (target.colorSpace === 'cmyk') {
+    const width = convertedWidth(asset.widthPx, printedWidthMm);
+    if (width < asset.widthPx) base = base.resize({ width });
+  }
   const smask = meta.hasAlpha ? await alphaMask(base.clone()) : undefined;
-  if (colorSpace === 'cmyk') {
-    const { data, info } = await base
-      .clone()
-      .removeAlpha()
-      .withIccProfile('cmyk')
-      .jpeg({ quality: CMYK_JPEG_QUALITY, chromaSubsampling: '4:4:4' })
-      .toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, colorSpace: 'DeviceCMYK', filter: 'DCTDecode', decode: INVERTED_CMYK, data, ...(smask ? { smask } : {}) };
+  if (target.colorSpace === 'cmyk') {
+    const cmyk = base.clone().removeAlpha().withIccProfile(target.cmykProfilePath!, { attach: false });
+    if (jpeg) {
+      const { data, info } = await cmyk.jpeg({ quality: target.jpegQuality, chromaSubsampling: '4:4:4' }).toBuffer({ resolveWithObject: true });
+      return { width: info.width, height: info.height, colorSpace: 'DeviceCMYK', filter: 'DCTDecode', decode: INVERTED_CMYK, data, ...(smask ? { smask } : {}) };
+    }
+    const { data, info } = await cmyk.raw().toBuffer({ resolveWithObject: true });
+    return { width: info.width, height: info.height, colorSpace: 'DeviceCMYK', filter: 'FlateDecode', data: await deflate(data), ...(smask ? { smask } : {}) };
   }
   const { data, info } = await base.clone().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   return {
     width: info.width,
     height: info.height,
-    colorSpace: 'DeviceRGB',
+    colorSpace: 'sRGB',
     filter: 'FlateDecode',
     data: await deflate(data),
     ...(smask ? { smask } : {}),
@@ -92,29 +143,4 @@ export async function downsampled(bytes: Buffer, maxWidth: number, maxHeight: nu
   const { hasAlpha } = await (await open(bytes)).metadata();
   if (hasAlpha) return { data: await image.png({ compressionLevel: 3 }).toBuffer(), mime: 'image/png' };
   return { data: await image.toColourspace('srgb').jpeg({ quality: 90 }).toBuffer(), mime: 'image/jpeg' };
-}
-
-/** An sRGB colour through the CMYK profile, as percentages for the PDF. */
-export async function rgbToCmyk(color: Rgb): Promise<[number, number, number, number]> {
-  const [r, g, b] = color;
-  const sharp = await loadSharp();
-  const data = await sharp({ create: { width: 1, height: 1, channels: 3, background: { r, g, b } } })
-    .withIccProfile('cmyk')
-    .raw()
-    .toBuffer();
-  return [0, 1, 2, 3].map((i) => Math.round((data[i]! / 255) * 1000) / 10) as [number, number, number, number];
-}
-
-let cmykProfile: Promise<Buffer> | undefined;
-
-/** libvips' built-in CMYK profile, for the PDF's OutputIntent. */
-export function cmykIccProfile(): Promise<Buffer> {
-  cmykProfile ??= (async () => {
-    const sharp = await loadSharp();
-    const jpeg = await sharp({ create: { width: 1, height: 1, channels: 3, background: '#fff' } }).withIccProfile('cmyk').jpeg().toBuffer();
-    const { icc } = await sharp(jpeg).metadata();
-    if (!icc) throw new Error('libvips has no built-in CMYK profile');
-    return icc;
-  })();
-  return cmykProfile;
 }

@@ -37,6 +37,7 @@ export const MAX_IMAGE_PIXELS = 100_000_000;
 /** All distinct images of one project together. */
 export const MAX_TOTAL_PIXELS = 400_000_000;
 const MM_PER_INCH = 25.4;
+const SVG_MIME = 'image/svg+xml';
 
 export interface PlacementInput<S extends PrintSurface = Dieline> {
   dieline: S;
@@ -171,7 +172,8 @@ export function placeDesign<S extends PrintSurface>(input: PlacementInput<S>): P
       continue;
     }
     const dpi = effectiveDpi(image);
-    if (dpi < RECOMMENDED_DPI) {
+    // An SVG prints as vector paths: its nominal pixel size says nothing about sharpness.
+    if (asset.mimeType !== SVG_MIME && dpi < RECOMMENDED_DPI) {
       findings.push({
         severity: dpi < MINIMUM_DPI ? 'error' : 'warning',
         code: 'LOW_RESOLUTION',

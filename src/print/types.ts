@@ -55,7 +55,8 @@ export type FindingCode =
   | 'ARTWORK_SCALE'
   | 'GLUE_AREA'
   | 'MATERIAL_NOT_OFFERED'
-  | 'PRINT_BUDGET';
+  | 'PRINT_BUDGET'
+  | 'INK_COVERAGE';
 
 export interface Finding {
   severity: Severity;

@@ -3,10 +3,35 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DEFAULT_BLEED_MM } from '../dielines/index.js';
 import { BLEED_LIMITS } from '../dielines/limits.js';
-import { PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH } from '../print/index.js';
+import { CONDITION_KEYS, DEFAULT_CONDITION, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH } from '../print/index.js';
 import { StrictObject } from './common.js';
 
 const BooleanQuery = (description: string) => Type.Boolean({ default: true, description });
+
+/** `condition=`: the printing condition (print and preflight). */
+export const ConditionQuery = {
+  condition: Type.Optional(
+    Type.Unsafe<string>({
+      type: 'string',
+      enum: [...CONDITION_KEYS],
+      default: DEFAULT_CONDITION,
+      description:
+        'Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it.',
+    }),
+  ),
+};
+
+/** `glueAreas=`: knockout (default) leaves glue areas free of ink; print keeps the artwork on them. */
+export const GlueAreasQuery = {
+  glueAreas: Type.Optional(
+    Type.Unsafe<'knockout' | 'print'>({
+      type: 'string',
+      enum: ['knockout', 'print'],
+      default: 'knockout',
+      description: 'knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed.',
+    }),
+  ),
+};
 
 export const PrintQuery = StrictObject({
   bleedMm: Type.Optional(
@@ -24,11 +49,16 @@ export const PrintQuery = StrictObject({
       type: 'string',
       enum: ['rgb', 'cmyk'],
       default: 'rgb',
-      description: 'cmyk: images and background converted with a CMYK profile, declared as the OutputIntent.',
+      description: "rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.",
     }),
   ),
+  ...ConditionQuery,
+  ...GlueAreasQuery,
 });
 export type PrintQuery = Static<typeof PrintQuery>;
+
+export const PreflightQuery = StrictObject({ ...ConditionQuery });
+export type PreflightQuery = Static<typeof PreflightQuery>;
 
 export const PreviewQuery = StrictObject({
   width: Type.Optional(
@@ -45,7 +75,7 @@ export type PreviewQuery = Static<typeof PreviewQuery>;
 export const FindingSchema = Type.Object(
   {
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET.' }),
+    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE.' }),
     message: Type.String(),
     artworkId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),

@@ -8,10 +8,12 @@ import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate,
 import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import {
+  DEFAULT_CONDITION,
   dielineSizeFinding,
   noDielineFinding,
   placeDesign,
   preflightPlacement,
+  printCondition,
   PREVIEW_DEFAULT_WIDTH,
   referencedAssetNames,
   renderPreviewPng,
@@ -27,16 +29,17 @@ import {
   type ResolvedAsset,
 } from '../print/index.js';
 import { loadSharp } from '../print/images.js';
+import { inkCoverageFindings } from '../print/ink-coverage.js';
 import type { AssetRepository, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
-import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
+import type { PreflightQuery, PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
 
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
-const RENDERER_VERSION = 1;
+const RENDERER_VERSION = 2;
 
 export interface RenderedFile {
   body: Buffer;
@@ -161,6 +164,14 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials);
   }
 
+  /** The preflight the route answers: the placement's findings plus each image's ink coverage in the condition. */
+  async function fullPreflight(prepared: Prepared, condition: string | undefined): Promise<PreflightReport> {
+    const base = preflightOf(prepared);
+    if (!prepared.dieline) return base;
+    const ink = await inkCoverageFindings(place({ ...prepared, dieline: prepared.dieline }), printCondition(condition));
+    return report([...base.findings, ...ink]);
+  }
+
   /** Each named image: its name, and its stored size, or null when the owner has no such image. */
   const filesIdentity = (files: Map<string, StoredFile | null>) => [...files].map(([name, file]) => [name, file ? file.sizeBytes : null]);
 
@@ -190,9 +201,9 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
 
   return {
     /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
-    async preflight(project: Project): Promise<{ body: string; etag: string }> {
+    async preflight(project: Project, query: PreflightQuery = {}): Promise<{ body: string; etag: string }> {
       const files = await ownedFiles(project);
-      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM)));
+      const result = await bounded(async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM), query.condition));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -205,6 +216,8 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
         marks: query.marks ?? true,
         dieline: query.dieline ?? true,
         colorSpace: query.colorSpace ?? 'rgb',
+        condition: query.condition ?? DEFAULT_CONDITION,
+        glueAreas: query.glueAreas ?? 'knockout',
       };
       const files = await ownedFiles(project);
       const { widthMm, depthMm, heightMm } = project;

@@ -1,0 +1,36 @@
+/**
+ * RGB → the printing condition's CMYK, with sharp (libvips + lcms) and the condition's profile,
+ * perceptual intent (the profile's perceptual tables map the sRGB gamut into the condition's).
+ * Flat colours go through the same transform as images, except pure black, which prints as K only.
+ */
+import { fileURLToPath } from 'node:url';
+import { profilePath, type PrintCondition } from './conditions.js';
+import { loadSharp } from './images.js';
+import type { Rgb } from './types.js';
+
+/** The filesystem path sharp's withIccProfile needs. */
+export const profileFsPath = (condition: PrintCondition) => fileURLToPath(profilePath(condition.profileFile));
+
+const K_ONLY: [number, number, number, number] = [0, 0, 0, 100];
+const cache = new Map<string, Promise<[number, number, number, number]>>();
+
+/** An sRGB colour as CMYK percentages (one decimal) in the condition; #000 is 0/0/0/100. */
+export function rgbToCmyk(color: Rgb, condition: PrintCondition): Promise<[number, number, number, number]> {
+  const [r, g, b] = color;
+  if (r === 0 && g === 0 && b === 0) return Promise.resolve([...K_ONLY]);
+  const key = `${condition.key}:${r},${g},${b}`;
+  let result = cache.get(key);
+  if (!result) {
+    result = (async () => {
+      const sharp = await loadSharp();
+      const data = await sharp({ create: { width: 1, height: 1, channels: 3, background: { r, g, b } } })
+        .withIccProfile(profileFsPath(condition), { attach: false })
+        .raw()
+        .toBuffer();
+      return [0, 1, 2, 3].map((i) => Math.round((data[i]! / 255) * 1000) / 10) as [number, number, number, number];
+    })();
+    if (cache.size > 4096) cache.clear();
+    cache.set(key, result);
+  }
+  return result;
+}

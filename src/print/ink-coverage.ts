@@ -1,0 +1,73 @@
+/**
+ * INK_COVERAGE (preflight): the highest total area coverage (C + M + Y + K) of each placed raster
+ * image in the printing condition's CMYK — CMYK images as they are, RGB through the condition's
+ * profile as the print file converts them — measured on a copy averaged down to INK_SAMPLE_PX on
+ * its longer side (each sample an area of a few square millimetres, not a single pixel). SVG
+ * colours and flat backgrounds go through the profile, whose separation is limited to 300 %.
+ */
+import { profileFsPath } from './cmyk.js';
+import type { PrintCondition } from './conditions.js';
+import { loadSharp } from './images.js';
+import type { Finding, Placement, ResolvedAsset } from './types.js';
+
+export const INK_SAMPLE_PX = 200;
+const SVG_MIME = 'image/svg+xml';
+
+/** The highest total ink of the image, in percent. */
+export async function maxTotalInk(bytes: Buffer, condition: PrintCondition): Promise<number> {
+  const sharp = await loadSharp();
+  const meta = await sharp(bytes, { limitInputPixels: 100_000_000 }).metadata();
+  let image = sharp(bytes, { limitInputPixels: 100_000_000 })
+    .rotate()
+    .resize({ width: INK_SAMPLE_PX, height: INK_SAMPLE_PX, fit: 'inside', withoutEnlargement: true, kernel: 'linear' });
+  image =
+    meta.space === 'cmyk'
+      ? image.pipelineColourspace('cmyk').toColourspace('cmyk')
+      : image.flatten({ background: '#ffffff' }).withIccProfile(profileFsPath(condition), { attach: false });
+  const { data, info } = await image.raw().toBuffer({ resolveWithObject: true });
+  let max = 0;
+  for (let i = 0; i + 3 < data.length; i += info.channels) {
+    const total = data[i]! + data[i + 1]! + data[i + 2]! + data[i + 3]!;
+    if (total > max) max = total;
+  }
+  return Math.round((max / 255) * 100);
+}
+
+export async function inkCoverageFindings(placement: Placement, condition: PrintCondition): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  const measured = new Map<string, number>();
+  const totalOf = async (asset: ResolvedAsset): Promise<number> => {
+    let total = measured.get(asset.name);
+    if (total === undefined) {
+      total = await maxTotalInk(await asset.load(), condition);
+      measured.set(asset.name, total);
+    }
+    return total;
+  };
+  const background = placement.pieces[0]?.background;
+  if (background?.kind === 'image' && background.asset.mimeType !== SVG_MIME) {
+    const total = await totalOf(background.asset);
+    if (total > condition.inkLimit) {
+      findings.push({
+        severity: 'warning',
+        code: 'INK_COVERAGE',
+        message: `The background image reaches ${total} % total ink; ${condition.identifier} allows ${condition.inkLimit} %.`,
+      });
+    }
+  }
+  for (const layers of placement.pieces) {
+    for (const image of layers.images) {
+      if (image.asset.mimeType === SVG_MIME) continue;
+      const total = await totalOf(image.asset);
+      if (total <= condition.inkLimit) continue;
+      findings.push({
+        severity: 'warning',
+        code: 'INK_COVERAGE',
+        message: `${image.artworkId} on ${image.panelId} reaches ${total} % total ink; ${condition.identifier} allows ${condition.inkLimit} %.`,
+        artworkId: image.artworkId,
+        panelId: image.panelId,
+      });
+    }
+  }
+  return findings;
+}
