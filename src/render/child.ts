@@ -1,0 +1,42 @@
+// Entry of a render child (pool.ts forks it): runs one named task at a time and answers over IPC.
+// The whole process runs at a lower CPU priority, set before libvips starts its threads (they
+// inherit it), so the web process's event loop is scheduled first. libvips keeps no operation
+// cache (decoded pixels would outlive the task). When the parent goes away (its IPC channel
+// closes) the child kills itself: an exit could wait for a libvips thread still rasterising.
+import { setPriority } from 'node:os';
+import { errorToSend, unpack } from './transport.js';
+
+/** nice +10: below the web process, above nothing else. */
+const CHILD_NICE = 10;
+/** libvips threads per child: two children on two cores leave room for the event loop. */
+const LIBVIPS_THREADS = 2;
+
+try {
+  setPriority(CHILD_NICE);
+} catch {
+  // Refused (not Linux, or a policy): the child runs at the parent's priority.
+}
+
+process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
+
+const { default: sharp } = await import('sharp');
+sharp.cache(false);
+sharp.concurrency(LIBVIPS_THREADS);
+const { TASKS } = await import('./tasks.js');
+
+interface Request {
+  id: number;
+  task: keyof typeof TASKS;
+  input: unknown;
+}
+
+process.on('message', async ({ id, task, input }: Request) => {
+  try {
+    const run = TASKS[task] as (input: unknown) => Promise<unknown>;
+    if (typeof run !== 'function') throw new Error(`No render task named ${String(task)}.`);
+    const value = await run(unpack(input));
+    process.send!({ id, ok: true, value });
+  } catch (error) {
+    process.send!({ id, ok: false, error: errorToSend(error) });
+  }
+});
