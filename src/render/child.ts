@@ -1,20 +1,23 @@
 // Entry of a render child (pool.ts forks it): runs one named task at a time and answers over IPC.
-// The whole process runs at a lower CPU priority, set before libvips starts its threads (they
-// inherit it), so the web process's event loop is scheduled first. libvips keeps no operation
+// Every thread of the process runs at a lower CPU priority, set before libvips starts its threads,
+// so the web process's event loop is scheduled first. libvips keeps no operation
 // cache (decoded pixels would outlive the task). When the parent goes away (its IPC channel
 // closes) the child kills itself: an exit could wait for a libvips thread still rasterising.
+import { readdirSync } from 'node:fs';
 import { setPriority } from 'node:os';
+import { WORKER_NICE } from '../lib/worker-priority.js';
 import { errorToSend, unpack } from './transport.js';
-
-/** nice +10: below the web process, above nothing else. */
-const CHILD_NICE = 10;
 /** libvips threads per child: two children on two cores leave room for the event loop. */
 const LIBVIPS_THREADS = 2;
 
-try {
-  setPriority(CHILD_NICE);
-} catch {
-  // Refused (not Linux, or a policy): the child runs at the parent's priority.
+// Threads started before this line (V8's, libuv's) are lowered one by one (on Linux nice is per
+// thread); every later thread inherits the priority of the thread that starts it.
+for (const tid of process.platform === 'linux' ? readdirSync('/proc/self/task') : [String(process.pid)]) {
+  try {
+    setPriority(Number(tid), WORKER_NICE);
+  } catch {
+    // Refused (a policy) or ended meanwhile: that thread keeps its priority.
+  }
 }
 
 process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
