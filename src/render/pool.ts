@@ -53,7 +53,9 @@ export interface PoolStats {
   waiting: number;
   kills: Record<KillReason, number>;
   crashes: number;
+  /** Process ids of the live children, and of those running a task. */
   pids: number[];
+  busyPids: number[];
 }
 
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SentError };
@@ -276,6 +278,7 @@ export function createRenderPool(options: PoolOptions) {
         kills: { ...kills },
         crashes,
         pids: live.flatMap((worker) => (worker.child.pid ? [worker.child.pid] : [])),
+        busyPids: live.flatMap((worker) => (worker.job && worker.child.pid ? [worker.child.pid] : [])),
       };
     },
 

@@ -31,3 +31,12 @@ export function modestFilterSvg(): Buffer {
       '<circle cx="200" cy="140" r="50" fill="#fff" filter="url(#m)"/></svg>',
   );
 }
+
+/**
+ * No filter at all, so the filter check lets it through, yet librsvg needs minutes for it: tens of
+ * thousands of large translucent stroked circles on a 4000 × 4000 canvas (about 4 MB).
+ */
+export function translucentCircles(count = 50_000): Buffer {
+  const circles = Array.from({ length: count }, (_, i) => `<circle cx="${i % 1000}" cy="${(i * 7) % 1000}" r="${200 + (i % 50)}" fill="rgba(${i % 255},0,0,0.3)" stroke="#000" stroke-width="9"/>`);
+  return Buffer.from(`<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000" viewBox="0 0 1000 1000">${circles.join('')}</svg>`);
+}
