@@ -16,37 +16,22 @@ export const RENDER_MESSAGES = {
   cancelled: 'The client went away; the render was stopped.',
 } as const;
 
-/** Base of every way the pool ends a render itself; a 503 unless a caller says otherwise. */
+/**
+ * How the pool ended a render itself: past its `deadline` (waiting for a child included), `busy`
+ * (every child busy and the queue full), `cancelled` (the client went away), over the child's
+ * `memory` cap, `crashed` (the child died on its own), or `closed` (the pool is shutting down).
+ * Every one is a 503 (with Retry-After) unless a caller maps it otherwise.
+ */
+export type RenderEnd = 'deadline' | 'busy' | 'cancelled' | 'memory' | 'crashed' | 'closed';
+
 export class RenderError extends HttpError {
-  constructor(message: string, statusCode = 503) {
-    super(statusCode, message);
+  constructor(
+    readonly reason: RenderEnd,
+    message: string,
+  ) {
+    super(503, message);
     this.name = 'RenderError';
   }
-}
-
-/** The render did not finish by its deadline (waiting for a child included); its child was killed. */
-export class RenderTimeoutError extends RenderError {
-  override name = 'RenderTimeoutError';
-}
-/** Every child is busy and the queue is full. */
-export class RenderBusyError extends RenderError {
-  override name = 'RenderBusyError';
-}
-/** The caller's signal aborted (the client went away); its child was killed. */
-export class RenderCancelledError extends RenderError {
-  override name = 'RenderCancelledError';
-}
-/** The child outgrew its memory cap and was killed. */
-export class RenderMemoryError extends RenderError {
-  override name = 'RenderMemoryError';
-}
-/** The child died on its own (a crash, or the kernel's out-of-memory killer). */
-export class RenderCrashedError extends RenderError {
-  override name = 'RenderCrashedError';
-}
-/** The pool is closing: no new work, and what ran was killed at the end of the grace period. */
-export class RenderClosedError extends RenderError {
-  override name = 'RenderClosedError';
 }
 
 const KNOWN: Record<string, new (...args: never[]) => Error> = {

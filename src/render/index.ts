@@ -5,7 +5,7 @@ import type { RenderConfig } from '../config.js';
 import { createRenderPool, type PoolStats } from './pool.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 
-export { RenderError, RenderTimeoutError, RenderBusyError, RenderCancelledError, RenderMemoryError, RenderClosedError } from './errors.js';
+export { RenderError, type RenderEnd } from './errors.js';
 export { SvgTooCostlyError } from './svg-filters.js';
 export { signalOnClientGone } from './client-gone.js';
 

@@ -9,17 +9,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import path from 'node:path';
-import {
-  RENDER_MESSAGES,
-  RenderBusyError,
-  RenderCancelledError,
-  RenderClosedError,
-  RenderCrashedError,
-  RenderMemoryError,
-  RenderTimeoutError,
-  errorFromChild,
-  type KillReason,
-} from './errors.js';
+import { RENDER_MESSAGES, RenderError, errorFromChild, type KillReason } from './errors.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
 import { pack, type SentError } from './transport.js';
 
@@ -28,7 +18,7 @@ export interface PoolOptions {
   name: string;
   /** Children at most (each runs one task at a time). */
   size: number;
-  /** Tasks waiting for a child at most; beyond it run() throws RenderBusyError at once. */
+  /** Tasks waiting for a child at most; beyond it run() throws RenderError 'busy' at once. */
   queue: number;
   /** Resident memory of one child at most (polled); past it the child is killed. */
   memoryMb: number;
@@ -139,7 +129,7 @@ export function createRenderPool(options: PoolOptions) {
     if (job) {
       if (!worker.killed) crashes++;
       job.settle();
-      job.reject(new RenderCrashedError(RENDER_MESSAGES.crashed(job.options.label)));
+      job.reject(new RenderError('crashed', RENDER_MESSAGES.crashed(job.options.label)));
     }
     pump();
   }
@@ -213,7 +203,7 @@ export function createRenderPool(options: PoolOptions) {
         if (!job || bytes === null || bytes <= options.memoryMb * 1024 * 1024) continue;
         kill(worker, 'memory');
         job.settle();
-        job.reject(new RenderMemoryError(RENDER_MESSAGES.memory(job.options.label, options.memoryMb)));
+        job.reject(new RenderError('memory', RENDER_MESSAGES.memory(job.options.label, options.memoryMb)));
       }
     }, MEMORY_POLL_MS);
     memoryTimer.unref();
@@ -227,18 +217,18 @@ export function createRenderPool(options: PoolOptions) {
     job.settle();
     job.reject(
       reason === 'deadline'
-        ? new RenderTimeoutError(RENDER_MESSAGES.timeout(job.options.label, job.options.deadlineMs))
-        : new RenderCancelledError(RENDER_MESSAGES.cancelled),
+        ? new RenderError('deadline', RENDER_MESSAGES.timeout(job.options.label, job.options.deadlineMs))
+        : new RenderError('cancelled', RENDER_MESSAGES.cancelled),
     );
   }
 
   return {
     /** Runs the named task in a child; rejects with a RenderError when the pool ends it. */
     async run<N extends TaskName>(task: N, input: TaskInput<N>, run: RunOptions): Promise<TaskOutput<N>> {
-      if (closed) throw new RenderClosedError(RENDER_MESSAGES.closing);
-      if (run.signal?.aborted) throw new RenderCancelledError(RENDER_MESSAGES.cancelled);
+      if (closed) throw new RenderError('closed', RENDER_MESSAGES.closing);
+      if (run.signal?.aborted) throw new RenderError('cancelled', RENDER_MESSAGES.cancelled);
       const busy = [...workers].filter((worker) => worker.job).length;
-      if (busy >= options.size && waiting.length >= options.queue) throw new RenderBusyError(RENDER_MESSAGES.busy);
+      if (busy >= options.size && waiting.length >= options.queue) throw new RenderError('busy', RENDER_MESSAGES.busy);
       const submitted = Date.now();
       const packed = await pack(input);
       return new Promise<TaskOutput<N>>((resolve, reject) => {
@@ -261,7 +251,7 @@ export function createRenderPool(options: PoolOptions) {
         run.signal?.addEventListener('abort', onAbort, { once: true });
         if (closed) {
           job.settle();
-          reject(new RenderClosedError(RENDER_MESSAGES.closing));
+          reject(new RenderError('closed', RENDER_MESSAGES.closing));
           return;
         }
         waiting.push(job);
@@ -291,7 +281,7 @@ export function createRenderPool(options: PoolOptions) {
         closed = true;
         for (const job of waiting.splice(0)) {
           job.settle();
-          job.reject(new RenderClosedError(RENDER_MESSAGES.closing));
+          job.reject(new RenderError('closed', RENDER_MESSAGES.closing));
         }
       }
       const all = [...workers];
@@ -316,7 +306,7 @@ export function createRenderPool(options: PoolOptions) {
         }
         kill(worker, 'shutdown');
         job.settle();
-        job.reject(new RenderClosedError(RENDER_MESSAGES.closing));
+        job.reject(new RenderError('closed', RENDER_MESSAGES.closing));
       }
       clearInterval(memoryTimer);
       await Promise.all(all.map((worker) => worker.exited));

@@ -10,7 +10,7 @@ import { ImageTooLargeError, ImageUnreadableError, type ImageAnalysis, type Imag
 import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, SVG_IMAGE, type ImageType } from '../lib/image-type.js';
 import { readWhole } from '../lib/read-whole.js';
 import { UploadGuard } from '../lib/upload-guard.js';
-import { RenderMemoryError, RenderTimeoutError, SvgTooCostlyError, type Renderer } from '../render/index.js';
+import { RenderError, SvgTooCostlyError, type Renderer } from '../render/index.js';
 import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
 import type { FileStorage, OpenedFile, PendingFile } from '../storage/index.js';
 import type { FileJanitor } from './file-janitor.js';
@@ -93,8 +93,7 @@ const refusedByBounds = (error: unknown) =>
   error instanceof ImageTooLargeError ||
   error instanceof ImageUnreadableError ||
   error instanceof SvgTooCostlyError ||
-  error instanceof RenderTimeoutError ||
-  error instanceof RenderMemoryError;
+  (error instanceof RenderError && (error.reason === 'deadline' || error.reason === 'memory'));
 
 export function createAssetService(assets: AssetRepository, storage: FileStorage, janitor: FileJanitor, renderer: Renderer) {
   /** The analysis runs in a render child, within its deadline (src/render/). */
