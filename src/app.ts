@@ -142,7 +142,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       async (instance) => {
         const services = createServices(config, instance.db);
         instance.decorate('services', services);
+        // Renders still running get half the grace period, then their children are killed.
+        instance.addHook('preClose', async () => services.renderer.close(config.shutdownGraceMs / 2));
         instance.addHook('onClose', async () => {
+          await services.renderer.close();
           await services.mockups?.close();
           await services.closeStorage();
         });

@@ -43,6 +43,16 @@ const EnvSchema = Type.Object({
   MOCKUP_QUEUE: Type.Integer({ minimum: 0, maximum: 100, default: 4 }),
   MOCKUP_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 60000 }),
   CHROMIUM_PATH: Type.String({ minLength: 1, default: '/usr/bin/chromium' }),
+  RENDER_ANALYSIS_CHILDREN: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
+  RENDER_PRINT_CHILDREN: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
+  RENDER_QUEUE: Type.Integer({ minimum: 0, maximum: 100, default: 8 }),
+  RENDER_ANALYSIS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
+  RENDER_PRINT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 60000 }),
+  RENDER_PREVIEW_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
+  RENDER_TEXTURE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
+  RENDER_CHILD_MEMORY_MB: Type.Integer({ minimum: 128, maximum: 65536, default: 1536 }),
+  RENDER_CHILD_HEAP_MB: Type.Integer({ minimum: 64, maximum: 16384, default: 512 }),
+  RENDER_CHILD_IDLE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -83,6 +93,25 @@ export interface Config {
   metricsToken: string | null;
   /** GET /projects/:id/mockup (PNG rendered by the viewer in headless chromium); null: not served (404). */
   mockup: MockupTarget | null;
+  /** The child processes every render runs in (src/render/). */
+  render: RenderConfig;
+}
+
+export interface RenderConfig {
+  /** Children analysing uploads (their own pool, so prints never hold up an upload). */
+  analysisChildren: number;
+  /** Children making print files, previews and 3D textures. */
+  printChildren: number;
+  /** Renders waiting for a child, per pool; beyond it the answer is 503 with Retry-After. */
+  queue: number;
+  /** Deadlines from submission (waiting included); past one the child is killed. */
+  timeoutsMs: { analysis: number; print: number; preview: number; texture: number };
+  /** Resident memory of one child at most; past it the child is killed. */
+  childMemoryMb: number;
+  /** V8 heap of one child (--max-old-space-size). */
+  childHeapMb: number;
+  /** An idle child exits after this long. */
+  childIdleMs: number;
 }
 
 export interface MockupTarget {
@@ -176,6 +205,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mockup: parsed.MOCKUP_ENABLED
       ? { chromiumPath: parsed.CHROMIUM_PATH, pages: parsed.MOCKUP_PAGES, queue: parsed.MOCKUP_QUEUE, timeoutMs: parsed.MOCKUP_TIMEOUT_MS }
       : null,
+    render: {
+      analysisChildren: parsed.RENDER_ANALYSIS_CHILDREN,
+      printChildren: parsed.RENDER_PRINT_CHILDREN,
+      queue: parsed.RENDER_QUEUE,
+      timeoutsMs: {
+        analysis: parsed.RENDER_ANALYSIS_TIMEOUT_MS,
+        print: parsed.RENDER_PRINT_TIMEOUT_MS,
+        preview: parsed.RENDER_PREVIEW_TIMEOUT_MS,
+        texture: parsed.RENDER_TEXTURE_TIMEOUT_MS,
+      },
+      childMemoryMb: parsed.RENDER_CHILD_MEMORY_MB,
+      childHeapMb: parsed.RENDER_CHILD_HEAP_MB,
+      childIdleMs: parsed.RENDER_CHILD_IDLE_MS,
+    },
   } satisfies Config);
 }
 

@@ -751,7 +751,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG whose filters are too costly to render → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -5781,6 +5781,23 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "An unexpected error occurred."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];

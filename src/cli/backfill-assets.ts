@@ -15,8 +15,14 @@ try {
     const controller = new AbortController();
     process.once('SIGINT', () => controller.abort());
     process.once('SIGTERM', () => controller.abort());
-    const { filled, unreadable, skipped } = await createServices(config, database).assets.backfill(controller.signal);
-    console.log(`Backfill: ${filled} filled, ${unreadable} unreadable (kept without metadata), ${skipped} without a file here.`);
+    const services = createServices(config, database);
+    try {
+      const { filled, unreadable, skipped } = await services.assets.backfill(controller.signal);
+      console.log(`Backfill: ${filled} filled, ${unreadable} unreadable (kept without metadata), ${skipped} without a file here.`);
+    } finally {
+      // The render children end with the command.
+      await services.renderer.close();
+    }
   } finally {
     await database.close();
   }

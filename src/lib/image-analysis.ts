@@ -1,14 +1,12 @@
 // What a stored image is (pixel size, recorded resolution, colour space, transparency) and its
-// thumbnail, read with sharp (libvips). Decoding runs on libuv's thread pool, never on the event
-// loop; callers run at most MAX_CONCURRENT_ANALYSES analyses at once through withAnalysisSlot.
+// thumbnail, read with sharp (libvips). It runs in a render child (src/render/, task
+// `image.analyse`), never in the web process, within the analysis deadline.
 // The pixel limit is checked from the header, before any pixel is decoded. A stored file on local
 // disk is read by libvips itself from its path (no copy of it passes through JavaScript); other
 // storage hands over its bytes. SVG is always handed over as bytes and rasterised by librsvg,
 // which loads no external resource: a buffer input has no base URL (from a path, relative
 // references would resolve to the files beside it), and librsvg refuses http(s) references.
-import { availableParallelism } from 'node:os';
 import sharp, { type Metadata } from 'sharp';
-import { createLimiter } from './concurrency.js';
 import { SVG_IMAGE } from './image-type.js';
 import { lowerLibvipsWorkerPriority } from './worker-priority.js';
 
@@ -16,8 +14,6 @@ import { lowerLibvipsWorkerPriority } from './worker-priority.js';
 export const MAX_INPUT_PIXELS = 100_000_000;
 /** The thumbnail's longer side at most; smaller images keep their size. */
 export const THUMBNAIL_MAX_PX = 512;
-/** One core is left to the event loop (and the rest of the service); at least one analysis runs. */
-export const MAX_CONCURRENT_ANALYSES = Math.max(1, availableParallelism() - 1);
 
 export type ColorSpaceName = 'srgb' | 'cmyk' | 'gray' | 'other';
 
@@ -54,12 +50,6 @@ export class ImageUnreadableError extends Error {
 // libvips holds decoded pixels; its operation cache would keep them after the request.
 sharp.cache(false);
 
-/**
- * Runs task in one of MAX_CONCURRENT_ANALYSES slots (others wait in arrival order): the caller
- * reads the file and analyses it inside, so at most that many files are in memory at once.
- */
-export const withAnalysisSlot = createLimiter(MAX_CONCURRENT_ANALYSES);
-
 const COLOR_SPACES: Readonly<Record<string, ColorSpaceName>> = {
   srgb: 'srgb',
   rgb: 'srgb',
@@ -79,7 +69,7 @@ export type ImageInput = Buffer | { path: string };
 
 /**
  * Checks the header, then decodes once for the thumbnail. Throws ImageTooLargeError or
- * ImageUnreadableError. The work runs on libuv's thread pool; call it within withAnalysisSlot.
+ * ImageUnreadableError. The work runs on libuv's thread pool of the render child that calls it.
  */
 export async function analyseImage(input: ImageInput, mimeType: string): Promise<ImageAnalysis> {
   if (!Buffer.isBuffer(input) && mimeType === SVG_IMAGE.mime) throw new Error('An SVG is analysed from its bytes, never from a path.');

@@ -15,6 +15,8 @@ export interface MetricsSources {
   pool?: () => PoolStats;
   /** bcrypt tasks running and waiting for a slot. */
   bcrypt?: () => { running: number; waiting: number };
+  /** Render child pools by name (src/render/). */
+  render?: () => Record<string, { children: number; busy: number; waiting: number; kills: Record<string, number>; crashes: number }>;
 }
 
 export function createMetrics() {
@@ -83,6 +85,31 @@ export function createMetrics() {
       if (!stats) return;
       this.set({ state: 'running' }, stats.running);
       this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  new Gauge({
+    name: 'render_children',
+    help: 'Render child processes by pool and state (busy, idle), and renders waiting for a child.',
+    labelNames: ['pool', 'state'] as const,
+    registers: [registry],
+    collect() {
+      for (const [pool, stats] of Object.entries(sources.render?.() ?? {})) {
+        this.set({ pool, state: 'busy' }, stats.busy);
+        this.set({ pool, state: 'idle' }, stats.children - stats.busy);
+        this.set({ pool, state: 'waiting' }, stats.waiting);
+      }
+    },
+  });
+  new Counter({
+    name: 'render_kills_total',
+    help: 'Render children killed, by pool and reason (deadline, cancelled, memory, shutdown), and children that died on their own (crashed).',
+    labelNames: ['pool', 'reason'] as const,
+    registers: [registry],
+    collect() {
+      this.reset();
+      for (const [pool, stats] of Object.entries(sources.render?.() ?? {})) {
+        for (const [reason, count] of Object.entries({ ...stats.kills, crashed: stats.crashes })) this.inc({ pool, reason }, count);
+      }
     },
   });
   return metrics;

@@ -15,6 +15,7 @@ async function metricsPlugin(app: FastifyInstance) {
   const metrics = createMetrics();
   metrics.sources.pool = app.db.poolStats;
   metrics.sources.bcrypt = app.services.passwordHasher.queue;
+  metrics.sources.render = app.services.renderer.stats;
   app.decorate('metrics', metrics);
 
   // One series per (method, route template, status): the set is bounded by the routes, and is

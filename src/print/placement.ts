@@ -34,8 +34,12 @@ export const RECOMMENDED_DPI = 300;
 export const MINIMUM_DPI = 150;
 /** One image's pixels (the upload limit's decompression-bomb bound). */
 export const MAX_IMAGE_PIXELS = 100_000_000;
-/** All distinct images of one project together. */
-export const MAX_TOTAL_PIXELS = 400_000_000;
+/**
+ * All distinct images of one project together: two images at the per-image limit. A print child
+ * peaks near 0.5 GB decoding one such image, plus the compressed streams it holds until the file
+ * is written, within its RENDER_CHILD_MEMORY_MB (docs/rendering.md).
+ */
+export const MAX_TOTAL_PIXELS = 200_000_000;
 const MM_PER_INCH = 25.4;
 const SVG_MIME = 'image/svg+xml';
 

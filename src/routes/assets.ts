@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest, MESSAGES } from '../errors.js';
 import { AssetListReply, AssetParams, AssetReply, toAssetDto } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import { signalOnClientGone } from '../render/index.js';
 import { MAX_UPLOAD_BYTES, type AssetService, type ReceivedFile } from '../services/assets.js';
 
 const FILE_FIELD = 'file';
@@ -40,14 +41,15 @@ const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
         querystring: EmptyQuery,
         description:
           'The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. ' +
-          'A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.',
-        response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415, 503) },
+          'A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; ' +
+          'an SVG whose filters are too costly to render → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.',
+        response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415, 422, 503) },
       },
     },
     // A rejected upload's answer waits until the rest of its body is read (the error handler's drain).
     async function uploadAsset(request, reply) {
       const received = await receiveOneFile(request, app.services.assets);
-      const asset = await received.save(request.userId);
+      const asset = await received.save(request.userId, signalOnClientGone(reply.raw));
       app.metrics.uploadBytes.inc(asset.sizeBytes);
       return reply.code(201).send({ asset: toAssetDto(asset, app.config.publicBaseUrl) });
     },

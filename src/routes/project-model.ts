@@ -1,6 +1,7 @@
 // GET /projects/:id/model: the caller's project in 3D with its print as the texture. Registered
 // under /projects beside the project routes; requires a JWT, another account's project is a 404.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { signalOnClientGone } from '../render/index.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
 import { ModelResponse, ProjectModelQuery } from '../schemas/models.js';
@@ -29,7 +30,7 @@ const projectModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async function projectModel(request, reply) {
       const project = await app.services.projects.get(request.caller, request.params.id);
-      const model = await app.services.models.forProject(project, request.query);
+      const model = await app.services.models.forProject(project, request.query, signalOnClientGone(reply.raw));
       return sendModel(request, reply, model, PROJECT_DIELINE_CACHE);
     },
   );

@@ -5,6 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { matchesEtag } from '../lib/http-caching.js';
+import { signalOnClientGone } from '../render/index.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
 import { PreflightQuery, PreflightResponse, PreviewQuery, PreviewResponse, PrintQuery, PrintResponse } from '../schemas/print.js';
@@ -62,7 +63,7 @@ const projectPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const project = await app.services.projects.get(request.caller, request.params.id);
       const pdf = await app.services.print.print(project, request.query);
       if (notModified(request, reply, pdf.etag)) return reply;
-      const file = await pdf.render();
+      const file = await pdf.render(signalOnClientGone(reply.raw));
       void reply.header('content-disposition', `attachment; filename="${file.fileName}"`);
       return reply.type(file.contentType).send(file.body as never);
     },
@@ -85,7 +86,7 @@ const projectPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const project = await app.services.projects.get(request.caller, request.params.id);
       const preview = await app.services.print.preview(project, request.query);
       if (notModified(request, reply, preview.etag)) return reply;
-      return reply.type('image/png').send((await preview.render()) as never);
+      return reply.type('image/png').send((await preview.render(signalOnClientGone(reply.raw))) as never);
     },
   );
 };

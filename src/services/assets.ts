@@ -6,10 +6,11 @@ import { pipeline } from 'node:stream';
 import { createId } from '../lib/ids.js';
 import { badRequest, HttpError, MESSAGES, notFound } from '../errors.js';
 import { DigestStream } from '../lib/digest-stream.js';
-import { analyseImage, ImageTooLargeError, ImageUnreadableError, withAnalysisSlot, type ImageAnalysis, type ImageInput } from '../lib/image-analysis.js';
+import { ImageTooLargeError, ImageUnreadableError, type ImageAnalysis, type ImageInput } from '../lib/image-analysis.js';
 import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, SVG_IMAGE, type ImageType } from '../lib/image-type.js';
 import { readWhole } from '../lib/read-whole.js';
 import { UploadGuard } from '../lib/upload-guard.js';
+import { RenderError, SvgTooCostlyError, type Renderer } from '../render/index.js';
 import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
 import type { FileStorage, OpenedFile, PendingFile } from '../storage/index.js';
 import type { FileJanitor } from './file-janitor.js';
@@ -51,7 +52,7 @@ export interface IncomingFile {
 /** An upload fully received and checked, held under a temporary name. */
 export interface ReceivedFile {
   /** Moves the file into place, then records it for userId; on failure nothing is left. */
-  save(userId: string): Promise<Asset>;
+  save(userId: string, signal?: AbortSignal): Promise<Asset>;
   /** Drops the temporary file. */
   discard(): Promise<void>;
 }
@@ -76,6 +77,7 @@ function isParserFailure(error: unknown): boolean {
 function asClientError(error: unknown): unknown {
   if (error instanceof ImageTooLargeError) return new HttpError(413, MESSAGES.imageTooManyPixels);
   if (error instanceof ImageUnreadableError) return badRequest(MESSAGES.imageUnreadable);
+  if (error instanceof SvgTooCostlyError) return new HttpError(422, error.message);
   return error;
 }
 
@@ -86,7 +88,17 @@ export interface BackfillResult {
   skipped: number;
 }
 
-export function createAssetService(assets: AssetRepository, storage: FileStorage, janitor: FileJanitor) {
+/** What the backfill records as unreadable: the image itself cannot be analysed within the bounds. */
+const refusedByBounds = (error: unknown) =>
+  error instanceof ImageTooLargeError ||
+  error instanceof ImageUnreadableError ||
+  error instanceof SvgTooCostlyError ||
+  (error instanceof RenderError && (error.reason === 'deadline' || error.reason === 'memory'));
+
+export function createAssetService(assets: AssetRepository, storage: FileStorage, janitor: FileJanitor, renderer: Renderer) {
+  /** The analysis runs in a render child, within its deadline (src/render/). */
+  const analyse = (input: ImageInput, mimeType: string, signal?: AbortSignal) => renderer.run('analysis', 'image.analyse', { input, mimeType }, signal);
+
   /** The stored bytes under name, whole, or null when storage has no such object. */
   async function readStored(name: string): Promise<Buffer | null> {
     const opened = await storage.open(name);
@@ -114,18 +126,18 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
 
   /** Fills one pre-existing row. */
   async function backfillOne(row: UnreadAsset): Promise<keyof BackfillResult> {
-    const outcome = await withAnalysisSlot(async () => {
+    const outcome = await (async () => {
       const bytes = await readStored(row.name);
       // No file under this storage (another process's directory, or lost): left for a later run.
       if (!bytes) return null;
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       try {
-        return { sha256, analysis: await analyseImage(bytes, row.mimeType) };
+        return { sha256, analysis: await analyse(bytes, row.mimeType) };
       } catch (error) {
-        if (error instanceof ImageTooLargeError || error instanceof ImageUnreadableError) return { sha256, analysis: null };
+        if (refusedByBounds(error)) return { sha256, analysis: null };
         throw error;
       }
-    });
+    })();
     if (!outcome) return 'skipped';
     if (!outcome.analysis) {
       // Kept as it is (it was accepted once), with what can be said without decoding it.
@@ -188,12 +200,12 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
       const filename = cleanFilename(incoming.filename);
       const sha256 = digest.digest;
       return {
-        async save(userId) {
+        async save(userId, signal) {
           const name = `${createId()}.${type.ext}`;
           await pending.commit(name);
           try {
             // Read back from storage once the upload is complete: the upload itself stays streamed.
-            const analysis = await withAnalysisSlot(async () => analyseImage(await storedInput(name, type.mime), type.mime));
+            const analysis = await analyse(await storedInput(name, type.mime), type.mime, signal);
             const metadata = await storeThumbnail(name, analysis, sha256);
             return await assets.create({ id: createId(), userId, name, filename, mimeType: type.mime, sizeBytes: pending.size, ...metadata });
           } catch (error) {

@@ -5,6 +5,7 @@ import type { Database } from '../db/database.js';
 import { createApiKeySealer } from '../lib/api-key-crypto.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
+import { createRenderer } from '../render/index.js';
 import { createStorage, type SelectedStorage } from '../storage/index.js';
 import { createAccountService } from './accounts.js';
 import { createAdminService } from './admin.js';
@@ -27,7 +28,9 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   // One hasher (and so one bcrypt queue) for every service that hashes or checks passwords.
   const passwordHasher = createPasswordHasher(config.bcryptCost);
   const fileJanitor = createFileJanitor(repositories.fileDeletions, storage);
-  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl);
+  // The child processes every render runs in; closed (their children killed) with the app.
+  const renderer = createRenderer(config.render);
+  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
   return {
@@ -39,7 +42,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     admin: createAdminService(repositories.users, config.jwtSecret),
     apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
     projects: createProjectService(repositories.projects),
-    assets: createAssetService(repositories.assets, storage, fileJanitor),
+    assets: createAssetService(repositories.assets, storage, fileJanitor, renderer),
+    renderer,
     fileJanitor,
     dielines: createDielineService(),
     print,

@@ -107,7 +107,7 @@ export function createModelService(textures: ProjectTextureSource) {
     },
 
     /** GET /projects/:id/model: the project's size, material, finish and print (ownership checked by the caller). */
-    async forProject(project: Project, query: ProjectModelQuery): Promise<RenderedModel> {
+    async forProject(project: Project, query: ProjectModelQuery, signal?: AbortSignal): Promise<RenderedModel> {
       const template = requireTemplate(project.templateId);
       const state = project.artworkJson;
       const sizePx = query.textureSize ?? TEXTURE_SIZE_DEFAULT;
@@ -128,6 +128,7 @@ export function createModelService(textures: ProjectTextureSource) {
         textures.render({
           project,
           sizePx,
+          ...(signal ? { signal } : {}),
           ...(template.kind === 'box'
             ? { dieline: generateDieline(template.id, dimensions, { thicknessMm: input.thicknessMm }) }
             : { label: containerLabelSheet(template.kind, dimensions) }),

@@ -1,7 +1,8 @@
 // Print, preview and preflight of a project: resolves the owner's assets (never anything else),
-// builds the dieline and the placement, and hands them to the pure src/print renderers. The heavy
-// work runs in sharp's and zlib's thread pools, at most PRINT_CONCURRENCY jobs at a time per
-// process with PRINT_QUEUE waiting; beyond that the caller gets a 503 and Retry-After.
+// builds the dieline and the placement, and hands them to the pure src/print renderers, which run
+// in a render child (src/render/) within their deadline and stop when the client goes away. At
+// most PRINT_CONCURRENCY jobs at a time per process with PRINT_QUEUE waiting; beyond that the
+// caller gets a 503 and Retry-After.
 import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
 import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate, type Dieline } from '../dielines/index.js';
@@ -16,9 +17,6 @@ import {
   printCondition,
   PREVIEW_DEFAULT_WIDTH,
   referencedAssetNames,
-  renderPreviewPng,
-  renderPrintPdf,
-  renderTexturePng,
   report,
   type AssetLookup,
   type DesignState,
@@ -30,6 +28,7 @@ import {
 } from '../print/index.js';
 import { loadSharp } from '../print/images.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
+import type { Renderer } from '../render/index.js';
 import type { AssetRepository, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
 import type { PreflightQuery, PreviewQuery, PrintQuery } from '../schemas/print.js';
@@ -50,7 +49,8 @@ export interface RenderedFile {
 /** A 304 needs only the ETag: the body is rendered only when the client does not have it. */
 export interface Conditional<T> {
   etag: string;
-  render(): Promise<T>;
+  /** signal: aborts when the client goes away, and the render stops. */
+  render(signal?: AbortSignal): Promise<T>;
 }
 
 async function readAll(storage: FileStorage, name: string): Promise<Buffer | null> {
@@ -99,13 +99,13 @@ interface Prepared {
   state: DesignState;
 }
 
-/** The sheet's print as a texture, or null when nothing prints on it. */
-function texturePng(placement: Placement<PrintSurface>, sizePx: number): Promise<Buffer> | null {
-  if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-  return renderTexturePng(placement, sizePx);
-}
+export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null, renderer: Renderer) {
+  /** The sheet's print as a texture, or null when nothing prints on it. */
+  function texturePng(placement: Placement<PrintSurface>, sizePx: number, signal?: AbortSignal): Promise<Buffer> | null {
+    if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
+    return renderer.run('texture', 'print.texture', { placement, sizePx }, signal);
+  }
 
-export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null) {
   const limit = createLimiter(PRINT_CONCURRENCY);
   let inFlight = 0;
   const baseUrl = publicBaseUrl ?? undefined;
@@ -223,12 +223,12 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       const { widthMm, depthMm, heightMm } = project;
       return {
         etag: inputEtag('print', project, options, files),
-        render: () =>
+        render: (signal) =>
           bounded(async () => {
             const prepared = await prepare(project, files, options.bleedMm);
             const checked = preflightOf(prepared);
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
-            const body = await renderPrintPdf(place({ ...prepared, dieline: prepared.dieline }), options);
+            const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, signal);
             return { body, contentType: 'application/pdf', fileName: `${project.templateId}-${widthMm}x${depthMm}x${heightMm}-print.pdf` };
           }),
       };
@@ -239,12 +239,12 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
      * lines), `sizePx` on its longer side. Null for a container, a size the style cannot build, or
      * a design with nothing to print.
      */
-    async texture(project: Project, sizePx: number): Promise<Buffer | null> {
+    async texture(project: Project, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
       return bounded(async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
         if (!prepared.dieline) return null;
-        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx);
+        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, signal);
       });
     },
 
@@ -253,12 +253,12 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
      * kind, artworks on the label's panels), over the label sheet. Unreadable or foreign images are
      * left out; null when nothing prints on it.
      */
-    async labelTexture(project: Project, sheet: PrintSurface, sizePx: number): Promise<Buffer | null> {
+    async labelTexture(project: Project, sheet: PrintSurface, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
       return bounded(async () => {
         const state = (project.artworkJson ?? {}) as DesignState;
         const placement = placeDesign({ dieline: sheet, state, assets: await describeAll(files), publicBaseUrl: baseUrl });
-        return texturePng(placement, sizePx);
+        return texturePng(placement, sizePx, signal);
       });
     },
 
@@ -274,11 +274,11 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       const files = await ownedFiles(project);
       return {
         etag: inputEtag('preview', project, { width }, files),
-        render: () =>
+        render: (signal) =>
           bounded(async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
-            return renderPreviewPng(place({ ...prepared, dieline: prepared.dieline }), width);
+            return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width }, signal);
           }),
       };
     },

@@ -13,6 +13,8 @@ export interface ProjectTextureRequest {
   label?: PrintSurface;
   /** Longest side of the image in pixels. */
   sizePx: number;
+  /** Aborts when the client goes away: the render stops. */
+  signal?: AbortSignal;
 }
 
 export interface ProjectTextureSource {
@@ -28,9 +30,9 @@ export interface ProjectTextureSource {
 /** What the print service offers a texture source. */
 export interface PrintTextureRenderer {
   /** The printed blank of a box project. */
-  texture(project: Project, sizePx: number): Promise<Uint8Array | null>;
+  texture(project: Project, sizePx: number, signal?: AbortSignal): Promise<Uint8Array | null>;
   /** A container project's label. */
-  labelTexture(project: Project, sheet: PrintSurface, sizePx: number): Promise<Uint8Array | null>;
+  labelTexture(project: Project, sheet: PrintSurface, sizePx: number, signal?: AbortSignal): Promise<Uint8Array | null>;
   /** The identity of each image the design names (see ProjectTextureSource.imagesIdentity). */
   imagesIdentity(project: Project): Promise<string>;
 }
@@ -38,9 +40,9 @@ export interface PrintTextureRenderer {
 /** The project's full print on a box's blank or a container's label. */
 export function createPrintTextureSource(print: PrintTextureRenderer): ProjectTextureSource {
   return {
-    async render({ project, dieline, label, sizePx }) {
-      if (dieline) return print.texture(project, sizePx);
-      if (label) return print.labelTexture(project, label, sizePx);
+    async render({ project, dieline, label, sizePx, signal }) {
+      if (dieline) return print.texture(project, sizePx, signal);
+      if (label) return print.labelTexture(project, label, sizePx, signal);
       return null;
     },
     imagesIdentity: (project) => print.imagesIdentity(project),

@@ -354,23 +354,26 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
 
   describe('libvips works below the event loop', () => {
     // Linux: nice is per thread, read from /proc (the service runs on Linux).
-    const libvipsThreads = async () => {
-      const tids = await readdir('/proc/self/task');
-      const threads = await Promise.all(
-        tids.map(async (tid) => {
-          const comm = await readFile(`/proc/self/task/${tid}/comm`, 'utf8').catch(() => '');
-          return comm.startsWith('libvips') ? { tid: Number(tid), nice: getPriority(Number(tid)) } : null;
-        }),
+    const threadsOf = async (pid: number) => {
+      const tids = await readdir(`/proc/${pid}/task`);
+      return Promise.all(
+        tids.map(async (tid) => ({
+          tid: Number(tid),
+          comm: (await readFile(`/proc/${pid}/task/${tid}/comm`, 'utf8').catch(() => '')).trim(),
+          nice: getPriority(Number(tid)),
+        })),
       );
-      return threads.filter((thread) => thread !== null);
     };
 
-    it('after an upload, every libvips worker thread runs at nice WORKER_NICE, the event loop at its own', async () => {
+    it('an upload is analysed in a render child whose every thread (libvips included) runs at nice WORKER_NICE; the web process keeps its own', async () => {
       const before = getPriority(process.pid);
       await stored(await made.png(1200, 900), 'image/png');
-      const threads = await libvipsThreads();
-      expect(threads.length).toBeGreaterThan(0);
-      for (const thread of threads) expect(thread.nice, `thread ${thread.tid}`).toBeGreaterThanOrEqual(WORKER_NICE);
+      const [pid] = app.services.renderer.stats().analysis.pids;
+      expect(pid).toBeGreaterThan(0);
+      expect(pid).not.toBe(process.pid);
+      const threads = await threadsOf(pid!);
+      expect(threads.some((thread) => thread.comm.startsWith('libvips'))).toBe(true);
+      for (const thread of threads) expect(thread.nice, `thread ${thread.tid} (${thread.comm})`).toBeGreaterThanOrEqual(WORKER_NICE);
       expect(getPriority(process.pid)).toBe(before);
     });
   });

@@ -18,6 +18,10 @@ export interface ServerProcess {
   output(): string;
   /** SIGTERM, then SIGKILL if it has not exited within the bound; resolves once it has exited. */
   stop(): Promise<void>;
+  /** The server's process id. */
+  pid: number;
+  /** Resolves with the exit code (null when a signal ended it) once the process has exited. */
+  exited: Promise<number | null>;
 }
 
 export interface StartOptions {
@@ -85,12 +89,15 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   };
   child.stdout?.on('data', collect);
   child.stderr?.on('data', collect);
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exitCode = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const exited = exitCode.then(() => undefined);
 
   const server: ServerProcess = {
     baseUrl: `http://127.0.0.1:${port}`,
     output: () => output,
     stop: () => stopChild(child, exited),
+    pid: child.pid!,
+    exited: exitCode,
   };
   try {
     await waitForHealth(server.baseUrl, child);

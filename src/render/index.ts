@@ -1,0 +1,43 @@
+// Every render of the service (an upload's analysis, print file, preview, 3D texture) runs in a
+// child process of one of two pools: `analysis` for uploads, `print` for the rest, so a queue of
+// prints never holds up an upload. Each kind of work has its deadline (RenderConfig.timeoutsMs).
+import type { RenderConfig } from '../config.js';
+import { createRenderPool, type PoolStats } from './pool.js';
+import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
+
+export { RenderError, type RenderEnd } from './errors.js';
+export { SvgTooCostlyError } from './svg-filters.js';
+export { signalOnClientGone } from './client-gone.js';
+
+export type RenderKind = keyof RenderConfig['timeoutsMs'];
+
+const KINDS: Record<RenderKind, { pool: 'analysis' | 'print'; label: string }> = {
+  analysis: { pool: 'analysis', label: 'image analysis' },
+  print: { pool: 'print', label: 'print file' },
+  preview: { pool: 'print', label: 'preview' },
+  texture: { pool: 'print', label: '3D texture' },
+};
+
+export function createRenderer(config: RenderConfig) {
+  const common = { queue: config.queue, memoryMb: config.childMemoryMb, heapMb: config.childHeapMb, idleMs: config.childIdleMs };
+  const pools = {
+    analysis: createRenderPool({ name: 'analysis', size: config.analysisChildren, ...common }),
+    print: createRenderPool({ name: 'print', size: config.printChildren, ...common }),
+  };
+  return {
+    /** Runs task in a child of kind's pool, within kind's deadline; signal cancels it. */
+    run<N extends TaskName>(kind: RenderKind, task: N, input: TaskInput<N>, signal?: AbortSignal): Promise<TaskOutput<N>> {
+      const { pool, label } = KINDS[kind];
+      return pools[pool].run(task, input, { deadlineMs: config.timeoutsMs[kind], label, ...(signal ? { signal } : {}) });
+    },
+    stats(): Record<keyof typeof pools, PoolStats> {
+      return { analysis: pools.analysis.stats(), print: pools.print.stats() };
+    },
+    /** No new renders; running ones get graceMs, then their children are killed. */
+    async close(graceMs = 0): Promise<void> {
+      await Promise.all([pools.analysis.close(graceMs), pools.print.close(graceMs)]);
+    },
+  };
+}
+
+export type Renderer = ReturnType<typeof createRenderer>;

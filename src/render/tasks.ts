@@ -1,0 +1,23 @@
+// The work a render child does, by name: each task is one call into a pure module (the image
+// analysis, src/print) with structured-clone-able input. Options objects pass through whole, so
+// what the renderers learn to read needs no change here or in the pool. Loaded only in children.
+import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
+import { SVG_IMAGE } from '../lib/image-type.js';
+import { renderPreviewPng, renderPrintPdf, renderTexturePng, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
+import { assertSvgFiltersBounded } from './svg-filters.js';
+
+export const TASKS = {
+  /** An upload's facts and thumbnail; an SVG's filters are checked before it is rasterised. */
+  'image.analyse': async ({ input, mimeType }: { input: ImageInput; mimeType: string }) => {
+    if (mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input)) assertSvgFiltersBounded(input);
+    return analyseImage(input, mimeType);
+  },
+  'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
+  'print.preview': ({ placement, widthPx }: { placement: Placement<PrintSurface>; widthPx: number }) => renderPreviewPng(placement, widthPx),
+  'print.texture': ({ placement, sizePx }: { placement: Placement<PrintSurface>; sizePx: number }) => renderTexturePng(placement, sizePx),
+} as const;
+
+export type Tasks = typeof TASKS;
+export type TaskName = keyof Tasks;
+export type TaskInput<N extends TaskName> = Parameters<Tasks[N]>[0];
+export type TaskOutput<N extends TaskName> = Awaited<ReturnType<Tasks[N]>>;

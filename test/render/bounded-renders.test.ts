@@ -1,0 +1,255 @@
+// Every render has a deadline enforced by killing its child process, stops when the client goes
+// away, and never holds up another account's request: proven through HTTP on the real app with
+// the SVGs of the adversarial review, an SVG the filter check lets through but librsvg cannot
+// finish, and a project whose image is such an SVG.
+import { existsSync, readFileSync } from 'node:fs';
+import type { AddressInfo, Socket } from 'node:net';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { createTestApp, engineName } from '../helpers/app.js';
+import { registerAccount, type TestAccount } from '../helpers/accounts.js';
+import { filePart, multipartBody, type MultipartBody } from '../helpers/multipart.js';
+import { connect, requestHead } from '../helpers/raw-http.js';
+import { registerProAccount } from '../projects/fixtures.js';
+import { blurMorphologyBomb, modestFilterSvg, translucentCircles, turbulenceBomb } from './bombs.js';
+
+/** Deadlines of this app: short, so the tests wait seconds, not the production defaults. */
+const DEADLINE_MS = 8_000;
+/** A generous bound on how long after its deadline an answer may come (a loaded CI machine). */
+const SLACK_MS = 7_000;
+const METRICS_TOKEN = 'render-metrics-token-0123456789';
+const MAILER = { widthMm: 300, heightMm: 80, depthMm: 220 };
+
+let app: App;
+let base: string;
+let attacker: TestAccount;
+let other: TestAccount;
+let smallPng: Buffer;
+let port: number;
+
+interface Answer {
+  status: number;
+  headers: Headers;
+  body: Record<string, unknown>;
+  /** When the answer had arrived (Date.now()). */
+  at: number;
+}
+
+async function upload(account: TestAccount, data: Buffer, type: string): Promise<Answer> {
+  const form = new FormData();
+  form.append('file', new Blob([data], { type }), type === 'image/png' ? 'small.png' : 'drawing.svg');
+  const response = await fetch(`${base}/assets`, { method: 'POST', headers: account.auth, body: form });
+  return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown>, at: Date.now() };
+}
+
+/** Sends a request over its own socket and returns it: destroying it is a client going away. */
+async function sendAndHold(account: TestAccount, method: string, target: string, body?: MultipartBody): Promise<Socket> {
+  const { socket } = await connect(port);
+  const headers = body ? { ...account.auth, 'content-type': body.contentType, 'content-length': body.body.length } : account.auth;
+  socket.write(requestHead(method, target, headers));
+  if (body) socket.write(body.body);
+  return socket;
+}
+
+async function get(account: TestAccount, url: string): Promise<Answer> {
+  const response = await fetch(`${base}${url}`, { headers: account.auth });
+  const bytes = Buffer.from(await response.arrayBuffer());
+  const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
+  return { status: response.status, headers: response.headers, body: json ? JSON.parse(bytes.toString('utf8')) : { bytes: bytes.length }, at: Date.now() };
+}
+
+const stats = () => app.services.renderer.stats();
+
+/** Waits until pool has a child running a task; returns its pid. */
+async function busyChild(pool: 'analysis' | 'print'): Promise<number> {
+  const until = Date.now() + 20_000;
+  while (Date.now() < until) {
+    const [pid] = stats()[pool].busyPids;
+    if (pid) return pid;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`No ${pool} child became busy.`);
+}
+
+/** True once the process is gone (reaped, or a zombie the kernel has already stopped). */
+const processGone = (pid: number) => {
+  if (!existsSync(`/proc/${pid}`)) return true;
+  try {
+    return / Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\)/, ''));
+  } catch {
+    return true;
+  }
+};
+
+async function waitGone(pid: number, withinMs = 5_000): Promise<boolean> {
+  const until = Date.now() + withinMs;
+  while (Date.now() < until) {
+    if (processGone(pid)) return true;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  return processGone(pid);
+}
+
+function expectApiError(answer: Answer, status: number) {
+  expect(answer.status, JSON.stringify(answer.body)).toBe(status);
+  expect(Object.keys(answer.body).sort()).toEqual(['error', 'message', 'statusCode']);
+  if (status === 503) expect(answer.headers.get('retry-after')).toMatch(/^\d+$/);
+}
+
+async function assetCount(account: TestAccount): Promise<number> {
+  return (await get(account, '/assets')).body.total as number;
+}
+
+async function killCount(pool: 'analysis' | 'print', reason: string): Promise<number> {
+  const response = await fetch(`${base}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+  const text = await response.text();
+  const line = text.split('\n').find((entry) => entry.startsWith(`render_kills_total{pool="${pool}",reason="${reason}"}`));
+  return line ? Number(line.split(' ').pop()) : 0;
+}
+
+beforeAll(async () => {
+  app = await createTestApp({
+    RENDER_ANALYSIS_TIMEOUT_MS: String(DEADLINE_MS),
+    RENDER_PRINT_TIMEOUT_MS: String(DEADLINE_MS),
+    RENDER_PREVIEW_TIMEOUT_MS: String(DEADLINE_MS),
+    RENDER_TEXTURE_TIMEOUT_MS: String(DEADLINE_MS),
+    METRICS_TOKEN,
+  });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  port = (app.server.address() as AddressInfo).port;
+  base = `http://127.0.0.1:${port}`;
+  attacker = await registerProAccount(app);
+  other = await registerAccount(app);
+  smallPng = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
+  // One analysis child is started before the measurements (a cold start is not what is tested).
+  expect((await upload(other, smallPng, 'image/png')).status).toBe(201);
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe(`bounded renders (${engineName()})`, () => {
+  describe('SVG filters are bounded before anything is rasterised', () => {
+    it('the 4000 × 4000 px blur (1000) and morphology (1000) bomb → 422 naming the filter, nothing stored; another account uploads meanwhile', async () => {
+      const bomb = blurMorphologyBomb();
+      expect(bomb.length).toBeLessThan(4_000);
+      const [refused, accepted] = await Promise.all([upload(attacker, bomb, 'image/svg+xml'), upload(other, smallPng, 'image/png')]);
+      expectApiError(refused, 422);
+      expect(refused.body.message).toBe("The SVG's filters are too costly to render: feGaussianBlur stdDeviation is 1000 px, at most 100 px is rendered.");
+      expect(accepted.status).toBe(201);
+      expect(await assetCount(attacker)).toBe(0);
+    });
+
+    it('the 10000 × 10000 px bomb of 400 rectangles under a ten-octave turbulence → 422', async () => {
+      const refused = await upload(attacker, turbulenceBomb(), 'image/svg+xml');
+      expectApiError(refused, 422);
+      expect(refused.body.message).toMatch(/^The SVG's filters are too costly to render: /);
+      expect(await assetCount(attacker)).toBe(0);
+    });
+
+    it('the same bomb with ten octaves on a small canvas → 422 naming numOctaves', async () => {
+      const small = Buffer.from(turbulenceBomb().toString('utf8').replace('width="10000" height="10000"', 'width="1000" height="1000"'));
+      const refused = await upload(attacker, small, 'image/svg+xml');
+      expectApiError(refused, 422);
+      expect(refused.body.message).toBe("The SVG's filters are too costly to render: feTurbulence numOctaves is 10, at most 4 is rendered.");
+    });
+
+    it('a small SVG with a modest drop shadow and morphology uploads: 201 with its size and a thumbnail', async () => {
+      const answer = await upload(other, modestFilterSvg(), 'image/svg+xml');
+      expect(answer.status, JSON.stringify(answer.body)).toBe(201);
+      const asset = answer.body.asset as { widthPx: number; heightPx: number; thumbnailUrl: string };
+      expect([asset.widthPx, asset.heightPx]).toEqual([400, 300]);
+      const thumbnail = await fetch(`${base}${new URL(asset.thumbnailUrl, base).pathname}`);
+      expect(thumbnail.status).toBe(200);
+    });
+  });
+
+  describe('the deadline, enforced by killing the child', () => {
+    it('an SVG librsvg cannot finish → 503 with Retry-After at its deadline, its child killed; another account\'s PNG upload answers first', async () => {
+      const killedBefore = await killCount('analysis', 'deadline');
+      const started = Date.now();
+      let slowAnswered = false;
+      const slow = upload(attacker, translucentCircles(), 'image/svg+xml').finally(() => {
+        slowAnswered = true;
+      });
+      const pid = await busyChild('analysis');
+      const quick = await upload(other, smallPng, 'image/png');
+      expect(quick.status).toBe(201);
+      expect(slowAnswered, 'the small upload answered while the slow analysis was still running').toBe(false);
+
+      const answer = await slow;
+      expectApiError(answer, 503);
+      expect(answer.body.message).toBe(`The image analysis took longer than its ${DEADLINE_MS / 1000} s limit.`);
+      expect(answer.at - started).toBeLessThan(DEADLINE_MS + SLACK_MS);
+      expect(answer.at).toBeGreaterThan(quick.at);
+      expect(await waitGone(pid), `render child ${pid} is gone`).toBe(true);
+      expect(await killCount('analysis', 'deadline')).toBe(killedBefore + 1);
+      expect(await assetCount(attacker)).toBe(0);
+      // The pool replaced the child: the next upload is analysed as usual.
+      expect((await upload(other, smallPng, 'image/png')).status).toBe(201);
+    }, 60_000);
+
+    it('a client that goes away during the analysis: its child is killed, nothing is stored', async () => {
+      const killedBefore = await killCount('analysis', 'cancelled');
+      const body = multipartBody([filePart(translucentCircles(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })]);
+      const socket = await sendAndHold(attacker, 'POST', '/assets', body);
+      const pid = await busyChild('analysis');
+      socket.destroy();
+      expect(await waitGone(pid), `render child ${pid} is gone`).toBe(true);
+      expect(await killCount('analysis', 'cancelled')).toBe(killedBefore + 1);
+      expect(await assetCount(attacker)).toBe(0);
+    }, 60_000);
+  });
+
+  describe('a project whose image is the bomb (stored before the filter check existed)', () => {
+    let projectId: string;
+
+    beforeAll(async () => {
+      const stored = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
+      expect(stored.status).toBe(201);
+      const asset = stored.body.asset as { name: string };
+      await app.services.storage.save(asset.name, blurMorphologyBomb());
+      const response = await fetch(`${base}/projects`, {
+        method: 'POST',
+        headers: { ...attacker.auth, 'content-type': 'application/json' },
+        body: JSON.stringify({
+          name: 'Bomb',
+          templateId: 'mailer-box',
+          ...MAILER,
+          artworkJson: { artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${asset.name}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
+        }),
+      });
+      expect(response.status).toBe(201);
+      projectId = ((await response.json()) as { project: { id: string } }).project.id;
+    }, 60_000);
+
+    for (const [what, url] of [
+      ['print PDF', () => `/projects/${projectId}/print`],
+      ['preview', () => `/projects/${projectId}/preview?width=2048`],
+      ['3D model with a 4096 px texture', () => `/projects/${projectId}/model?textureSize=4096`],
+    ] as const) {
+      it(`its ${what} is answered by its deadline (a file, or 503 with Retry-After), never a 500; other accounts upload meanwhile`, async () => {
+        const started = Date.now();
+        const render = get(attacker, url());
+        const quick = await upload(other, smallPng, 'image/png');
+        expect(quick.status).toBe(201);
+        const answer = await render;
+        expect([200, 503], JSON.stringify(answer.body)).toContain(answer.status);
+        if (answer.status === 503) expectApiError(answer, 503);
+        expect(answer.at - started).toBeLessThan(DEADLINE_MS + SLACK_MS);
+        expect(stats().print.busy).toBe(0);
+      }, 60_000);
+    }
+
+    it('a client that goes away during its print: the child is killed', async () => {
+      const killedBefore = await killCount('print', 'cancelled');
+      const socket = await sendAndHold(attacker, 'GET', `/projects/${projectId}/print?bleedMm=4`);
+      const pid = await busyChild('print');
+      socket.destroy();
+      expect(await waitGone(pid), `render child ${pid} is gone`).toBe(true);
+      expect(await killCount('print', 'cancelled')).toBe(killedBefore + 1);
+    }, 60_000);
+  });
+});
