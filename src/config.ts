@@ -51,7 +51,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize: number; timeoutMs: number }
   /** dataDir is a directory, or `memory://` for a throw-away in-memory database. */
-  | { kind: 'embedded'; dataDir: string };
+  | {
+      kind: 'embedded';
+      dataDir: string;
+      /** A data-directory dump (tar, from PGlite's dumpDataDir) a new database starts from: the tests' migrated template. */
+      initialDump?: string;
+    };
 
 export interface Config {
   production: boolean;
