@@ -1,6 +1,9 @@
 # syntax=docker/dockerfile:1
+# Node 24 LTS (maintenance LTS until April 2028): the newest LTS line that every dependency is
+# released and tested on (Prisma 7, sharp, bcrypt, resvg and PGlite publish Node 24 builds and CI
+# runs); package.json's floor is 22.12. The native modules are N-API, so no compiler is needed.
 # Build stage: install everything, generate the Prisma client, compile, then drop dev dependencies.
-FROM node:20-bookworm-slim AS build
+FROM node:24-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
 COPY scripts ./scripts
@@ -14,7 +17,7 @@ RUN npm run build && npm prune --omit=dev --ignore-scripts
 # Runtime stage: production dependencies, compiled code and the migrations, as a non-root user.
 # --build-arg MOCKUPS=1 adds Debian's chromium and a font for GET /projects/:id/mockup (run with
 # MOCKUP_ENABLED=true; CHROMIUM_PATH defaults to /usr/bin/chromium); the default image has none.
-FROM node:20-bookworm-slim
+FROM node:24-bookworm-slim
 ARG MOCKUPS=0
 RUN if [ "$MOCKUPS" = "1" ]; then \
       apt-get update && apt-get install -y --no-install-recommends chromium fonts-dejavu-core \

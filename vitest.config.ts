@@ -7,5 +7,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most files wait on sockets, child processes, timers and the database rather than compute:
+    // three at a time keep two cores busy (vitest's default on two cores is one file at a time).
+    maxWorkers: 3,
   },
 });

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CI: starts the built server (dist/) on a free port with a fresh embedded database, waits until it
-# is ready, runs scripts/quickstart.sh twice (the second run logs in instead of registering), and
-# stops the server. Prints the server's log when anything fails.
+# is ready, runs scripts/quickstart.sh twice (the second run logs in instead of registering) and
+# the README's shell examples (npm run readme:examples) and the packed typed client
+# (scripts/ci-client-package.sh), and stops the server. Prints the server's log when anything fails.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -25,3 +26,5 @@ curl -sf "$BASE/health/ready" >/dev/null || fail "The server did not become read
 BASE="$BASE" bash scripts/quickstart.sh || fail "Quickstart failed (first run)."
 BASE="$BASE" bash scripts/quickstart.sh || fail "Quickstart failed (second run: log in)."
 [ "$(curl -s -o /dev/null -w '%{http_code} %{redirect_url}' "$BASE/")" = "302 $BASE/docs" ] || fail "GET / does not lead to /docs."
+BASE_URL="$BASE" npm run --silent readme:examples || fail "The README's examples failed (npm run readme:examples)."
+BASE_URL="$BASE" bash scripts/ci-client-package.sh || fail "The packed client failed (scripts/ci-client-package.sh)."

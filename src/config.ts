@@ -61,7 +61,12 @@ export type LogLevel = (typeof LOG_LEVELS)[number];
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize: number; timeoutMs: number }
   /** dataDir is a directory, or `memory://` for a throw-away in-memory database. */
-  | { kind: 'embedded'; dataDir: string };
+  | {
+      kind: 'embedded';
+      dataDir: string;
+      /** A data-directory dump (tar, from PGlite's dumpDataDir) a new database starts from: the tests' migrated template. */
+      initialDump?: string;
+    };
 
 export interface Config {
   production: boolean;
@@ -149,11 +154,16 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const production = parsed.NODE_ENV === 'production';
   const dataDir = path.resolve(parsed.DATA_DIR);
 
-  if (production && !parsed.JWT_SECRET) {
-    throw new ConfigError('Invalid configuration: JWT_SECRET is required in production (at least 32 characters).');
-  }
-  if (production && !parsed.API_KEY_SECRET) {
-    throw new ConfigError('Invalid configuration: API_KEY_SECRET is required in production (64 hexadecimal characters).');
+  if (production) {
+    // Every missing one at once: an operator fixes them in one go, not one per failed start.
+    const missing = [
+      parsed.JWT_SECRET ? undefined : 'JWT_SECRET (at least 32 characters)',
+      parsed.API_KEY_SECRET ? undefined : 'API_KEY_SECRET (64 hexadecimal characters)',
+    ].filter((setting): setting is string => setting !== undefined);
+    if (missing.length > 0) {
+      const verb = missing.length === 1 ? 'is' : 'are';
+      throw new ConfigError(`Invalid configuration: ${missing.join(' and ')} ${verb} required in production.`);
+    }
   }
   const jwtSecret = parsed.JWT_SECRET ?? readOrCreateSecret(dataDir, 'jwt-secret', 48).toString('base64url');
   const apiKeySecret = parsed.API_KEY_SECRET

@@ -1,17 +1,22 @@
 // Process entry: configuration, the app, listen, and graceful shutdown on SIGTERM/SIGINT.
 import closeWithGrace from 'close-with-grace';
 import { existsSync } from 'node:fs';
+import path from 'node:path';
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { isDatabaseUnreachable } from './db/errors.js';
 import { withDotenv } from './lib/dotenv.js';
+import { logOutput } from './lib/log-output.js';
 import { retryWithBackoff } from './lib/startup-retry.js';
 import { assertWritableDirectory } from './storage/check-writable.js';
 import { describeStorageError, isStorageUnreachable, prepareObjectStorage } from './storage/startup.js';
 
 let config: Config;
+/** The development secrets generated and kept under DATA_DIR (none when the environment sets both). */
+let generatedSecrets: string[] = [];
 try {
   const { env, loaded } = withDotenv(process.env);
+  generatedSecrets = [env.JWT_SECRET ? '' : 'jwt-secret', env.API_KEY_SECRET ? '' : 'api-key-secret'].filter(Boolean);
   if (loaded.length > 0) console.error(`Read ${loaded.length} variable(s) from .env (the environment wins): ${loaded.join(', ')}.`);
   config = loadConfig(env);
 } catch (error) {
@@ -44,6 +49,7 @@ if (config.database.kind === 'embedded') {
 const embeddedDatabase = config.database.kind === 'embedded' ? openDatabase(config.database) : undefined;
 embeddedDatabase?.catch(() => undefined);
 const { buildApp } = await import('./app.js');
+const logStream = logOutput(process.stdout, config.production);
 
 // Never half-started: either every dependency works, or one line on stderr and exit 1.
 const app = await (async () => {
@@ -58,8 +64,8 @@ const app = await (async () => {
       throw new Error(`Object storage unreachable (gave up after S3_STARTUP_RETRY_MS=${config.s3StartupRetryMs}): ${describeStorageError(error)}`);
     });
   }
-  if (embeddedDatabase) return buildApp(config, { database: await embeddedDatabase, ownsDatabase: true });
-  return retryWithBackoff(() => buildApp(config), {
+  if (embeddedDatabase) return buildApp(config, { database: await embeddedDatabase, ownsDatabase: true, logStream });
+  return retryWithBackoff(() => buildApp(config, { logStream }), {
     budgetMs: config.databaseStartupRetryMs,
     retryable: isDatabaseUnreachable,
     onRetry: ({ attempt, delayMs, error }) =>
@@ -79,6 +85,11 @@ try {
   const address = await app.listen({ port: config.port, host: config.host });
   const base = config.publicBaseUrl ?? address;
   app.log.info(`Ready: ${base} — API documentation at ${base}/docs, OpenAPI document at ${base}/openapi.json.`);
+  app.log.info(config.s3 ? `Uploads in the S3 bucket ${config.s3.bucket}.` : `Uploads in ${path.resolve(config.uploadDir)}.`);
+  if (generatedSecrets.length > 0) {
+    const files = generatedSecrets.map((name) => path.join(config.dataDir, 'secrets', name)).join(', ');
+    app.log.info(`Development secrets (set JWT_SECRET and API_KEY_SECRET to replace them) kept in ${files}.`);
+  }
   if (config.host === '127.0.0.1' && !config.production) {
     app.log.info('Listening on this machine only (development default); set HOST=0.0.0.0 to accept other machines.');
   }

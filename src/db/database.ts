@@ -1,6 +1,7 @@
 // The client factory: the only place that knows which engine is in use. Above it, code sees a
 // PrismaClient, a ping and a single-connection SQL session for the migrator.
-import { mkdir } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
 import pg from 'pg';
@@ -36,7 +37,7 @@ export interface DatabaseEvents {
 }
 
 export async function openDatabase(target: DatabaseTarget, events: DatabaseEvents = {}): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target.dataDir);
+  return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target);
 }
 
 async function openPostgres(
@@ -157,9 +158,12 @@ function discardingFailedConnections(adapter: SqlDriverAdapter): SqlDriverAdapte
   return wrapped;
 }
 
-async function openEmbedded(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+async function openEmbedded({ dataDir, initialDump }: Extract<DatabaseTarget, { kind: 'embedded' }>): Promise<Database> {
+  const inMemory = dataDir.startsWith('memory://');
+  // A dump is only a starting point: an existing directory keeps its own data.
+  const startFrom = initialDump && (inMemory || !existsSync(dataDir)) ? new Blob([await readFile(initialDump)]) : undefined;
+  if (!inMemory) await mkdir(dataDir, { recursive: true });
+  const pglite = await PGlite.create(dataDir, startFrom ? { loadDataDir: startFrom } : {});
   const adapter = new PrismaPGlite(pglite);
   const prisma = new PrismaClient({ adapter });
   const sql = await adapter.connect();

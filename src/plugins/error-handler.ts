@@ -16,12 +16,28 @@ export function apiError(statusCode: number, message: string): ApiError {
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
+/** The 415 for a body of another type (or none declared): names what the route reads. */
+export function unsupportedContentType(expected: readonly string[]): string {
+  return `Unsupported Content-Type for this route: send the body as ${expected.join(' or ')}.`;
+}
+const MEDIA_TYPE_ERRORS = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_CTP_INVALID_TYPE', 'FST_ERR_CTP_EMPTY_TYPE']);
+
+/**
+ * The answer to an error, for this request: a route that documents other body types
+ * (`schema.consumes`, e.g. multipart uploads) names those in its 415 instead of JSON.
+ */
+function toApiErrorFor(request: FastifyRequest, error: FastifyError): ApiError {
+  const consumes = (request.routeOptions.schema as { consumes?: readonly string[] } | undefined)?.consumes;
+  if (consumes?.length && MEDIA_TYPE_ERRORS.has(error.code)) return apiError(415, unsupportedContentType(consumes));
+  return toApiError(error);
+}
+
 /** Fastify and plugin errors whose own text is not what a client should read. */
 const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than 1 MiB.' },
-  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'Unsupported Content-Type for this route.' },
-  FST_ERR_CTP_INVALID_TYPE: { status: 415, message: 'Unsupported Content-Type for this route.' },
-  FST_ERR_CTP_EMPTY_TYPE: { status: 415, message: 'Unsupported Content-Type for this route.' },
+  FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: unsupportedContentType(['application/json']) },
+  FST_ERR_CTP_INVALID_TYPE: { status: 415, message: unsupportedContentType(['application/json']) },
+  FST_ERR_CTP_EMPTY_TYPE: { status: 415, message: unsupportedContentType(['application/json']) },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: MESSAGES.malformedJson },
   FST_ERR_CTP_INVALID_JSON_BODY: { status: 400, message: MESSAGES.malformedJson },
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Content-Length does not match the body.' },
@@ -74,7 +90,7 @@ async function errorHandlerPlugin(app: FastifyInstance) {
   }
 
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const body = await refusalForCaller(request, toApiError(error));
+    const body = await refusalForCaller(request, toApiErrorFor(request, error));
     // An early answer (401 before the body is read, 413 at a size limit, 415 for a part's type, a
     // closing 503): read the rest of the body first, whatever its type, so a client or proxy still
     // sending it receives this answer and not a reset (closing a socket with unread bytes makes

@@ -67,10 +67,16 @@ describe('configuration', () => {
   });
 
   it('requires the secrets in production', () => {
-    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(/JWT_SECRET is required/);
+    // Both missing: one message names both.
+    expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(
+      'Invalid configuration: JWT_SECRET (at least 32 characters) and API_KEY_SECRET (64 hexadecimal characters) are required in production.',
+    );
     expect(() =>
       loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir(), JWT_SECRET: 'x'.repeat(32) }),
-    ).toThrow(/API_KEY_SECRET is required/);
+    ).toThrow('Invalid configuration: API_KEY_SECRET (64 hexadecimal characters) is required in production.');
+    expect(() =>
+      loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir(), API_KEY_SECRET: 'cd'.repeat(32) }),
+    ).toThrow('Invalid configuration: JWT_SECRET (at least 32 characters) is required in production.');
     const config = loadConfig({
       NODE_ENV: 'production',
       DATA_DIR: tempDir(),

@@ -55,9 +55,19 @@ describe(`error contract (${engineName()})`, () => {
       expect(response.json()).toEqual({
         statusCode: 415,
         error: 'Unsupported Media Type',
-        message: 'Unsupported Content-Type for this route.',
+        message: 'Unsupported Content-Type for this route: send the body as application/json.',
       });
     }
+  });
+
+  it('answers 415 naming application/json for a JSON body sent without a Content-Type', async () => {
+    const response = await app.inject({ method: 'POST', url: '/auth/login', payload: Buffer.from('{"email":"a@b.co","password":"12345678"}') });
+    expect(response.statusCode).toBe(415);
+    expect(response.json()).toEqual({
+      statusCode: 415,
+      error: 'Unsupported Media Type',
+      message: 'Unsupported Content-Type for this route: send the body as application/json.',
+    });
   });
 
   it('answers 413 for a JSON body over 1 MiB', async () => {

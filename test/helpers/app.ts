@@ -1,12 +1,12 @@
 // Builds the real app on a real database: the run's PostgreSQL database when DATABASE_URL was
-// set, otherwise a fresh in-memory PGlite per app.
+// set, otherwise a fresh in-memory PGlite per app, loaded from the run's migrated template.
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { loadConfig, type Config } from '../../src/config.js';
+import { loadConfig, type Config, type DatabaseTarget } from '../../src/config.js';
 import { enforceResponseContract } from './response-contract.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
@@ -14,6 +14,12 @@ export const TEST_API_KEY_SECRET = 'ab'.repeat(32);
 
 export function databaseUrl(): string | null {
   return inject('databaseUrl');
+}
+
+/** The embedded engine's target for a new in-memory database that starts migrated. */
+export function embeddedTestDatabase(): DatabaseTarget {
+  const template = inject('embeddedTemplate');
+  return { kind: 'embedded', dataDir: 'memory://', ...(template ? { initialDump: template } : {}) };
 }
 
 export const engineName = () => (databaseUrl() ? 'postgres' : 'embedded');
@@ -36,7 +42,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     ...(url ? { DATABASE_URL: url } : {}),
     ...env,
   });
-  return url || env.DATABASE_URL ? config : { ...config, database: { kind: 'embedded', dataDir: 'memory://' } };
+  return url || env.DATABASE_URL ? config : { ...config, database: embeddedTestDatabase() };
 }
 
 export async function createTestApp(env: Record<string, string> = {}, config = testConfig(env)): Promise<App> {

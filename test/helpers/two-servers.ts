@@ -4,7 +4,7 @@
 import { afterAll, beforeAll } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { openDatabase } from '../../src/db/database.js';
-import { databaseUrl, testConfig } from './app.js';
+import { databaseUrl, embeddedTestDatabase, testConfig } from './app.js';
 import { startServers, stopServers, type ServerProcess } from './server-process.js';
 
 export interface Reply {
@@ -50,7 +50,7 @@ export async function startTwoServers(): Promise<{ a: Surface; b: Surface; stop:
     const [a, b] = servers.map(httpSurface) as [Surface, Surface];
     return { a, b, stop: () => stopServers(servers) };
   }
-  const database = await openDatabase({ kind: 'embedded', dataDir: 'memory://' });
+  const database = await openDatabase(embeddedTestDatabase());
   const apps = [await buildApp(testConfig(), { database, logger: false }), await buildApp(testConfig(), { database, logger: false })];
   const [a, b] = apps.map(injectSurface) as [Surface, Surface];
   return {
