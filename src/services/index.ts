@@ -18,6 +18,7 @@ import { createModelService } from './models.js';
 import { createPrintTextureSource } from './project-texture.js';
 import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
+import { createSheetLayoutService } from './sheet-layouts.js';
 import { createViewerFiles } from './viewer-files.js';
 
 /** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
@@ -42,6 +43,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     assets: createAssetService(repositories.assets, storage, fileJanitor),
     fileJanitor,
     dielines: createDielineService(),
+    sheetLayouts: createSheetLayoutService(),
     print,
     models,
     viewerFiles,
