@@ -9,22 +9,14 @@ import { fileURLToPath } from 'node:url';
 import { TEMPLATES } from '../src/catalog/data.js';
 import { generateDieline, renderDielineCf2, renderDielineDxf, type BoxDimensions } from '../src/dielines/index.js';
 import { BlankTooLargeError, layoutSheet } from '../src/dielines/layout.js';
+import type { ModelBenchRow } from './models.js';
+import { median } from './support.js';
 
 export const DIE_FORMAT_TARGET_MS = 20;
 const SHEET = { widthMm: 787, heightMm: 1092, gripperMm: 10, gapMm: 3 };
 
-export interface DieFormatBenchRow {
-  id: string;
-  workload: string;
-  figures: Record<string, number>;
-  target: string;
-  met: boolean;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
-}
+/** A row of npm run bench's table, as the 3D model bench makes them. */
+export type DieFormatBenchRow = ModelBenchRow;
 
 function time(iterations: number, run: () => unknown): number {
   run(); // warm-up

@@ -9,7 +9,7 @@ import { DIELINE_PATH_TYPES } from '../dielines/types.js';
 import { StrictObject } from './common.js';
 import { DIMENSION_MAX_MM, DIMENSION_MIN_MM } from './projects.js';
 
-const stringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
+export const stringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
   Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 
 const PANEL_ROLES = [

@@ -1,6 +1,7 @@
 // GET /projects/:id/layout: the sheet and spacing in the query, the layout (or the press sheet PDF) back.
 import { Type, type Static } from '@sinclair/typebox';
 import { StrictObject } from './common.js';
+import { stringEnum } from './dielines.js';
 
 const mm = (description: string, minimum: number, maximum: number, byDefault: number) =>
   Type.Number({ minimum, maximum, default: byDefault, description: `${description}, millimetres (${minimum}–${maximum}).` });
@@ -11,11 +12,9 @@ export const LayoutQuery = StrictObject({
   gripperMm: Type.Optional(mm('Gripper margin along the top edge of the sheet, where no copy goes', 0, 50, 10)),
   gapMm: Type.Optional(mm('Smallest distance between the cut outlines of two copies', 0, 20, 3)),
   format: Type.Optional(
-    Type.Unsafe<'json' | 'pdf'>({
-      type: 'string',
-      enum: ['json', 'pdf'],
+    stringEnum(['json', 'pdf'] as const, {
       default: 'json',
-      description: 'json: { layout }; pdf: the press sheet with every copy\'s cut and crease on the CutContour and Crease spot colours.',
+      description: "json: { layout }; pdf: the press sheet with every copy's cut and crease on the CutContour and Crease spot colours.",
     }),
   ),
 });
