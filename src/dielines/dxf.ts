@@ -15,17 +15,17 @@ interface DxfLayer {
   linetype: 'CONTINUOUS' | 'DASHED';
 }
 
+/** A style's perforation lines, once it draws some, go on their own layer. */
+type LayerType = DielinePathType | 'perforation';
+
 /** Glue areas are for the gluer, not the die: they get no layer. */
-const LAYERS: Readonly<Partial<Record<DielinePathType, DxfLayer>>> = {
+const LAYERS: Readonly<Partial<Record<LayerType, DxfLayer>>> = {
   cut: { name: 'CUT', color: 7, linetype: 'CONTINUOUS' },
   crease: { name: 'CREASE', color: 1, linetype: 'DASHED' },
+  perforation: { name: 'PERFORATION', color: 4, linetype: 'DASHED' },
   bleed: { name: 'BLEED', color: 3, linetype: 'CONTINUOUS' },
   safe: { name: 'SAFE', color: 5, linetype: 'DASHED' },
 };
-
-export const DXF_LAYER_NAMES: Readonly<Partial<Record<DielinePathType, string>>> = Object.fromEntries(
-  Object.entries(LAYERS).map(([type, layer]) => [type, layer.name]),
-);
 
 const EOL = '\r\n';
 
@@ -53,7 +53,7 @@ function entity(out: string[], layer: string, segment: CurveSegment): void {
 }
 
 export function renderDielineDxf(dieline: Dieline): string {
-  const present = (Object.keys(LAYERS) as DielinePathType[]).filter((type) => dieline.paths.some((path) => path.type === type));
+  const present = (Object.keys(LAYERS) as LayerType[]).filter((type) => dieline.paths.some((path) => path.type === type));
   const extents = boundsOf(dieline.paths.flatMap((path) => (LAYERS[path.type] ? toYUp(dieline, path.points) : [])));
   const out: string[] = [];
   pairs(out, 999, `${dieline.styleName}, ${dieline.templateId}; millimetres, print side up`);

@@ -3,8 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { TEMPLATES } from '../../src/catalog/data.js';
 import { generateDieline, renderDielineCf2, renderDielineDxf, type Dieline } from '../../src/dielines/index.js';
+import { issueKey } from '../api-keys/keys.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
+import { curveSegments } from '../../src/dielines/curves.js';
+import { pathData } from '../../src/dielines/format.js';
+import { arcPoints, roundedPolyline } from '../../src/dielines/profile.js';
 import { dielineLength, lengthTolerance, parseCf2, readDxf, type DxfReading } from './cad-readers.js';
 import { SIZE_GRID } from './helpers.js';
 
@@ -103,6 +107,44 @@ describe('CF2 reader used by these tests', () => {
   });
 });
 
+describe('lines and arcs recovered from the model’s polylines', () => {
+  const rounded = (points: [number, number][]) => points.map(([x, y]): [number, number] => [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000]);
+
+  it('a rounded rectangle is four lines and four quarter arcs; a square’s corners stay corners', () => {
+    const corners = [[0, 0], [100, 0], [100, 60], [0, 60], [0, 0], [100, 0]].map((point, index, all) => ({
+      point: point as [number, number],
+      radius: index === 0 || index === all.length - 1 ? 0 : 5,
+    }));
+    const outline = rounded(roundedPolyline(corners).slice(1, -1));
+    const segments = curveSegments(outline, true);
+    expect(segments.filter((s) => s.kind === 'arc')).toHaveLength(4);
+    expect(segments.filter((s) => s.kind === 'line')).toHaveLength(4);
+    for (const arc of segments.filter((s) => s.kind === 'arc')) {
+      expect(arc.kind === 'arc' && arc.radius).toBeCloseTo(5, 2);
+      expect(arc.kind === 'arc' && Math.abs(arc.sweep)).toBeCloseTo(Math.PI / 2, 3);
+    }
+    const square = curveSegments([[0, 0], [10, 0], [10, 10], [0, 10]], true);
+    expect(square.map((s) => s.kind)).toEqual(['line', 'line', 'line', 'line']);
+    // Equal sides and equal turns, but far from any circle the generator draws: a polygon.
+    const octagon = curveSegments([[50, 0], [35.355, 35.355], [0, 50], [-35.355, 35.355], [-50, 0], [-35.355, -35.355], [0, -50], [35.355, -35.355]], true);
+    expect(octagon.map((s) => s.kind)).toEqual(Array(8).fill('line'));
+  });
+
+  it('a round hole is one circle: CIRCLE in the DXF, an arc from a point back to itself in the CF2', async () => {
+    const dieline = generateDieline('rsc-box', { widthMm: 300, depthMm: 200, heightMm: 150 });
+    const circle = rounded(arcPoints([150, 150], 12, 0, 2 * Math.PI).slice(0, -1));
+    dieline.paths.push({ type: 'cut', role: 'hole', pieceId: 'blank', closed: true, points: circle, d: pathData(circle, true) });
+    const [reading] = await readDxf([renderDielineDxf(dieline)]);
+    expect(reading!.types).toContain('CIRCLE');
+    expect(reading!.errors).toEqual([]);
+    expectLength(reading!.lengths.CUT, dielineLength(dieline, 'cut'), 'with a hole');
+    const cf2 = parseCf2(renderDielineCf2(dieline));
+    const full = cf2.rules.filter((rule) => rule.kind === 'A' && rule.start[0] === rule.end[0] && rule.start[1] === rule.end[1]);
+    expect(full).toHaveLength(1);
+    expect(full[0]!.length).toBeCloseTo(2 * Math.PI * 12, 2);
+  });
+});
+
 describe('DXF and CF2 of every box style at every grid size', () => {
   const cases = Object.entries(SIZE_GRID).flatMap(([templateId, sizes]) =>
     sizes.map((size) => ({ templateId, label: `${templateId} ${size.label}`, dieline: generateDieline(templateId, size.dims) })),
@@ -196,6 +238,19 @@ describe(`format=dxf and format=cf2 on the dieline routes (${engineName()})`, ()
     const again = await get(`/projects/${id}/dieline?format=cf2`, { ...owner.auth, 'if-none-match': String(cf2.headers.etag) });
     expect(again.statusCode).toBe(304);
     expect(again.headers.etag).not.toBe(dxf.headers.etag);
+  });
+
+  it('/v1 serves the same DXF and CF2 bytes behind a developer key, cached privately', async () => {
+    const apiKey = await issueKey(app, owner);
+    for (const query of ['?format=dxf', '?format=cf2&widthMm=250&heightMm=90']) {
+      const open = await get(`/templates/mailer-box/dieline${query}`);
+      const keyed = await get(`/v1/templates/mailer-box/dieline${query}`, { 'x-api-key': apiKey.key });
+      expect(keyed.statusCode, query).toBe(200);
+      expect(keyed.rawPayload.equals(open.rawPayload), query).toBe(true);
+      expect(keyed.headers['content-type']).toBe(open.headers['content-type']);
+      expect(keyed.headers['content-disposition']).toBe(open.headers['content-disposition']);
+      expect(keyed.headers['cache-control']).toBe('private, max-age=86400');
+    }
   });
 
   it('a container has no die: 400 for DXF and CF2 as for every format', async () => {
