@@ -8,10 +8,10 @@ import type { CurveSegment } from './curves.js';
 import type { Dieline } from './types.js';
 
 const EOL = '\r\n';
-export const CF2_CUT = 1;
-export const CF2_CREASE = 2;
+const CF2_CUT = 1;
+const CF2_CREASE = 2;
 
-export function cf2Pointage(dieline: Dieline): number {
+function cf2Pointage(dieline: Dieline): number {
   return isCorrugated(dieline) ? 3 : 2;
 }
 

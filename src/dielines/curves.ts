@@ -142,7 +142,3 @@ export function curveSegments(points: readonly Point[], closed: boolean): CurveS
   const walk = [...points.slice(seam), ...points.slice(0, seam), points[seam]!];
   return openSegments(walk);
 }
-
-export function segmentLength(segment: CurveSegment): number {
-  return segment.kind === 'line' ? chord(segment.start, segment.end) : segment.radius * Math.abs(segment.sweep);
-}

@@ -58,7 +58,7 @@ export class BlankTooLargeError extends Error {
 const SHIFT_STEPS = 24;
 
 /** The shape turned clockwise (y down) by `degrees`, bounding box back at the origin. */
-export function rotateShape(shape: BlankShape, degrees: 0 | 90 | 180 | 270): BlankShape {
+function rotateShape(shape: BlankShape, degrees: 0 | 90 | 180 | 270): BlankShape {
   const { width: w, height: h } = shape;
   const map: Record<typeof degrees, (p: Point) => Point> = {
     0: ([x, y]) => [x, y],
@@ -71,7 +71,7 @@ export function rotateShape(shape: BlankShape, degrees: 0 | 90 | 180 | 270): Bla
 }
 
 /** The blank placed on the sheet as a copy says. */
-export function placeShape(shape: BlankShape, copy: LayoutCopy): Point[][] {
+function placeShape(shape: BlankShape, copy: LayoutCopy): Point[][] {
   return rotateShape(shape, copy.rotationDeg).outlines.map((outline) => outline.map(([x, y]): Point => [x + copy.x, y + copy.y]));
 }
 
@@ -293,7 +293,7 @@ function pointSegment(p: Point, a: Point, b: Point): number {
 }
 
 /** Shortest distance between two sets of closed outlines (0 when edges cross). */
-export function outlineDistance(a: { edges: readonly Edge[] }, b: { edges: readonly Edge[] }): number {
+function outlineDistance(a: { edges: readonly Edge[] }, b: { edges: readonly Edge[] }): number {
   let best = Infinity;
   for (const e of a.edges) {
     for (const f of b.edges) {
@@ -303,11 +303,6 @@ export function outlineDistance(a: { edges: readonly Edge[] }, b: { edges: reado
     }
   }
   return best;
-}
-
-/** Edges of a set of outlines, for outlineDistance. */
-export function outlineEdges(outlines: readonly Point[][]): { edges: Edge[] } {
-  return { edges: prepare(outlines, 0, 0).edges };
 }
 
 /** Candidates in one orientation: rows of the same turn and rows alternating with its 180° turn. */
