@@ -3,6 +3,8 @@
  *   json = generateDieline + JSON.stringify
  *   svg  = generateDieline + renderDielineSvg
  *   pdf  = generateDieline + renderDielinePdf
+ *   dxf  = generateDieline + renderDielineDxf (R12, lines and arcs recovered)
+ *   cf2  = generateDieline + renderDielineCf2
  * Run: npx tsx bench/dielines.ts [iterations]
  */
 import { performance } from 'node:perf_hooks';
@@ -10,23 +12,28 @@ import { TEMPLATES } from '../src/catalog/data.js';
 import {
   DIELINE_STYLES,
   generateDieline,
+  DIELINE_FORMATS,
+  renderDielineCf2,
+  renderDielineDxf,
   renderDielinePdf,
   renderDielineSvg,
   type BoxDimensions,
   type DielineFormat,
 } from '../src/dielines/index.js';
 
-const TARGET_MS: Readonly<Record<DielineFormat, number>> = { json: 2, svg: 2, pdf: 20 };
+const TARGET_MS: Readonly<Record<DielineFormat, number>> = { json: 2, svg: 2, pdf: 20, dxf: 20, cf2: 20 };
 const WARMUP = 50;
 const iterationsArgument = Number(process.argv[2]);
 const ITERATIONS: Readonly<Record<DielineFormat, number>> = Number.isFinite(iterationsArgument) && iterationsArgument > 0
-  ? { json: iterationsArgument, svg: iterationsArgument, pdf: iterationsArgument }
-  : { json: 2000, svg: 2000, pdf: 300 };
+  ? { json: iterationsArgument, svg: iterationsArgument, pdf: iterationsArgument, dxf: iterationsArgument, cf2: iterationsArgument }
+  : { json: 2000, svg: 2000, pdf: 300, dxf: 500, cf2: 500 };
 
 const RUNNERS: Readonly<Record<DielineFormat, (templateId: string, dims: BoxDimensions) => unknown>> = {
   json: (templateId, dims) => JSON.stringify(generateDieline(templateId, dims)),
   svg: (templateId, dims) => renderDielineSvg(generateDieline(templateId, dims)),
   pdf: (templateId, dims) => renderDielinePdf(generateDieline(templateId, dims)),
+  dxf: (templateId, dims) => renderDielineDxf(generateDieline(templateId, dims)),
+  cf2: (templateId, dims) => renderDielineCf2(generateDieline(templateId, dims)),
 };
 
 function percentile(sorted: readonly number[], p: number): number {
@@ -56,7 +63,7 @@ async function main(): Promise<void> {
   for (const [templateId, style] of Object.entries(DIELINE_STYLES)) {
     const template = TEMPLATES.find((entry) => entry.id === templateId);
     if (!template) throw new Error(`Template ${templateId} is missing from the catalog.`);
-    for (const format of ['json', 'svg', 'pdf'] as const) {
+    for (const format of DIELINE_FORMATS) {
       const { mean, p99 } = await measure(format, templateId, template.defaultDimensions);
       const ok = mean < TARGET_MS[format];
       if (!ok) failures++;
@@ -65,7 +72,7 @@ async function main(): Promise<void> {
       );
     }
   }
-  console.log(`Node ${process.version}, iterations json/svg ${ITERATIONS.json}, pdf ${ITERATIONS.pdf}, warm-up ${WARMUP}`);
+  console.log(`Node ${process.version}, iterations json/svg ${ITERATIONS.json}, pdf ${ITERATIONS.pdf}, dxf/cf2 ${ITERATIONS.dxf}, warm-up ${WARMUP}`);
   console.log(rows.join('\n'));
   if (failures > 0) process.exitCode = 1;
 }

@@ -12,6 +12,7 @@ import { buildBaseline } from './baseline.js';
 import sharp from 'sharp';
 import { benchPressPrint, benchPrint, PRESS_CMYK_TARGET_MS, PRESS_RGB_TARGET_MS, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { benchModels } from './models.js';
+import { benchDieFormats } from './die-formats.js';
 import { createTestBucket, s3Env } from '../test/helpers/s3.js';
 import { cpuMicros, createDatabase, freePort, json, JWT_SECRET, median, ROOT, rssBytes, SERVICE_LOG_LEVEL, startService, type RunningService } from './support.js';
 
@@ -743,6 +744,7 @@ async function main() {
 
   // 14. 3D models per template, in process: without and with a 2048 px print texture, and sizes.
   if (wanted('14')) for (const row of await benchModels()) record(row);
+  if (wanted('36')) for (const row of benchDieFormats()) record(row);
 
   await database?.drop();
 

@@ -32,6 +32,7 @@ import projectPrintRoutes from './routes/project-print.js';
 import metricsRoutes from './routes/metrics.js';
 import projectRoutes from './routes/projects.js';
 import projectModelRoutes from './routes/project-model.js';
+import projectLayoutRoutes from './routes/project-layout.js';
 import projectMockupRoutes from './routes/project-mockup.js';
 import templateRoutes from './routes/templates.js';
 import v1Routes from './routes/v1.js';
@@ -44,6 +45,7 @@ import { UserSchema } from './schemas/auth.js';
 import { ProjectSchema } from './schemas/projects.js';
 import { CategorySchema, TemplateSchema } from './schemas/templates.js';
 import { DielineSchema } from './schemas/dielines.js';
+import { SheetLayoutSchema } from './schemas/sheet-layouts.js';
 import { createServices } from './services/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
@@ -75,6 +77,7 @@ const SHARED_SCHEMAS = [
   ProjectSchema,
   AssetSchema,
   DielineSchema,
+  SheetLayoutSchema,
   AdminUserSchema,
 ];
 
@@ -171,6 +174,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(projectPrintRoutes, { prefix: '/projects' });
   await app.register(projectModelRoutes, { prefix: '/projects' });
   await app.register(projectMockupRoutes, { prefix: '/projects' });
+  await app.register(projectLayoutRoutes, { prefix: '/projects' });
   await app.register(viewerRoutes);
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });

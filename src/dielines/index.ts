@@ -6,9 +6,12 @@ export { DielineError, DielineSizeError, DielineUnsupportedError, type DielinePa
 export { DEFAULT_BLEED_MM, dielineTemplateInfo, generateDieline, type DielineTemplateInfo } from './generate.js';
 export type { Range, StyleLimits } from './limits.js';
 export { renderDielinePdf } from './pdf.js';
+export { renderDielineDxf } from './dxf.js';
+export { renderDielineCf2 } from './cf2.js';
 export { DIELINE_STYLES, isDielineTemplate } from './registry.js';
 export {
   DIELINE_FORMATS,
+  DOWNLOAD_FORMATS,
   dielineFileName,
   isDielineFormat,
   renderDieline,

@@ -1,10 +1,14 @@
 /** One entry point for the route handler: a dieline in the requested format. */
+import { renderDielineCf2 } from './cf2.js';
+import { renderDielineDxf } from './dxf.js';
 import { formatNumber } from './format.js';
 import { renderDielinePdf } from './pdf.js';
 import { renderDielineSvg } from './svg.js';
 import type { Dieline } from './types.js';
 
-export const DIELINE_FORMATS = ['json', 'svg', 'pdf'] as const;
+export const DIELINE_FORMATS = ['json', 'svg', 'pdf', 'dxf', 'cf2'] as const;
+/** Formats a browser should download rather than show. */
+export const DOWNLOAD_FORMATS: readonly DielineFormat[] = ['dxf', 'cf2'];
 export type DielineFormat = (typeof DIELINE_FORMATS)[number];
 
 export interface RenderedDieline {
@@ -33,5 +37,9 @@ export async function renderDieline(dieline: Dieline, format: DielineFormat): Pr
       return { contentType: 'image/svg+xml; charset=utf-8', fileName, body: renderDielineSvg(dieline) };
     case 'pdf':
       return { contentType: 'application/pdf', fileName, body: await renderDielinePdf(dieline) };
+    case 'dxf':
+      return { contentType: 'application/dxf', fileName, body: renderDielineDxf(dieline) };
+    case 'cf2':
+      return { contentType: 'application/vnd.cf2', fileName, body: renderDielineCf2(dieline) };
   }
 }

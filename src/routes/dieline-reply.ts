@@ -1,6 +1,7 @@
 // Sends a rendered dieline with its caching and safety headers, or a 304 when the client's
 // If-None-Match already names it. Shared by the template and project dieline routes.
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DOWNLOAD_FORMATS } from '../dielines/index.js';
 import type { RenderedDielineReply } from '../services/dielines.js';
 import { matchesEtag, SANDBOX_CSP } from '../lib/http-caching.js';
 
@@ -24,7 +25,10 @@ export function sendDieline(
   void reply.headers({ etag: dieline.etag, 'cache-control': cacheControl, 'x-content-type-options': 'nosniff' });
   if (matchesEtag(request.headers['if-none-match'], dieline.etag)) return reply.code(304).send(NO_BODY);
   if (dieline.format === 'svg') void reply.header('content-security-policy', SANDBOX_CSP);
-  if (dieline.format !== 'json') void reply.header('content-disposition', `inline; filename="${dieline.fileName}"`);
+  if (dieline.format !== 'json') {
+    const disposition = DOWNLOAD_FORMATS.includes(dieline.format) ? 'attachment' : 'inline';
+    void reply.header('content-disposition', `${disposition}; filename="${dieline.fileName}"`);
+  }
   // Pre-rendered bytes with their content type: Fastify sends strings and Buffers unserialized.
   return reply.type(dieline.contentType).send(dieline.body as never);
 }

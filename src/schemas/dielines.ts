@@ -9,7 +9,7 @@ import { DIELINE_PATH_TYPES } from '../dielines/types.js';
 import { StrictObject } from './common.js';
 import { DIMENSION_MAX_MM, DIMENSION_MIN_MM } from './projects.js';
 
-const stringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
+export const stringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
   Type.Unsafe<T[number]>({ ...options, type: 'string', enum: [...values] });
 
 const PANEL_ROLES = [
@@ -52,7 +52,9 @@ const BleedQuery = Type.Number({
 
 const FormatQuery = stringEnum(DIELINE_FORMATS, {
   default: 'json',
-  description: 'json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines.',
+  description:
+    'json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; ' +
+    'dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2).',
 });
 
 export const TemplateDielineQuery = StrictObject({
@@ -194,6 +196,23 @@ export const DielineResponse = {
       schema: Type.String({
         format: 'binary',
         description: 'A one-page vector PDF: the artboard as the page, lines in the spot colours CutContour, Crease, Glue, Bleed and SafeArea.',
+      }),
+    },
+    'application/dxf': {
+      schema: Type.String({
+        description:
+          'ASCII DXF R12 ($ACADVER AC1009, $INSUNITS 4): millimetres, print side up, y up (y = blank height − the dieline\'s y); ' +
+          'LINE, ARC and CIRCLE entities on the layers CUT, CREASE, BLEED and SAFE (PERFORATION where the style has one).',
+        examples: ['0\r\nSECTION\r\n2\r\nHEADER\r\n9\r\n$ACADVER\r\n1\r\nAC1009\r\n…'],
+      }),
+    },
+    'application/vnd.cf2': {
+      schema: Type.String({
+        description:
+          'Common Format 2: $BOF, V2, ORDER…END, MAIN,<TEMPLATE>…END with UM, LL, UR, SCALE and the rules ' +
+          '(L,p,t,0,x1,y1,x2,y2,0,0 and A,p,t,0,sx,sy,ex,ey,cx,cy,d,0,0; t 1 cut, 2 crease; d 1 counter-clockwise, −1 clockwise; ' +
+          'pointage p 2 for folding carton, 3 for corrugated), then $EOF. Millimetres, print side up, y up.',
+        examples: ['$BOF\r\nV2\r\nORDER\r\nMAIN,RSC-BOX\r\nEND\r\nMAIN,RSC-BOX\r\nUM\r\nLL,0,0\r\nUR,1090,312\r\nSCALE,1,1\r\nL,3,1,0,0,0,30,0,0,0\r\n…'],
       }),
     },
   },

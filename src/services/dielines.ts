@@ -51,7 +51,7 @@ export function strongEtag(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
-function requireDielineTemplate(templateId: string): Template {
+export function requireDielineTemplate(templateId: string): Template {
   const template = getTemplate(templateId);
   if (!template?.dielineAvailable || !isDielineTemplate(templateId)) throw badRequest(MESSAGES.templateHasNoDieline(templateId));
   return template;

@@ -19,6 +19,7 @@ import { createModelService } from './models.js';
 import { createPrintTextureSource } from './project-texture.js';
 import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
+import { createSheetLayoutService } from './sheet-layouts.js';
 import { createViewerFiles } from './viewer-files.js';
 
 /** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
@@ -46,6 +47,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     renderer,
     fileJanitor,
     dielines: createDielineService(),
+    sheetLayouts: createSheetLayoutService(),
     print,
     models,
     viewerFiles,

@@ -1,0 +1,82 @@
+// Sheet layouts (n-up) of a project's blank: how many copies a press sheet holds and where, as
+// JSON or as the press sheet PDF with every copy's die on the spot plates. Layouts are a pure
+// function of the blank and the sheet, so recent answers are kept in a small LRU.
+import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, type Dieline } from '../dielines/index.js';
+import { BlankTooLargeError, layoutSheet, type SheetLayout, type SheetSpec } from '../dielines/layout.js';
+import { renderSheetPdf } from '../dielines/sheet-pdf.js';
+import { badRequest, HttpError } from '../errors.js';
+import { createLruCache } from '../lib/lru-cache.js';
+import type { Project } from '../repositories/projects.js';
+import type { LayoutQuery, LayoutReplyBody } from '../schemas/sheet-layouts.js';
+import { projectThicknessMm, requireDielineTemplate, strongEtag, type RenderedDielineReply } from './dielines.js';
+
+export const DEFAULT_SHEET: SheetSpec = { widthMm: 787, heightMm: 1092, gripperMm: 10, gapMm: 3 };
+
+const CACHE_ENTRIES = 128;
+const CACHE_BYTES = 16 * 1024 * 1024;
+
+function projectDieline(project: Project): Dieline {
+  const template = requireDielineTemplate(project.templateId);
+  try {
+    return generateDieline(
+      template.id,
+      { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm },
+      { thicknessMm: projectThicknessMm(template, project.artworkJson), bleedMm: DEFAULT_BLEED_MM },
+    );
+  } catch (error) {
+    if (error instanceof DielineSizeError) throw badRequest(error.message);
+    throw error;
+  }
+}
+
+/** The blank's cut outlines, as the layout places them. */
+function blankShape(dieline: Dieline) {
+  const outlines = dieline.paths.filter((path) => path.type === 'cut' && path.role === 'outline').map((path) => path.points);
+  return { outlines, width: dieline.blank.width, height: dieline.blank.height };
+}
+
+export function createSheetLayoutService() {
+  const cache = createLruCache<RenderedDielineReply>({
+    maxEntries: CACHE_ENTRIES,
+    maxBytes: CACHE_BYTES,
+    sizeOf: (reply) => (typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length),
+  });
+
+  return {
+    /** GET /projects/:id/layout (ownership checked by the caller). */
+    async forProject(project: Project, query: LayoutQuery): Promise<RenderedDielineReply> {
+      const sheet: SheetSpec = {
+        widthMm: query.sheetWidthMm ?? DEFAULT_SHEET.widthMm,
+        heightMm: query.sheetHeightMm ?? DEFAULT_SHEET.heightMm,
+        gripperMm: query.gripperMm ?? DEFAULT_SHEET.gripperMm,
+        gapMm: query.gapMm ?? DEFAULT_SHEET.gapMm,
+      };
+      const format = query.format ?? 'json';
+      const dieline = projectDieline(project);
+      const key = JSON.stringify([dieline.templateId, dieline.dimensions.inside, dieline.thicknessMm, sheet, format]);
+      const cached = cache.get(key);
+      if (cached) return cached;
+      let layout: SheetLayout;
+      try {
+        layout = layoutSheet(blankShape(dieline), sheet);
+      } catch (error) {
+        if (error instanceof BlankTooLargeError) throw new HttpError(422, error.message);
+        throw error;
+      }
+      const { widthMm, depthMm, heightMm } = dieline.dimensions.inside;
+      const stem = `${dieline.templateId}-${widthMm}x${depthMm}x${heightMm}-sheet-${sheet.widthMm}x${sheet.heightMm}`;
+      let reply: RenderedDielineReply;
+      if (format === 'pdf') {
+        const body = await renderSheetPdf(dieline, layout);
+        reply = { format, contentType: 'application/pdf', fileName: `${stem}.pdf`, body, etag: strongEtag(body) };
+      } else {
+        const body = JSON.stringify({ layout } satisfies LayoutReplyBody);
+        reply = { format, contentType: 'application/json; charset=utf-8', fileName: `${stem}.json`, body, etag: strongEtag(body) };
+      }
+      cache.set(key, reply);
+      return reply;
+    },
+  };
+}
+
+export type SheetLayoutService = ReturnType<typeof createSheetLayoutService>;
