@@ -36,7 +36,7 @@ import { projectThicknessMm, strongEtag } from './dielines.js';
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
-const RENDERER_VERSION = 1;
+const RENDERER_VERSION = 2;
 
 export interface RenderedFile {
   body: Buffer;
