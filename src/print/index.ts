@@ -6,6 +6,7 @@ export { assetNameFromUrl, referencedAssetNames } from './image-url.js';
 export { MAX_GRADIENT_STOPS } from './background.js';
 export { MAX_IMAGE_PIXELS, MAX_SCALE, MAX_TOTAL_PIXELS, MIN_SCALE, MINIMUM_DPI, placeDesign, RECOMMENDED_DPI } from './placement.js';
 export { dielineSizeFinding, noDielineFinding, preflightPlacement, report, type PreflightReport } from './preflight.js';
+export { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode, type StructureOptions } from './preflight-structure.js';
 export { renderPrintPdf, type PrintOptions } from './pdf.js';
 export { PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, renderPreviewPng, renderTexturePng } from './preview.js';
 export type { PrintColorSpace } from './images.js';

@@ -55,7 +55,10 @@ export type FindingCode =
   | 'ARTWORK_SCALE'
   | 'GLUE_AREA'
   | 'MATERIAL_NOT_OFFERED'
-  | 'PRINT_BUDGET';
+  | 'PRINT_BUDGET'
+  | 'SAFE_ZONE'
+  | 'CROSSES_FOLD'
+  | 'CLIPPED';
 
 export interface Finding {
   severity: Severity;

@@ -45,7 +45,7 @@ export type PreviewQuery = Static<typeof PreviewQuery>;
 export const FindingSchema = Type.Object(
   {
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET.' }),
+    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, SAFE_ZONE, CROSSES_FOLD, CLIPPED.' }),
     message: Type.String(),
     artworkId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),

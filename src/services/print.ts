@@ -8,6 +8,7 @@ import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate,
 import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import {
+  DEFAULT_GLUE_AREAS,
   dielineSizeFinding,
   noDielineFinding,
   placeDesign,
@@ -25,10 +26,12 @@ import {
   type PrintSurface,
   type PrintOptions,
   type ResolvedAsset,
+  type StructureOptions,
 } from '../print/index.js';
 import { loadSharp } from '../print/images.js';
 import type { AssetRepository, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
+import type { PreflightQuery } from '../schemas/preflight.js';
 import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
@@ -156,9 +159,9 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl });
   }
 
-  function preflightOf(prepared: Prepared): PreflightReport {
+  function preflightOf(prepared: Prepared, options: StructureOptions = {}): PreflightReport {
     if (!prepared.dieline) return report(prepared.findings);
-    return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials);
+    return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials, options);
   }
 
   /** Each named image: its name, and its stored size, or null when the owner has no such image. */
@@ -190,9 +193,10 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
 
   return {
     /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
-    async preflight(project: Project): Promise<{ body: string; etag: string }> {
+    async preflight(project: Project, query: PreflightQuery = {}): Promise<{ body: string; etag: string }> {
       const files = await ownedFiles(project);
-      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM)));
+      const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
+      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM), options));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },

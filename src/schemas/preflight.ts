@@ -1,0 +1,19 @@
+// GET /projects/:id/preflight's query: how the print treats glue areas (the same name and values as
+// the print's query), which sets the severity of GLUE_AREA findings.
+import { Type, type Static } from '@sinclair/typebox';
+import { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode } from '../print/index.js';
+import { StrictObject } from './common.js';
+
+export const PreflightGlueAreas = Type.Unsafe<GlueAreasMode>({
+  type: 'string',
+  enum: [...GLUE_AREAS_MODES],
+  default: DEFAULT_GLUE_AREAS,
+  description:
+    'How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over ' +
+    'them; GLUE_AREA findings are warnings).',
+});
+
+export const PreflightQuery = StrictObject({
+  glueAreas: Type.Optional(PreflightGlueAreas),
+});
+export type PreflightQuery = Static<typeof PreflightQuery>;
