@@ -82,7 +82,8 @@ export function hasFoldedModel(style: string): boolean {
 export function foldDieline(dieline: Dieline): FoldedPanel[] {
   const orientations = BOX_ORIENTATION[dieline.style];
   if (!orientations) throw new Error(`No folding rules for style ${dieline.style}`);
-  const creases = dieline.paths.filter((path) => path.type === 'crease').map((path) => [path.points[0]!, path.points[1]!] as const);
+  // A wrap's folds hinge its panels as creases hinge a board's.
+  const creases = dieline.paths.filter((path) => path.type === 'crease' || path.type === 'fold').map((path) => [path.points[0]!, path.points[1]!] as const);
   const byId = new Map(dieline.panels.map((panel) => [panel.id, panel]));
   const folded = new Map<string, Rigid>();
   const parents = new Map<string, string>();

@@ -123,7 +123,7 @@ export function structureFindings(placement: Placement<PrintSurface>, options: S
   const glueSeverity = mode === 'knockout' ? 'info' : 'warning';
   const margin = (surface as { safeMarginMm?: number }).safeMarginMm ?? DEFAULT_SAFE_MARGIN_MM;
   const glueAreas = surface.paths.filter((path) => path.type === 'glue');
-  const folds = surface.paths.filter((path) => path.type === 'crease' || (path.type as string) === 'fold').flatMap((path) => segmentsOf(path.points, path.closed));
+  const folds = surface.paths.filter((path) => path.type === 'crease' || path.type === 'fold').flatMap((path) => segmentsOf(path.points, path.closed));
   const findings: Finding[] = [];
 
   const background = placement.pieces.find((piece) => piece.background !== null)?.background ?? null;

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode } from '../print/index.js';
 import { StrictObject } from './common.js';
+import { WrapPartQuery } from './parts.js';
 
 export const PreflightGlueAreas = Type.Unsafe<GlueAreasMode>({
   type: 'string',
@@ -15,5 +16,6 @@ export const PreflightGlueAreas = Type.Unsafe<GlueAreasMode>({
 
 export const PreflightQuery = StrictObject({
   glueAreas: Type.Optional(PreflightGlueAreas),
+  ...WrapPartQuery,
 });
 export type PreflightQuery = Static<typeof PreflightQuery>;

@@ -5,6 +5,7 @@ import { DEFAULT_BLEED_MM } from '../dielines/index.js';
 import { BLEED_LIMITS } from '../dielines/limits.js';
 import { PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH } from '../print/index.js';
 import { StrictObject } from './common.js';
+import { WrapPartQuery } from './parts.js';
 
 const BooleanQuery = (description: string) => Type.Boolean({ default: true, description });
 
@@ -27,6 +28,7 @@ export const PrintQuery = StrictObject({
       description: 'cmyk: images and background converted with a CMYK profile, declared as the OutputIntent.',
     }),
   ),
+  ...WrapPartQuery,
 });
 export type PrintQuery = Static<typeof PrintQuery>;
 
@@ -39,6 +41,7 @@ export const PreviewQuery = StrictObject({
       description: `Width of the PNG in pixels (${PREVIEW_MIN_WIDTH}–${PREVIEW_MAX_WIDTH}); the height follows the artboard.`,
     }),
   ),
+  ...WrapPartQuery,
 });
 export type PreviewQuery = Static<typeof PreviewQuery>;
 

@@ -4,7 +4,7 @@
 // process with PRINT_QUEUE waiting; beyond that the caller gets a 503 and Retry-After.
 import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
-import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate, type Dieline } from '../dielines/index.js';
+import { DEFAULT_BLEED_MM, DielineSizeError, generatePart, isDielineTemplate, type Dieline } from '../dielines/index.js';
 import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import {
@@ -31,10 +31,12 @@ import {
 import { loadSharp } from '../print/images.js';
 import type { AssetRepository, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
+import type { PartQuery } from '../schemas/parts.js';
 import type { PreflightQuery } from '../schemas/preflight.js';
 import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
+import { resolvePart, type ResolvedPart } from './parts.js';
 
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
@@ -135,7 +137,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return lookup;
   }
 
-  async function prepare(project: Project, files: Map<string, StoredFile | null>, bleedMm: number): Promise<Prepared> {
+  async function prepare(project: Project, files: Map<string, StoredFile | null>, bleedMm: number, part: ResolvedPart): Promise<Prepared> {
     const template = getTemplate(project.templateId)!;
     const state = (project.artworkJson ?? {}) as DesignState;
     if (!template.dielineAvailable || !isDielineTemplate(template.id)) {
@@ -143,10 +145,11 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     }
     let dieline: Dieline;
     try {
-      dieline = generateDieline(
+      dieline = generatePart(
         template.id,
         { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm },
-        { thicknessMm: projectThicknessMm(template, project.artworkJson), bleedMm },
+        part.part,
+        { thicknessMm: projectThicknessMm(template, project.artworkJson), bleedMm, ...(part.turnInMm !== undefined ? { turnInMm: part.turnInMm } : {}) },
       );
     } catch (error) {
       if (error instanceof DielineSizeError) return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state };
@@ -184,6 +187,11 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return strongEtag(createHash('sha256').update(key).digest());
   }
 
+  /** What goes to press: the wrap of a template with parts unless the board is asked for. */
+  function printedPart(project: Project, query: PartQuery): ResolvedPart {
+    return resolvePart(project.templateId, query, 'wrap');
+  }
+
   function requireDieline(project: Project): void {
     const template = getTemplate(project.templateId);
     if (!template?.dielineAvailable || !isDielineTemplate(project.templateId)) {
@@ -196,7 +204,8 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     async preflight(project: Project, query: PreflightQuery = {}): Promise<{ body: string; etag: string }> {
       const files = await ownedFiles(project);
       const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
-      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM), options));
+      const part = printedPart(project, query);
+      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM, part), options));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -204,6 +213,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     /** GET /projects/:id/print. Preflight runs at the requested bleed; any error finding → 409. */
     async print(project: Project, query: PrintQuery): Promise<Conditional<RenderedFile>> {
       requireDieline(project);
+      const part = printedPart(project, query);
       const options: PrintOptions = {
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         marks: query.marks ?? true,
@@ -213,10 +223,10 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       const files = await ownedFiles(project);
       const { widthMm, depthMm, heightMm } = project;
       return {
-        etag: inputEtag('print', project, options, files),
+        etag: inputEtag('print', project, [options, part], files),
         render: () =>
           bounded(async () => {
-            const prepared = await prepare(project, files, options.bleedMm);
+            const prepared = await prepare(project, files, options.bleedMm, part);
             const checked = preflightOf(prepared);
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
             const body = await renderPrintPdf(place({ ...prepared, dieline: prepared.dieline }), options);
@@ -233,7 +243,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     async texture(project: Project, sizePx: number): Promise<Buffer | null> {
       const files = await ownedFiles(project);
       return bounded(async () => {
-        const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
+        const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
         return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx);
       });
@@ -262,12 +272,13 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     async preview(project: Project, query: PreviewQuery): Promise<Conditional<Buffer>> {
       requireDieline(project);
       const width = query.width ?? PREVIEW_DEFAULT_WIDTH;
+      const part = printedPart(project, query);
       const files = await ownedFiles(project);
       return {
-        etag: inputEtag('preview', project, { width }, files),
+        etag: inputEtag('preview', project, { width, ...part }, files),
         render: () =>
           bounded(async () => {
-            const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
+            const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
             return renderPreviewPng(place({ ...prepared, dieline: prepared.dieline }), width);
           }),
