@@ -8,8 +8,8 @@
  * The base is drawn outside up, i.e. seen from below (its left wall lies on the right of the
  * sheet); the lid is drawn outside up as seen from above. Panel ids carry the piece prefix
  * (`base-…`, `lid-…`), and each piece has its own closed cut outline. The printed wraps (tray
- * outside plus turn-ins) are not part of this dieline; their paper thickness is allowed for in
- * the lid size.
+ * outside plus turn-ins) are rigid-wrap.ts's, with the same panel ids; their paper thickness is
+ * allowed for in the lid size.
  */
 import { DielineDraft, rect, type StyleGeometry } from '../draft.js';
 import type { StyleLimits } from '../limits.js';
