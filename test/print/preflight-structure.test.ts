@@ -9,15 +9,9 @@ import { generateDieline } from '../../src/dielines/index.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
-import { artwork, createProject, twoToneJpeg, uploadJpeg } from './harness.js';
+import { artwork, createProject, projectPreflight, twoToneJpeg, uploadJpeg, type PreflightFinding } from './harness.js';
 
-interface Finding {
-  severity: string;
-  code: string;
-  message: string;
-  artworkId?: string;
-  panelId?: string;
-}
+type Finding = PreflightFinding;
 
 const STRUCTURE_CODES = ['SAFE_ZONE', 'CROSSES_FOLD', 'CLIPPED', 'GLUE_AREA'];
 /** Reverse tuck end, 70 × 70 × 180: the front wall is 70 mm wide and 180 mm high, its top edge a cut. */
@@ -27,12 +21,8 @@ let app: App;
 let owner: TestAccount;
 let image: string;
 
-async function preflight(templateId: string, artworkJson: object, dims: object = CARTON, query = '') {
-  const id = await createProject(app, owner, templateId, artworkJson, dims);
-  const response = await app.inject({ method: 'GET', url: `/projects/${id}/preflight${query}`, headers: owner.auth });
-  expect(response.statusCode, response.body).toBe(200);
-  return response.json<{ preflight: { ready: boolean; findings: Finding[] } }>().preflight;
-}
+const preflight = (templateId: string, artworkJson: object, dims: object = CARTON, query = '') =>
+  projectPreflight(app, owner, templateId, artworkJson, dims, query);
 
 const summary = (findings: Finding[]) => findings.map((f) => [f.code, f.severity, f.artworkId, f.panelId]);
 
@@ -49,10 +39,7 @@ beforeAll(async () => {
   owner = await registerProAccount(app);
   image = await uploadJpeg(app, owner, await twoToneJpeg(3000, 2000));
 });
-
-afterAll(async () => {
-  await app.close();
-});
+afterAll(() => app.close());
 
 describe(`preflight sees safe zones, folds, clipping and glue (${engineName()})`, () => {
   it('the front top edge of the test carton is a cut edge (the fixtures below rely on it)', () => {

@@ -6,29 +6,19 @@ import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
-import { artwork, createProject, twoToneJpeg, uploadJpeg } from './harness.js';
+import { artwork, projectPreflight, twoToneJpeg, uploadJpeg, type PreflightFinding } from './harness.js';
 
 const MAILER = { widthMm: 300, heightMm: 80, depthMm: 220 };
 
-interface Finding {
-  severity: string;
-  code: string;
-  message: string;
-  artworkId?: string;
-  panelId?: string;
-}
+type Finding = PreflightFinding;
 
 let app: App;
 let owner: TestAccount;
 /** 3000 × 2000 px: 0.3 × a 290 mm panel is ~875 dpi, 1.0 ~262 dpi, 2.0 ~131 dpi. */
 let sharpImage: string;
 
-async function preflight(templateId: string, artworkJson: object, dims: object = MAILER, account = owner) {
-  const id = await createProject(app, account, templateId, artworkJson, dims);
-  const response = await app.inject({ method: 'GET', url: `/projects/${id}/preflight`, headers: account.auth });
-  expect(response.statusCode, response.body).toBe(200);
-  return { id, response, ...response.json<{ preflight: { ready: boolean; findings: Finding[] } }>().preflight };
-}
+const preflight = (templateId: string, artworkJson: object, dims: object = MAILER, account = owner) =>
+  projectPreflight(app, account, templateId, artworkJson, dims);
 
 const codes = (findings: Finding[]) => findings.map((f) => f.code);
 

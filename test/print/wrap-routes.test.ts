@@ -8,7 +8,7 @@ import { generateDieline, generateWrap, type Dieline } from '../../src/dielines/
 import { expectApiError } from '../assets/helpers.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
-import { nodeNamed, readGlb } from '../models/glb.js';
+import { meanUv, readGlb } from '../models/glb.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { artwork, createProject, expectColor, GREEN, pageBoxes, twoToneJpeg, uploadJpeg } from './harness.js';
 
@@ -123,14 +123,7 @@ describe(`rigid-lid-box parts over HTTP (${engineName()})`, () => {
     const doc = await readGlb(response.rawPayload);
     const texture = doc.getRoot().listTextures()[0]!;
     const { data, info } = await sharp(texture.getImage()!).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-    const uv = nodeNamed(doc, 'base-front').getMesh()!.listPrimitives()[0]!.getAttribute('TEXCOORD_0')!;
-    let u = 0;
-    let v = 0;
-    for (let i = 0; i < uv.getCount(); i++) {
-      const [a, b] = uv.getElement(i, [0, 0]) as [number, number];
-      u += a / uv.getCount();
-      v += b / uv.getCount();
-    }
+    const [u, v] = meanUv(doc, 'base-front');
     // The UVs' centre is the wrap's base-front centre on the wrap's blank.
     const wrap = generateWrap('rigid-lid-box', DIMS, { thicknessMm: generateDieline('rigid-lid-box', DIMS).thicknessMm });
     const front = wrap.panels.find((p) => p.id === 'base-front')!;

@@ -43,21 +43,15 @@ export interface TrayNames {
   rotations: Readonly<Record<'centre' | 'back' | 'front' | 'west' | 'east', FrameRotation>>;
 }
 
+/** Seen from below (outside up): the back reads upright, bottom and front upside down. */
 export const BASE_TRAY: TrayNames = {
-  prefix: 'base',
-  centre: { id: 'bottom', name: 'Base bottom' },
-  west: 'right',
-  east: 'left',
-  // Seen from below: the back reads upright, bottom and front upside down.
+  prefix: 'base', centre: { id: 'bottom', name: 'Base bottom' }, west: 'right', east: 'left',
   rotations: { centre: 180, back: 0, front: 180, west: 270, east: 90 },
 };
 
+/** Seen from above, the walls hang down: the front reads upright, the back upside down. */
 export const LID_TRAY: TrayNames = {
-  prefix: 'lid',
-  centre: { id: 'top', name: 'Lid top' },
-  west: 'left',
-  east: 'right',
-  // Seen from above, the walls hang down: the front reads upright, the back upside down.
+  prefix: 'lid', centre: { id: 'top', name: 'Lid top' }, west: 'left', east: 'right',
   rotations: { centre: 0, back: 180, front: 0, west: 90, east: 270 },
 };
 
