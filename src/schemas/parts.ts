@@ -9,6 +9,7 @@ const partQuery = (fallback: DielinePart) =>
     type: 'string',
     enum: [...DIELINE_PARTS],
     default: fallback,
+    examples: [fallback === 'board' ? 'wrap' : 'board'],
     description:
       `rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid ` +
       `wraps with their turn-ins. Default: ${fallback}.`,
@@ -18,6 +19,7 @@ const turnInQuery = Type.Number({
   minimum: TURN_IN_LIMITS.min,
   maximum: TURN_IN_LIMITS.max,
   default: DEFAULT_TURN_IN_MM,
+  examples: [20],
   description: `rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (${TURN_IN_LIMITS.min}–${TURN_IN_LIMITS.max}).`,
 });
 

@@ -9,6 +9,7 @@ export const PreflightGlueAreas = Type.Unsafe<GlueAreasMode>({
   type: 'string',
   enum: [...GLUE_AREAS_MODES],
   default: DEFAULT_GLUE_AREAS,
+  examples: ['print'],
   description:
     'How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over ' +
     'them; GLUE_AREA findings are warnings).',

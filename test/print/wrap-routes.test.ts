@@ -116,6 +116,31 @@ describe(`rigid-lid-box parts over HTTP (${engineName()})`, () => {
     expectSizes(pieceSizes(wrapDieline), pieceSizes(wrap));
   });
 
+  it('the preview draws the wrap folds dashed in the fold colour, as the SVG does', async () => {
+    const id = await createProject(app, owner, 'rigid-lid-box', {}, DIMS);
+    const width = 2048;
+    const png = (await get(`/projects/${id}/preview?width=${width}`)).rawPayload;
+    const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+    const wrap = generateWrap('rigid-lid-box', DIMS);
+    const k = info.width / wrap.artboard.width;
+    let onFold = 0;
+    let samples = 0;
+    for (const fold of wrap.paths.filter((p) => p.type === 'fold')) {
+      const [[x0, y0], [x1, y1]] = fold.points as [[number, number], [number, number]];
+      for (let t = 0.1; t < 0.9; t += 0.01) {
+        const x = Math.round((x0 + (x1 - x0) * t - wrap.artboard.x) * k);
+        const y = Math.round((y0 + (y1 - y0) * t - wrap.artboard.y) * k);
+        const i = (y * info.width + x) * info.channels;
+        samples++;
+        // Purple (#662d91), however much a 1 px line is blended with the white sheet.
+        const [r, g, b] = [data[i]!, data[i + 1]!, data[i + 2]!];
+        if (b - g > 25 && r - g > 5) onFold++;
+      }
+    }
+    // Dashes cover about half of each line.
+    expect(onFold / samples).toBeGreaterThan(0.25);
+  });
+
   it('the 3D model wears the wrap print: a tray panel samples its wrap panel in the texture', async () => {
     const id = await createProject(app, owner, 'rigid-lid-box', { artworks: [artwork('art-1', 'base-front', green, { scale: 0.8 })] }, DIMS);
     const response = await get(`/projects/${id}/model?textureSize=1024`);
