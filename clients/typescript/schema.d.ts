@@ -1102,7 +1102,7 @@ export interface components {
             }[];
             paths: {
                 /** @enum {string} */
-                type: "cut" | "crease" | "bleed" | "safe" | "glue";
+                type: "cut" | "crease" | "bleed" | "safe" | "glue" | "fold";
                 closed: boolean;
                 points: number[][];
                 /** @description The same geometry as SVG path data, in millimetres. */
@@ -2517,6 +2517,16 @@ export interface operations {
                 bleedMm?: number;
                 /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
                 format?: "json" | "svg" | "pdf";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -2980,6 +2990,16 @@ export interface operations {
                 bleedMm?: number;
                 /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
                 format?: "json" | "svg" | "pdf";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -4792,6 +4812,16 @@ export interface operations {
                 bleedMm?: number;
                 /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
                 format?: "json" | "svg" | "pdf";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -4909,7 +4939,23 @@ export interface operations {
     };
     getProjectPreflight: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
+                 * @example print
+                 */
+                glueAreas?: "knockout" | "print";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -4936,7 +4982,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, SAFE_ZONE, CROSSES_FOLD, CLIPPED. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -5056,6 +5102,16 @@ export interface operations {
                 dieline?: boolean;
                 /** @description cmyk: images and background converted with a CMYK profile, declared as the OutputIntent. */
                 colorSpace?: "rgb" | "cmyk";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -5202,6 +5258,16 @@ export interface operations {
             query?: {
                 /** @description Width of the PNG in pixels (64–2048); the height follows the artboard. */
                 width?: number;
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
