@@ -690,28 +690,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/projects/{id}/layout": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Lay a project's blank out n-up on a press sheet, as JSON or as the press sheet PDF
-         * @description Box templates only (a container answers 400). Copies go in rows at 0° or 90°, nested with 180° turns where the cut outline allows, keeping gapMm between outlines and clear of the gripper strip along the top edge. A blank larger than the sheet answers 422.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        get: operations["getProjectLayout"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/viewer": {
         parameters: {
             query?: never;
@@ -773,7 +751,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG whose filters are too costly to render → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1124,7 +1102,7 @@ export interface components {
             }[];
             paths: {
                 /** @enum {string} */
-                type: "cut" | "crease" | "bleed" | "safe" | "glue";
+                type: "cut" | "crease" | "bleed" | "safe" | "glue" | "fold";
                 closed: boolean;
                 points: number[][];
                 /** @description The same geometry as SVG path data, in millimetres. */
@@ -1136,57 +1114,6 @@ export interface components {
                 role?: "outline" | "hole";
                 pieceId?: string;
                 panelId?: string;
-            }[];
-        };
-        /**
-         * SheetLayout
-         * @description Copies of the blank on a press sheet: rows at 0° or 90°, nested with 180° turns where the outline allows, with the gap between cut outlines and no copy in the gripper strip.
-         * @example {
-         *       "across": 2,
-         *       "down": 3,
-         *       "count": 6,
-         *       "rotated": true,
-         *       "utilisation": 0.5226,
-         *       "sheet": {
-         *         "widthMm": 787,
-         *         "heightMm": 1092
-         *       },
-         *       "copies": [
-         *         {
-         *           "x": 0,
-         *           "y": 10,
-         *           "rotationDeg": 90
-         *         },
-         *         {
-         *           "x": 366,
-         *           "y": 10,
-         *           "rotationDeg": 90
-         *         }
-         *       ]
-         *     }
-         */
-        SheetLayout: {
-            /** @description Most copies in one row. */
-            across: number;
-            /** @description Rows of copies. */
-            down: number;
-            /** @description Copies on the sheet. */
-            count: number;
-            /** @description True when the copies are turned a quarter (90° or 270°). */
-            rotated: boolean;
-            /** @description count × the cut outline's area ÷ the sheet's area. */
-            utilisation: number;
-            sheet: {
-                widthMm: number;
-                heightMm: number;
-            };
-            copies: {
-                /** @description Left edge of the copy's rotated bounding box, mm from the sheet's left edge. */
-                x: number;
-                /** @description Top edge of the copy's rotated bounding box, mm from the sheet's top edge (y down). */
-                y: number;
-                /** @description Clockwise turn of the blank (printed side up) as the sheet is seen. */
-                rotationDeg: 0 | 90 | 180 | 270;
             }[];
         };
         /** AdminUser */
@@ -2588,8 +2515,18 @@ export interface operations {
                 material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
-                format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
+                format?: "json" | "svg" | "pdf";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -2621,8 +2558,6 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
-                    "application/dxf": string;
-                    "application/vnd.cf2": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -3053,8 +2988,18 @@ export interface operations {
                 material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
-                format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
+                format?: "json" | "svg" | "pdf";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -3089,8 +3034,6 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
-                    "application/dxf": string;
-                    "application/vnd.cf2": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -4867,8 +4810,18 @@ export interface operations {
             query?: {
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
-                format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
+                format?: "json" | "svg" | "pdf";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -4900,8 +4853,6 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
-                    "application/dxf": string;
-                    "application/vnd.cf2": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -4988,7 +4939,23 @@ export interface operations {
     };
     getProjectPreflight: {
         parameters: {
-            query?: never;
+            query?: {
+                /**
+                 * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
+                 * @example print
+                 */
+                glueAreas?: "knockout" | "print";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
+            };
             header?: never;
             path: {
                 id: string;
@@ -5015,7 +4982,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, SAFE_ZONE, CROSSES_FOLD, CLIPPED. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -5135,6 +5102,16 @@ export interface operations {
                 dieline?: boolean;
                 /** @description cmyk: images and background converted with a CMYK profile, declared as the OutputIntent. */
                 colorSpace?: "rgb" | "cmyk";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -5281,6 +5258,16 @@ export interface operations {
             query?: {
                 /** @description Width of the PNG in pixels (64–2048); the height follows the artboard. */
                 width?: number;
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
             };
             header?: never;
             path: {
@@ -5508,148 +5495,6 @@ export interface operations {
                      *       "statusCode": 503,
                      *       "error": "Service Unavailable",
                      *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    getProjectLayout: {
-        parameters: {
-            query?: {
-                /** @description Press sheet width, millimetres (100–2000). */
-                sheetWidthMm?: number;
-                /** @description Press sheet height, millimetres (100–2000). */
-                sheetHeightMm?: number;
-                /** @description Gripper margin along the top edge of the sheet, where no copy goes, millimetres (0–50). */
-                gripperMm?: number;
-                /** @description Smallest distance between the cut outlines of two copies, millimetres (0–20). */
-                gapMm?: number;
-                /** @description json: { layout }; pdf: the press sheet with every copy's cut and crease on the CutContour and Crease spot colours. */
-                format?: "json" | "pdf";
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The layout, or with format=pdf the press sheet. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
-                    etag: string;
-                    /** @description private, no-cache */
-                    "cache-control": string;
-                    /** @description pdf only: inline; filename="<template>-<L>x<W>x<H>-sheet-<width>x<height>.pdf". */
-                    "content-disposition"?: string;
-                    /** @description nosniff */
-                    "x-content-type-options"?: string;
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        layout: components["schemas"]["SheetLayout"];
-                    };
-                    "application/pdf": Blob;
-                };
-            };
-            /** @description Not modified: the If-None-Match ETag is current. */
-            304: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
-                    etag: string;
-                    /** @description private, no-cache */
-                    "cache-control": string;
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Project not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 422,
-                     *       "error": "Unprocessable Entity",
-                     *       "message": "An unexpected error occurred."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -6002,23 +5847,6 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 422,
-                     *       "error": "Unprocessable Entity",
-                     *       "message": "An unexpected error occurred."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];

@@ -75,6 +75,10 @@ export function assembleDieline(input: AssembleInput): Dieline {
     const points = [place(from), place(to)];
     paths.push({ type: 'crease', closed: false, points, d: pathData(points, false) });
   }
+  for (const [from, to] of geometry.folds ?? []) {
+    const points = [place(from), place(to)];
+    paths.push({ type: 'fold', closed: false, points, d: pathData(points, false) });
+  }
   for (const glue of geometry.glueAreas) {
     paths.push(closedPath('glue', placePolygon(glue.polygon), { panelId: glue.panelId }));
   }

@@ -30,6 +30,8 @@ export interface StyleGeometry {
   pieces: DraftPiece[];
   panels: DraftPanel[];
   creases: [Point, Point][];
+  /** Wrap folds over board edges (not creasing rules). */
+  folds?: [Point, Point][];
   glueAreas: DraftGlueArea[];
   outside: BoxDimensions;
   parameters: Record<string, number>;
@@ -40,6 +42,7 @@ export class DielineDraft {
   readonly pieces: DraftPiece[] = [];
   readonly panels: DraftPanel[] = [];
   readonly creases: [Point, Point][] = [];
+  readonly folds: [Point, Point][] = [];
   readonly glueAreas: DraftGlueArea[] = [];
 
   addPiece(id: string, name: string, outline: Point[], holes: Point[][] = []): this {
@@ -77,6 +80,7 @@ export class DielineDraft {
       pieces: this.pieces,
       panels: this.panels,
       creases: this.creases,
+      ...(this.folds.length > 0 ? { folds: this.folds } : {}),
       glueAreas: this.glueAreas,
       outside,
       parameters,

@@ -1,5 +1,5 @@
 /** Parameters a size error can name. */
-export type DielineParameter = 'widthMm' | 'heightMm' | 'depthMm' | 'thicknessMm' | 'bleedMm';
+export type DielineParameter = 'widthMm' | 'heightMm' | 'depthMm' | 'thicknessMm' | 'bleedMm' | 'turnInMm';
 
 /** Base class so callers can catch every dieline error at once. */
 export class DielineError extends Error {

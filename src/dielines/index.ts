@@ -21,6 +21,17 @@ export {
 export { renderDielineSvg, type SvgRenderOptions } from './svg.js';
 export { defaultThicknessMm } from './thickness.js';
 export { SAFE_MARGIN_MM } from './assemble.js';
+export {
+  DEFAULT_TURN_IN_MM,
+  DIELINE_PARTS,
+  generatePart,
+  generateWrap,
+  hasParts,
+  TURN_IN_LIMITS,
+  wrapSizes,
+  type DielinePart,
+  type PartOptions,
+} from './wrap.js';
 export type {
   Bounds,
   BoxDimensions,

@@ -24,10 +24,11 @@ const INKS: Readonly<Record<DielinePathType, SpotInk>> = {
   safe: { name: 'SafeArea', cmyk: [50, 0, 100, 0], widthMm: 0.2, dashMm: [1, 1] },
   glue: { name: 'Glue', cmyk: [0, 50, 100, 0], widthMm: 0.2, dashMm: [2, 1] },
   crease: { name: 'Crease', cmyk: [100, 0, 0, 0], widthMm: 0.25, dashMm: [3, 1.5] },
+  fold: { name: 'Fold', cmyk: [60, 80, 0, 0], widthMm: 0.2, dashMm: [1.5, 1.5] },
   cut: { name: 'CutContour', cmyk: [0, 100, 0, 0], widthMm: 0.25 },
 };
 
-const DRAW_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'crease', 'cut'];
+const DRAW_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'fold', 'crease', 'cut'];
 
 /** pdfkit has `addSpotColor`, but @types/pdfkit does not declare it. */
 export type SpotColorDocument = PDFKit.PDFDocument & {

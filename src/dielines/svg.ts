@@ -14,13 +14,14 @@ interface LayerStyle {
 }
 
 /** Drawing order: guides first, cut lines on top. Colours follow common prepress conventions. */
-export const SVG_LAYER_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'crease', 'cut'];
+export const SVG_LAYER_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'fold', 'crease', 'cut'];
 
 const LAYER_STYLES: Readonly<Record<DielinePathType, LayerStyle>> = {
   bleed: { label: 'Bleed', stroke: '#00a651', widthMm: 0.2 },
   safe: { label: 'Safe area', stroke: '#8dc63f', widthMm: 0.2, dash: '1 1' },
   glue: { label: 'Glue', stroke: '#f7941d', widthMm: 0.2, dash: '2 1' },
   crease: { label: 'Crease', stroke: '#00aeef', widthMm: 0.25, dash: '3 1.5' },
+  fold: { label: 'Fold (wrap)', stroke: '#662d91', widthMm: 0.2, dash: '1.5 1.5' },
   cut: { label: 'Cut', stroke: '#ec008c', widthMm: 0.25 },
 };
 

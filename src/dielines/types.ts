@@ -24,10 +24,13 @@ export type DielineStyleId =
   | 'tuck-top-auto-bottom'
   | 'rigid-two-piece';
 
-/** Line types, one SVG group / PDF spot colour each. */
-export type DielinePathType = 'cut' | 'crease' | 'bleed' | 'safe' | 'glue';
+/**
+ * Line types, one SVG group / PDF spot colour each. `fold`: where a printed wrap folds over a board
+ * edge; not a creasing rule, so the die formats leave it out.
+ */
+export type DielinePathType = 'cut' | 'crease' | 'bleed' | 'safe' | 'glue' | 'fold';
 
-export const DIELINE_PATH_TYPES: readonly DielinePathType[] = ['cut', 'crease', 'bleed', 'safe', 'glue'];
+export const DIELINE_PATH_TYPES: readonly DielinePathType[] = ['cut', 'crease', 'bleed', 'safe', 'glue', 'fold'];
 
 export type PanelRole =
   | 'wall'
@@ -92,7 +95,7 @@ export interface DielinePanel {
  * A drawn line. `points` is the polyline geometry (closed when `closed` is true); `d` is the same
  * geometry as SVG path data in millimetres.
  * - cut: `role` is `outline` (one closed, simple polygon per piece) or `hole` (an inner cut-out).
- * - crease: one straight segment each.
+ * - crease: one straight segment each; fold (wraps) likewise.
  * - bleed: one closed polygon per piece (`pieceId`).
  * - safe and glue: one closed polygon per panel (`panelId`).
  */

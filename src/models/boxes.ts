@@ -13,8 +13,13 @@ import { triangulate } from './triangulate.js';
 
 const MM = 0.001;
 
-export function boxParts(dieline: Dieline): MeshPart[] {
-  const parts = panelParts(dieline);
+/**
+ * `printed` is the sheet the texture is made from when it is not the board itself (the rigid box's
+ * wraps): each board panel takes its UVs from the printed panel of the same id, moved by the
+ * difference of their frame centres (the wraps keep the trays' frames).
+ */
+export function boxParts(dieline: Dieline, printed: Pick<Dieline, 'blank' | 'panels'> = dieline): MeshPart[] {
+  const parts = panelParts(dieline, printed);
   // The folding stands the board's mid-plane on y = 0; stand the outer faces there instead.
   let lowest = Infinity;
   for (const part of parts) {
@@ -29,19 +34,23 @@ export function boxParts(dieline: Dieline): MeshPart[] {
   return parts;
 }
 
-function panelParts(dieline: Dieline): MeshPart[] {
-  const { width, height } = dieline.blank;
+function panelParts(dieline: Dieline, printed: Pick<Dieline, 'blank' | 'panels'>): MeshPart[] {
+  const { width, height } = printed.blank;
+  const printedPanels = new Map(printed.panels.map((panel) => [panel.id, panel]));
   const half = (dieline.thicknessMm / 2) * MM;
   return foldDieline(dieline).map(({ panel, transform }) => {
     const [cx, cy] = centroid(panel.polygon);
     const local = panel.polygon.map(([x, y]) => [(x - cx) * MM, (y - cy) * MM] as const);
     const triangles = triangulate(panel.polygon);
+    const onSheet = printedPanels.get(panel.id) ?? panel;
+    const du = onSheet.frame.center[0] - panel.frame.center[0];
+    const dv = onSheet.frame.center[1] - panel.frame.center[1];
     // Printed side faces -z in the blank frame (z runs into the sheet).
     const outside: Primitive = {
       surface: 'print',
       positions: local.flatMap(([x, y]) => [x, y, -half]),
       normals: local.flatMap(() => [0, 0, -1]),
-      uvs: panel.polygon.flatMap(([x, y]) => [x / width, y / height]),
+      uvs: panel.polygon.flatMap(([x, y]) => [(x + du) / width, (y + dv) / height]),
       indices: triangles.flatMap(([a, b, c]) => orient([a, b, c], panel.polygon, -1)),
     };
     const inside: Primitive = {

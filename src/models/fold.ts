@@ -30,6 +30,8 @@ export interface FoldedPanel {
   panel: DielinePanel;
   /** Blank point (x, y, 0) in mm ↦ model point in mm. */
   transform: Rigid;
+  /** The panel this one is folded from (across a crease); absent for a piece's root panel. */
+  hingedOn?: string;
 }
 
 /** Which panel faces the viewer and which one's outside faces up (or down) when the box is closed. */
@@ -80,14 +82,16 @@ export function hasFoldedModel(style: string): boolean {
 export function foldDieline(dieline: Dieline): FoldedPanel[] {
   const orientations = BOX_ORIENTATION[dieline.style];
   if (!orientations) throw new Error(`No folding rules for style ${dieline.style}`);
-  const creases = dieline.paths.filter((path) => path.type === 'crease').map((path) => [path.points[0]!, path.points[1]!] as const);
+  // A wrap's folds hinge its panels as creases hinge a board's.
+  const creases = dieline.paths.filter((path) => path.type === 'crease' || path.type === 'fold').map((path) => [path.points[0]!, path.points[1]!] as const);
   const byId = new Map(dieline.panels.map((panel) => [panel.id, panel]));
   const folded = new Map<string, Rigid>();
+  const parents = new Map<string, string>();
 
   for (const orientation of orientations) {
     const root = byId.get(orientation.root);
     if (!root) throw new Error(`Style ${dieline.style} has no panel ${orientation.root}`);
-    const local = foldPiece(root, dieline.panels.filter((panel) => panel.pieceId === root.pieceId), creases);
+    const local = foldPiece(root, dieline.panels.filter((panel) => panel.pieceId === root.pieceId), creases, parents);
     const place = orient(local, orientation);
     const pieceFolded = new Map<string, Rigid>();
     for (const [id, transform] of local) pieceFolded.set(id, compose(place, transform));
@@ -105,18 +109,25 @@ export function foldDieline(dieline: Dieline): FoldedPanel[] {
       const transform = folded.get(panel.id)!;
       // Inner layers move one caliper along their own inward normal.
       const inward = INNER_ROLES.has(panel.role) ? apply(transform.rotation, [0, 0, t]) : ([0, 0, 0] as Vec3);
+      const hingedOn = parents.get(panel.id);
       return {
         panel,
         transform: {
           rotation: transform.rotation,
           translation: add(add(transform.translation, shift), inward),
         },
+        ...(hingedOn !== undefined ? { hingedOn } : {}),
       };
     });
 }
 
 /** Breadth-first over the crease graph of one piece; transforms map blank to the root's blank frame. */
-function foldPiece(root: DielinePanel, panels: DielinePanel[], creases: ReadonlyArray<readonly [Point, Point]>): Map<string, Rigid> {
+function foldPiece(
+  root: DielinePanel,
+  panels: DielinePanel[],
+  creases: ReadonlyArray<readonly [Point, Point]>,
+  parents: Map<string, string>,
+): Map<string, Rigid> {
   const done = new Map<string, Rigid>([[root.id, { rotation: IDENTITY, translation: [0, 0, 0] }]]);
   const queue: DielinePanel[] = [root];
   while (queue.length > 0) {
@@ -127,6 +138,7 @@ function foldPiece(root: DielinePanel, panels: DielinePanel[], creases: Readonly
       for (const child of panels) {
         if (done.has(child.id) || !onBoundary(child, crease)) continue;
         done.set(child.id, compose(parentTransform, hinge(crease, centroid(child.polygon))));
+        parents.set(child.id, parent.id);
         queue.push(child);
       }
     }

@@ -6,7 +6,7 @@
  * panelId, with UVs into the printed blank; containers have a `label` node with UVs into the label.
  */
 import type { FinishId, MaterialId } from '../catalog/index.js';
-import { generateDieline, type BoxDimensions, type Dieline } from '../dielines/index.js';
+import { generateDieline, generateWrap, hasParts, type BoxDimensions, type Dieline } from '../dielines/index.js';
 import { boxParts } from './boxes.js';
 import { containerParts, type ContainerKind } from './containers.js';
 import { writeGlb } from './gltf.js';
@@ -41,7 +41,9 @@ export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dime
       ...(input.thicknessMm !== undefined ? { thicknessMm: input.thicknessMm } : {}),
       material: input.material,
     });
-    return { parts: boxParts(dieline), dieline };
+    // A rigid box's print is its wraps: the trays wear them.
+    const printed = hasParts(input.templateId) ? generateWrap(input.templateId, input.dimensions, { thicknessMm: dieline.thicknessMm }) : dieline;
+    return { parts: boxParts(dieline, printed), dieline };
   }
   return { parts: containerParts(input.kind, input.dimensions) };
 }

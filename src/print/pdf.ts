@@ -32,7 +32,8 @@ import { declarePdfX } from './pdfx.js';
 import { drawSvg, prepareSvg, type PreparedSvg, type SvgTarget } from './svg.js';
 import type { BackgroundPaint, PieceLayers, Placement, ResolvedAsset, Rgb } from './types.js';
 
-export type GlueAreasMode = 'knockout' | 'print';
+export type { GlueAreasMode } from './preflight-structure.js';
+import type { GlueAreasMode } from './preflight-structure.js';
 
 /** Plain data (structured-clone-able): a render may run in another process. */
 export interface PrintOptions {

@@ -97,7 +97,6 @@ export function placeDesign<S extends PrintSurface>(input: PlacementInput<S>): P
   const bleedOf = new Map(
     dieline.paths.filter((path) => path.type === 'bleed').map((path) => [path.pieceId!, path.points] as const),
   );
-  const glueAreas = dieline.paths.filter((path) => path.type === 'glue');
   const pieces: PieceLayers[] = dieline.pieces.map((piece) => ({
     piece,
     bleed: bleedOf.get(piece.id)!,
@@ -113,19 +112,8 @@ export function placeDesign<S extends PrintSurface>(input: PlacementInput<S>): P
   };
 
   const background = resolveBackground(state.background, lookup, findings);
-  if (background) {
-    for (const layers of pieces) layers.background = background;
-    if (background.kind === 'image') {
-      for (const glue of glueAreas) {
-        findings.push({
-          severity: 'warning',
-          code: 'GLUE_AREA',
-          message: `The background image covers the glue area of ${glue.panelId}; glued areas should stay free of ink.`,
-          panelId: glue.panelId!,
-        });
-      }
-    }
-  }
+  // Glue areas, folds, safe zones and clipping are preflight-structure.ts's: it reads these layers.
+  if (background) for (const layers of pieces) layers.background = background;
 
   const panels = new Map(dieline.panels.map((panel) => [panel.id, panel]));
   for (const artwork of state.artworks ?? []) {
@@ -184,16 +172,6 @@ export function placeDesign<S extends PrintSurface>(input: PlacementInput<S>): P
         message: `${id} on ${panel.id} prints at ${Math.floor(dpi)} dpi; ${RECOMMENDED_DPI} dpi is recommended${dpi < MINIMUM_DPI ? ` and ${MINIMUM_DPI} dpi is the minimum` : ''}.`,
         artworkId: id,
         panelId: panel.id,
-      });
-    }
-    for (const glue of glueAreas) {
-      if (!polygonsIntersect(corners, glue.points)) continue;
-      findings.push({
-        severity: 'warning',
-        code: 'GLUE_AREA',
-        message: `${id} covers the glue area of ${glue.panelId}; glued areas should stay free of ink.`,
-        artworkId: id,
-        panelId: glue.panelId!,
       });
     }
     layers.images.push(image);

@@ -2,6 +2,7 @@
  * Preflight: the findings of a placement plus the checks that need the template (material), and
  * the findings for designs that cannot be placed at all (no dieline, a size the style cannot build).
  */
+import { structureFindings, type StructureOptions } from './preflight-structure.js';
 import type { Finding, Placement } from './types.js';
 
 export interface PreflightReport {
@@ -32,6 +33,10 @@ export function materialFindings(material: unknown, offered: readonly string[], 
   ];
 }
 
-export function preflightPlacement(placement: Placement, material: unknown, offered: readonly string[]): PreflightReport {
-  return report([...placement.findings, ...materialFindings(material, offered, placement.dieline.templateId)]);
+export function preflightPlacement(placement: Placement, material: unknown, offered: readonly string[], options: StructureOptions = {}): PreflightReport {
+  return report([
+    ...placement.findings,
+    ...structureFindings(placement, options),
+    ...materialFindings(material, offered, placement.dieline.templateId),
+  ]);
 }

@@ -56,7 +56,10 @@ export type FindingCode =
   | 'GLUE_AREA'
   | 'MATERIAL_NOT_OFFERED'
   | 'PRINT_BUDGET'
-  | 'INK_COVERAGE';
+  | 'INK_COVERAGE'
+  | 'SAFE_ZONE'
+  | 'CROSSES_FOLD'
+  | 'CLIPPED';
 
 export interface Finding {
   severity: Severity;

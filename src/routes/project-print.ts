@@ -8,7 +8,8 @@ import { matchesEtag } from '../lib/http-caching.js';
 import { signalOnClientGone } from '../render/index.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
-import { PreflightQuery, PreflightResponse, PreviewQuery, PreviewResponse, PrintQuery, PrintResponse } from '../schemas/print.js';
+import { PreflightQuery } from '../schemas/preflight.js';
+import { PreflightResponse, PreviewQuery, PreviewResponse, PrintQuery, PrintResponse } from '../schemas/print.js';
 import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
 
 const security = [{ bearerAuth: [] }];

@@ -7,6 +7,7 @@ import { DEFAULT_BLEED_MM, DIELINE_FORMATS, DIELINE_STYLES, type PanelRole } fro
 import { BLEED_LIMITS } from '../dielines/limits.js';
 import { DIELINE_PATH_TYPES } from '../dielines/types.js';
 import { StrictObject } from './common.js';
+import { BoardPartQuery } from './parts.js';
 import { DIMENSION_MAX_MM, DIMENSION_MIN_MM } from './projects.js';
 
 export const stringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
@@ -75,12 +76,14 @@ export const TemplateDielineQuery = StrictObject({
   ),
   bleedMm: Type.Optional(BleedQuery),
   format: Type.Optional(FormatQuery),
+  ...BoardPartQuery,
 });
 export type TemplateDielineQuery = Static<typeof TemplateDielineQuery>;
 
 export const ProjectDielineQuery = StrictObject({
   bleedMm: Type.Optional(BleedQuery),
   format: Type.Optional(FormatQuery),
+  ...BoardPartQuery,
 });
 export type ProjectDielineQuery = Static<typeof ProjectDielineQuery>;
 

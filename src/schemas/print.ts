@@ -3,8 +3,9 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DEFAULT_BLEED_MM } from '../dielines/index.js';
 import { BLEED_LIMITS } from '../dielines/limits.js';
-import { CONDITION_KEYS, DEFAULT_CONDITION, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH } from '../print/index.js';
+import { CONDITION_KEYS, DEFAULT_CONDITION, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, type GlueAreasMode } from '../print/index.js';
 import { StrictObject } from './common.js';
+import { WrapPartQuery } from './parts.js';
 
 const BooleanQuery = (description: string) => Type.Boolean({ default: true, description });
 
@@ -24,7 +25,7 @@ export const ConditionQuery = {
 /** `glueAreas=`: knockout (default) leaves glue areas free of ink; print keeps the artwork on them. */
 export const GlueAreasQuery = {
   glueAreas: Type.Optional(
-    Type.Unsafe<'knockout' | 'print'>({
+    Type.Unsafe<GlueAreasMode>({
       type: 'string',
       enum: ['knockout', 'print'],
       default: 'knockout',
@@ -54,11 +55,9 @@ export const PrintQuery = StrictObject({
   ),
   ...ConditionQuery,
   ...GlueAreasQuery,
+  ...WrapPartQuery,
 });
 export type PrintQuery = Static<typeof PrintQuery>;
-
-export const PreflightQuery = StrictObject({ ...ConditionQuery });
-export type PreflightQuery = Static<typeof PreflightQuery>;
 
 export const PreviewQuery = StrictObject({
   width: Type.Optional(
@@ -69,13 +68,14 @@ export const PreviewQuery = StrictObject({
       description: `Width of the PNG in pixels (${PREVIEW_MIN_WIDTH}–${PREVIEW_MAX_WIDTH}); the height follows the artboard.`,
     }),
   ),
+  ...WrapPartQuery,
 });
 export type PreviewQuery = Static<typeof PreviewQuery>;
 
 export const FindingSchema = Type.Object(
   {
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE.' }),
+    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED.' }),
     message: Type.String(),
     artworkId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),

@@ -9,7 +9,7 @@ import {
   dielineFileName,
   dielineTemplateInfo,
   DielineSizeError,
-  generateDieline,
+  generatePart,
   isDielineTemplate,
   renderDieline,
   type Dieline,
@@ -19,6 +19,7 @@ import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import type { Project } from '../repositories/projects.js';
 import type { DielineReplyBody, ProjectDielineQuery, TemplateDielineQuery } from '../schemas/dielines.js';
+import { resolvePart, type ResolvedPart } from './parts.js';
 
 export interface RenderedDielineReply {
   format: DielineFormat;
@@ -39,6 +40,8 @@ interface DielineSpec {
   thicknessMm: number;
   bleedMm: number;
   format: DielineFormat;
+  /** Board unless the template has parts and the wrap is asked for. */
+  part: ResolvedPart;
 }
 
 // Bodies are 5–20 KB at catalog sizes; a PDF costs ~1–2 ms to draw, a cache hit ~nothing.
@@ -73,8 +76,8 @@ export function projectThicknessMm(template: Template, state: Project['artworkJs
 }
 
 function cacheKey(spec: DielineSpec): string {
-  const { templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format } = spec;
-  return JSON.stringify([templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format]);
+  const { templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part } = spec;
+  return JSON.stringify([templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part.part, part.turnInMm]);
 }
 
 async function encode(dieline: Dieline, format: DielineFormat): Promise<{ contentType: string; body: string | Buffer }> {
@@ -99,10 +102,11 @@ export function createDielineService() {
     if (cached) return cached;
     let dieline: Dieline;
     try {
-      dieline = generateDieline(
+      dieline = generatePart(
         spec.templateId,
         { widthMm: spec.widthMm, heightMm: spec.heightMm, depthMm: spec.depthMm },
-        { thicknessMm: spec.thicknessMm, bleedMm: spec.bleedMm },
+        spec.part.part,
+        { thicknessMm: spec.thicknessMm, bleedMm: spec.bleedMm, ...(spec.part.turnInMm !== undefined ? { turnInMm: spec.part.turnInMm } : {}) },
       );
     } catch (error) {
       if (error instanceof DielineSizeError) throw badRequest(error.message);
@@ -132,6 +136,7 @@ export function createDielineService() {
         thicknessMm: query.thicknessMm ?? defaultThicknessMm(templateId, material),
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         format: query.format ?? 'json',
+        part: resolvePart(templateId, query, 'board'),
       });
     },
 
@@ -146,6 +151,7 @@ export function createDielineService() {
         thicknessMm: projectThicknessMm(template, project.artworkJson),
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         format: query.format ?? 'json',
+        part: resolvePart(template.id, query, 'board'),
       });
     },
   };

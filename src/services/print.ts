@@ -5,11 +5,12 @@
 // caller gets a 503 and Retry-After.
 import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
-import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate, type Dieline } from '../dielines/index.js';
+import { DEFAULT_BLEED_MM, DielineSizeError, generatePart, isDielineTemplate, type Dieline } from '../dielines/index.js';
 import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import {
   DEFAULT_CONDITION,
+  DEFAULT_GLUE_AREAS,
   dielineSizeFinding,
   noDielineFinding,
   placeDesign,
@@ -25,15 +26,19 @@ import {
   type PrintSurface,
   type PrintOptions,
   type ResolvedAsset,
+  type StructureOptions,
 } from '../print/index.js';
 import { loadSharp } from '../print/images.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
 import type { Renderer } from '../render/index.js';
 import type { AssetRepository, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
-import type { PreflightQuery, PreviewQuery, PrintQuery } from '../schemas/print.js';
+import type { PartQuery } from '../schemas/parts.js';
+import type { PreflightQuery } from '../schemas/preflight.js';
+import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
+import { resolvePart, type ResolvedPart } from './parts.js';
 
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
@@ -135,7 +140,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return lookup;
   }
 
-  async function prepare(project: Project, files: Map<string, StoredFile | null>, bleedMm: number): Promise<Prepared> {
+  async function prepare(project: Project, files: Map<string, StoredFile | null>, bleedMm: number, part: ResolvedPart): Promise<Prepared> {
     const template = getTemplate(project.templateId)!;
     const state = (project.artworkJson ?? {}) as DesignState;
     if (!template.dielineAvailable || !isDielineTemplate(template.id)) {
@@ -143,10 +148,11 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     }
     let dieline: Dieline;
     try {
-      dieline = generateDieline(
+      dieline = generatePart(
         template.id,
         { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm },
-        { thicknessMm: projectThicknessMm(template, project.artworkJson), bleedMm },
+        part.part,
+        { thicknessMm: projectThicknessMm(template, project.artworkJson), bleedMm, ...(part.turnInMm !== undefined ? { turnInMm: part.turnInMm } : {}) },
       );
     } catch (error) {
       if (error instanceof DielineSizeError) return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state };
@@ -159,14 +165,14 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl });
   }
 
-  function preflightOf(prepared: Prepared): PreflightReport {
+  function preflightOf(prepared: Prepared, options: StructureOptions = {}): PreflightReport {
     if (!prepared.dieline) return report(prepared.findings);
-    return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials);
+    return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials, options);
   }
 
   /** The preflight the route answers: the placement's findings plus each image's ink coverage in the condition. */
-  async function fullPreflight(prepared: Prepared, condition: string | undefined): Promise<PreflightReport> {
-    const base = preflightOf(prepared);
+  async function fullPreflight(prepared: Prepared, condition: string | undefined, options: StructureOptions): Promise<PreflightReport> {
+    const base = preflightOf(prepared, options);
     if (!prepared.dieline) return base;
     const ink = await inkCoverageFindings(place({ ...prepared, dieline: prepared.dieline }), printCondition(condition));
     return report([...base.findings, ...ink]);
@@ -192,6 +198,11 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return strongEtag(createHash('sha256').update(key).digest());
   }
 
+  /** What goes to press: the wrap of a template with parts unless the board is asked for. */
+  function printedPart(project: Project, query: PartQuery): ResolvedPart {
+    return resolvePart(project.templateId, query, 'wrap');
+  }
+
   function requireDieline(project: Project): void {
     const template = getTemplate(project.templateId);
     if (!template?.dielineAvailable || !isDielineTemplate(project.templateId)) {
@@ -203,7 +214,9 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
     async preflight(project: Project, query: PreflightQuery = {}): Promise<{ body: string; etag: string }> {
       const files = await ownedFiles(project);
-      const result = await bounded(async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM), query.condition));
+      const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
+      const part = printedPart(project, query);
+      const result = await bounded(async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part), query.condition, options));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -211,6 +224,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     /** GET /projects/:id/print. Preflight runs at the requested bleed; any error finding → 409. */
     async print(project: Project, query: PrintQuery): Promise<Conditional<RenderedFile>> {
       requireDieline(project);
+      const part = printedPart(project, query);
       const options: PrintOptions = {
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         marks: query.marks ?? true,
@@ -222,10 +236,10 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       const files = await ownedFiles(project);
       const { widthMm, depthMm, heightMm } = project;
       return {
-        etag: inputEtag('print', project, options, files),
+        etag: inputEtag('print', project, [options, part], files),
         render: (signal) =>
           bounded(async () => {
-            const prepared = await prepare(project, files, options.bleedMm);
+            const prepared = await prepare(project, files, options.bleedMm, part);
             const checked = preflightOf(prepared);
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
             const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, signal);
@@ -242,7 +256,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     async texture(project: Project, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
       return bounded(async () => {
-        const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
+        const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
         return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, signal);
       });
@@ -271,12 +285,13 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     async preview(project: Project, query: PreviewQuery): Promise<Conditional<Buffer>> {
       requireDieline(project);
       const width = query.width ?? PREVIEW_DEFAULT_WIDTH;
+      const part = printedPart(project, query);
       const files = await ownedFiles(project);
       return {
-        etag: inputEtag('preview', project, { width }, files),
+        etag: inputEtag('preview', project, { width, ...part }, files),
         render: (signal) =>
           bounded(async () => {
-            const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
+            const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
             return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width }, signal);
           }),

@@ -8,21 +8,21 @@ import { SIZE_GRID } from './helpers.js';
 const EXPECTED_ROTATIONS: Readonly<Record<string, Readonly<Record<string, number>>>> = {
   'mailer-box': {
     bottom: 180, back: 0, lid: 180, 'tuck-front': 180, 'dust-flap-left': 180, 'dust-flap-right': 180,
-    front: 180, 'front-rim': 180, 'front-inner': 180, left: 90, 'left-rim': 90, 'left-inner': 90,
-    right: 270, 'right-rim': 270, 'right-inner': 270, 'corner-flap-back-left': 0, 'corner-flap-front-left': 180,
+    front: 180, 'front-rim': 180, 'front-inner': 0, left: 90, 'left-rim': 90, 'left-inner': 270,
+    right: 270, 'right-rim': 270, 'right-inner': 90, 'corner-flap-back-left': 0, 'corner-flap-front-left': 180,
   },
   'rsc-box': {
     joint: 0, back: 0, left: 0, front: 0, right: 0,
-    'top-flap-back': 180, 'top-flap-left': 270, 'top-flap-front': 0, 'top-flap-right': 90,
-    'bottom-flap-back': 180, 'bottom-flap-left': 90, 'bottom-flap-front': 0, 'bottom-flap-right': 270,
+    'top-flap-back': 180, 'top-flap-left': 0, 'top-flap-front': 0, 'top-flap-right': 0,
+    'bottom-flap-back': 180, 'bottom-flap-left': 0, 'bottom-flap-front': 0, 'bottom-flap-right': 0,
   },
   'reverse-tuck-carton': {
     'glue-flap': 0, back: 0, left: 0, front: 0, right: 0, top: 180, 'tuck-top': 180,
-    'dust-flap-top-left': 270, 'dust-flap-top-right': 90, bottom: 0, 'tuck-bottom': 0,
-    'dust-flap-bottom-left': 90, 'dust-flap-bottom-right': 270,
+    'dust-flap-top-left': 0, 'dust-flap-top-right': 0, bottom: 0, 'tuck-bottom': 0,
+    'dust-flap-bottom-left': 0, 'dust-flap-bottom-right': 0,
   },
   'straight-tuck-box': { top: 180, bottom: 180, 'tuck-bottom': 180, front: 0 },
-  'auto-bottom-box': { top: 180, 'bottom-flap-back': 180, 'bottom-flap-front': 0, 'bottom-flap-left': 90, 'bottom-flap-right': 270 },
+  'auto-bottom-box': { top: 180, 'bottom-flap-back': 180, 'bottom-flap-front': 0, 'bottom-flap-left': 0, 'bottom-flap-right': 0 },
   'rigid-lid-box': {
     'base-bottom': 180, 'base-back': 0, 'base-front': 180, 'base-left': 90, 'base-right': 270,
     'lid-top': 0, 'lid-back': 180, 'lid-front': 0, 'lid-left': 90, 'lid-right': 270,

@@ -25,6 +25,19 @@ export function nodeNamed(doc: Document, name: string): Node {
   return node;
 }
 
+/** The mean UV of a panel node's printed side: its centre on the printed sheet, as [u, v]. */
+export function meanUv(doc: Document, panelId: string): [number, number] {
+  const uv = nodeNamed(doc, panelId).getMesh()!.listPrimitives()[0]!.getAttribute('TEXCOORD_0')!;
+  let u = 0;
+  let v = 0;
+  for (let i = 0; i < uv.getCount(); i++) {
+    const [a, b] = uv.getElement(i, [0, 0]) as [number, number];
+    u += a / uv.getCount();
+    v += b / uv.getCount();
+  }
+  return [u, v];
+}
+
 /** World-space vertex positions (mm) of a node's primitive `index`. */
 export function worldPositionsMm(node: Node, index = 0): Array<[number, number, number]> {
   const m = node.getWorldMatrix();

@@ -8,7 +8,7 @@ import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { decodePng } from '../helpers/png.js';
 import { artwork, BLUE, GREEN, twoToneJpeg, uploadJpeg } from '../print/harness.js';
-import { expectValidGlb, nodeNamed, readGlb, worldPositionsMm } from './glb.js';
+import { expectValidGlb, meanUv, nodeNamed, readGlb, worldPositionsMm } from './glb.js';
 
 const ETAG = /^"[A-Za-z0-9_-]{27}"$/;
 const BOX_TEMPLATES = TEMPLATES.filter((template) => template.kind === 'box');
@@ -156,14 +156,7 @@ describe(`model routes (${engineName()})`, () => {
   describe('GET /projects/:id/model', () => {
     /** The texture's pixel at the mean UV of a panel's vertices (its centre on the printed blank). */
     function textureAtPanelCentre(doc: Awaited<ReturnType<typeof readGlb>>, panelId: string, png: ReturnType<typeof decodePng>) {
-      const uv = nodeNamed(doc, panelId).getMesh()!.listPrimitives()[0]!.getAttribute('TEXCOORD_0')!;
-      let u = 0;
-      let v = 0;
-      for (let i = 0; i < uv.getCount(); i++) {
-        const [a, b] = uv.getElement(i, [0, 0]) as [number, number];
-        u += a / uv.getCount();
-        v += b / uv.getCount();
-      }
+      const [u, v] = meanUv(doc, panelId);
       return png.pixel(u * png.width, v * png.height);
     }
 

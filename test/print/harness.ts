@@ -52,6 +52,22 @@ export async function createProject(app: App, account: TestAccount, templateId: 
   return response.json<{ project: { id: string } }>().project.id;
 }
 
+export interface PreflightFinding {
+  severity: string;
+  code: string;
+  message: string;
+  artworkId?: string;
+  panelId?: string;
+}
+
+/** A new project of the account's, and its GET /projects/:id/preflight (200 asserted). */
+export async function projectPreflight(app: App, account: TestAccount, templateId: string, artworkJson: object, dims: object, query = '') {
+  const id = await createProject(app, account, templateId, artworkJson, dims);
+  const response = await app.inject({ method: 'GET', url: `/projects/${id}/preflight${query}`, headers: account.auth });
+  expect(response.statusCode, response.body).toBe(200);
+  return { id, response, ...response.json<{ preflight: { ready: boolean; findings: PreflightFinding[] } }>().preflight };
+}
+
 export function catalogDieline(templateId: string, dims: { widthMm: number; heightMm: number; depthMm: number }, bleedMm = 3): Dieline {
   return generateDieline(templateId, dims, { bleedMm });
 }

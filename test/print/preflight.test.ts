@@ -6,29 +6,19 @@ import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
-import { artwork, createProject, twoToneJpeg, uploadJpeg } from './harness.js';
+import { artwork, projectPreflight, twoToneJpeg, uploadJpeg, type PreflightFinding } from './harness.js';
 
 const MAILER = { widthMm: 300, heightMm: 80, depthMm: 220 };
 
-interface Finding {
-  severity: string;
-  code: string;
-  message: string;
-  artworkId?: string;
-  panelId?: string;
-}
+type Finding = PreflightFinding;
 
 let app: App;
 let owner: TestAccount;
 /** 3000 × 2000 px: 0.3 × a 290 mm panel is ~875 dpi, 1.0 ~262 dpi, 2.0 ~131 dpi. */
 let sharpImage: string;
 
-async function preflight(templateId: string, artworkJson: object, dims: object = MAILER, account = owner) {
-  const id = await createProject(app, account, templateId, artworkJson, dims);
-  const response = await app.inject({ method: 'GET', url: `/projects/${id}/preflight`, headers: account.auth });
-  expect(response.statusCode, response.body).toBe(200);
-  return { id, response, ...response.json<{ preflight: { ready: boolean; findings: Finding[] } }>().preflight };
-}
+const preflight = (templateId: string, artworkJson: object, dims: object = MAILER, account = owner) =>
+  projectPreflight(app, account, templateId, artworkJson, dims);
 
 const codes = (findings: Finding[]) => findings.map((f) => f.code);
 
@@ -124,13 +114,15 @@ describe('preflight: one fixture per code', () => {
       artworks: [artwork('art-1', 'front', sharpImage, { scale: 1 }), artwork('art-2', 'front', sharpImage, { scale: 2, rotationDeg: 30 })],
     });
     expect(ready).toBe(false);
-    expect(findings.map((f) => [f.code, f.severity, f.artworkId, f.panelId])).toEqual([
+    // Both also run over the folds (CROSSES_FOLD, info): only the resolution findings matter here.
+    expect(findings.filter((f) => f.code === 'LOW_RESOLUTION').map((f) => [f.code, f.severity, f.artworkId, f.panelId])).toEqual([
       ['LOW_RESOLUTION', 'warning', 'art-1', 'front'],
       ['LOW_RESOLUTION', 'error', 'art-2', 'front'],
     ]);
-    expect(findings[0]!.message).toMatch(/^art-1 on front prints at \d+ dpi; 300 dpi is recommended\.$/);
-    expect(findings[1]!.message).toMatch(/^art-2 on front prints at \d+ dpi; 300 dpi is recommended and 150 dpi is the minimum\.$/);
-    const dpi = Number(findings[0]!.message.match(/at (\d+) dpi/)![1]);
+    const lowResolution = findings.filter((f) => f.code === 'LOW_RESOLUTION');
+    expect(lowResolution[0]!.message).toMatch(/^art-1 on front prints at \d+ dpi; 300 dpi is recommended\.$/);
+    expect(lowResolution[1]!.message).toMatch(/^art-2 on front prints at \d+ dpi; 300 dpi is recommended and 150 dpi is the minimum\.$/);
+    const dpi = Number(lowResolution[0]!.message.match(/at (\d+) dpi/)![1]);
     expect(dpi).toBeGreaterThan(150);
     expect(dpi).toBeLessThan(300);
   });
@@ -147,11 +139,11 @@ describe('preflight: one fixture per code', () => {
     expect(findings[0]!.message).toBe('art-1 on front lies entirely outside the bleed of blank, so it does not print.');
   });
 
-  it('GLUE_AREA: artwork over the glue flap, and an image background', async () => {
+  it('GLUE_AREA: artwork over the glue flap, and an image background (knocked out by default: info)', async () => {
     const carton = { widthMm: 70, heightMm: 180, depthMm: 70 };
     const onFlap = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'glue-flap', sharpImage, { scale: 0.05 })] }, carton);
-    expect(onFlap.findings.map((f) => [f.code, f.severity, f.artworkId, f.panelId])).toEqual([['GLUE_AREA', 'warning', 'art-1', 'glue-flap']]);
-    expect(onFlap.findings[0]!.message).toBe('art-1 covers the glue area of glue-flap; glued areas should stay free of ink.');
+    expect(onFlap.findings.map((f) => [f.code, f.severity, f.artworkId, f.panelId])).toEqual([['GLUE_AREA', 'info', 'art-1', 'glue-flap']]);
+    expect(onFlap.findings[0]!.message).toBe('art-1 covers the glue area of glue-flap; it is knocked out there (glueAreas=knockout).');
     const background = await preflight('reverse-tuck-carton', { background: { kind: 'image', value: sharpImage } }, carton);
     expect(background.findings.map((f) => [f.code, f.panelId])).toEqual([['GLUE_AREA', 'glue-flap']]);
   });
@@ -186,7 +178,8 @@ describe('preflight: one fixture per code', () => {
 describe('bad input never breaks print or preview', () => {
   it('rotationDeg of 1e9 is taken mod 360 and prints', async () => {
     const { id, findings } = await preflight('mailer-box', { artworks: [artwork('art-1', 'front', sharpImage, { rotationDeg: 1e9, scale: 0.3 })] });
-    expect(findings).toEqual([]);
+    // Turned by 280°, it reaches over the rim (CROSSES_FOLD, info) and nothing else.
+    expect(findings.map((f) => [f.code, f.severity])).toEqual([['CROSSES_FOLD', 'info']]);
     const pdf = await app.inject({ method: 'GET', url: `/projects/${id}/print`, headers: owner.auth });
     expect(pdf.statusCode).toBe(200);
   });

@@ -256,7 +256,9 @@ export function buildMailer(inside: BoxDimensions, t: number): StyleGeometry {
   draft.addPanel('right-inner', 'Right inner wall', 'inner-wall', [[-armInner, t], [-armInner, Wb - t], ...rightInnerEdge]);
 
   // Seen from below (the sheet): the back reads upright, the front and everything seen from above
-  // or below (bottom, lid and its flaps) upside down, the side walls a quarter turn.
+  // or below (bottom, lid and its flaps) upside down, the side walls a quarter turn. The inner
+  // walls roll 180° over their rims and read upright from inside the box: a half turn from their
+  // outer walls. Rims, corner flaps and the lid's flaps keep the frame they are hinged on.
   draft.orient({
     bottom: 180,
     lid: 180,
@@ -265,15 +267,14 @@ export function buildMailer(inside: BoxDimensions, t: number): StyleGeometry {
     'dust-flap-right': 180,
     front: 180,
     'front-rim': 180,
-    'front-inner': 180,
     'corner-flap-front-left': 180,
     'corner-flap-front-right': 180,
     left: 90,
     'left-rim': 90,
-    'left-inner': 90,
+    'left-inner': 270,
     right: 270,
     'right-rim': 270,
-    'right-inner': 270,
+    'right-inner': 90,
   });
 
   const creases: [Point, Point][] = [

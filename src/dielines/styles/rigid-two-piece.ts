@@ -8,8 +8,8 @@
  * The base is drawn outside up, i.e. seen from below (its left wall lies on the right of the
  * sheet); the lid is drawn outside up as seen from above. Panel ids carry the piece prefix
  * (`base-…`, `lid-…`), and each piece has its own closed cut outline. The printed wraps (tray
- * outside plus turn-ins) are not part of this dieline; their paper thickness is allowed for in
- * the lid size.
+ * outside plus turn-ins) are rigid-wrap.ts's, with the same panel ids; their paper thickness is
+ * allowed for in the lid size.
  */
 import { DielineDraft, rect, type StyleGeometry } from '../draft.js';
 import type { StyleLimits } from '../limits.js';
@@ -31,9 +31,9 @@ export const LID_CLEARANCE_MM = 0.6;
 const LID_HEIGHT_SHARE = 1 / 3;
 const LID_MIN_HEIGHT_MM = 20;
 /** Space between the two pieces, on top of both pieces' bleed. */
-const PIECE_GAP_MM = 10;
+export const PIECE_GAP_MM = 10;
 
-interface TrayNames {
+export interface TrayNames {
   prefix: 'base' | 'lid';
   centre: { id: string; name: string };
   /** Seen outside up the base is viewed from below, which swaps left and right. */
@@ -42,6 +42,18 @@ interface TrayNames {
   /** Upright-frame rotations of the centre panel and the walls on the sheet. */
   rotations: Readonly<Record<'centre' | 'back' | 'front' | 'west' | 'east', FrameRotation>>;
 }
+
+/** Seen from below (outside up): the back reads upright, bottom and front upside down. */
+export const BASE_TRAY: TrayNames = {
+  prefix: 'base', centre: { id: 'bottom', name: 'Base bottom' }, west: 'right', east: 'left',
+  rotations: { centre: 180, back: 0, front: 180, west: 270, east: 90 },
+};
+
+/** Seen from above, the walls hang down: the front reads upright, the back upside down. */
+export const LID_TRAY: TrayNames = {
+  prefix: 'lid', centre: { id: 'top', name: 'Lid top' }, west: 'left', east: 'right',
+  rotations: { centre: 0, back: 180, front: 0, west: 90, east: 270 },
+};
 
 /** Adds a tray whose centre panel's top-left corner is at `origin`. */
 function addTray(
@@ -91,33 +103,33 @@ function addTray(
   for (const [a, b] of creases) draft.addCrease(at(a), at(b));
 }
 
-export function buildRigidTwoPiece(inside: BoxDimensions, t: number, bleedMm: number): StyleGeometry {
+export interface TrayInside {
+  length: number;
+  depth: number;
+  height: number;
+}
+
+/** The inside sizes of the base tray and the lid tray (the wraps are sized from these too). */
+export function rigidTrayInsides(inside: BoxDimensions, t: number): { base: TrayInside; lid: TrayInside } {
   const { widthMm: L, depthMm: W, heightMm: H } = inside;
   // The lid's inside fits over the wrapped base and is itself lined by its turn-ins.
   const lidFit = 2 * t + 4 * WRAP_ALLOWANCE_MM + LID_CLEARANCE_MM;
-  const lid = { length: L + lidFit, depth: W + lidFit, height: Math.min(H, Math.max(LID_MIN_HEIGHT_MM, LID_HEIGHT_SHARE * H)) };
-  const base = { length: L, depth: W, height: H };
+  return {
+    base: { length: L, depth: W, height: H },
+    lid: { length: L + lidFit, depth: W + lidFit, height: Math.min(H, Math.max(LID_MIN_HEIGHT_MM, LID_HEIGHT_SHARE * H)) },
+  };
+}
+
+export function buildRigidTwoPiece(inside: BoxDimensions, t: number, bleedMm: number): StyleGeometry {
+  const { widthMm: L, heightMm: H } = inside;
+  const { base, lid } = rigidTrayInsides(inside, t);
   const baseWall = H + t;
   const lidWall = lid.height + t;
   const gap = PIECE_GAP_MM + 2 * bleedMm;
   const draft = new DielineDraft();
-  addTray(draft, [baseWall, baseWall], base, t, {
-    prefix: 'base',
-    centre: { id: 'bottom', name: 'Base bottom' },
-    west: 'right',
-    east: 'left',
-    // Seen from below: the back reads upright, bottom and front upside down.
-    rotations: { centre: 180, back: 0, front: 180, west: 270, east: 90 },
-  });
+  addTray(draft, [baseWall, baseWall], base, t, BASE_TRAY);
   const baseWidth = L + 2 * t + 2 * baseWall;
-  addTray(draft, [baseWidth + gap + lidWall, lidWall], lid, t, {
-    prefix: 'lid',
-    centre: { id: 'top', name: 'Lid top' },
-    west: 'left',
-    east: 'right',
-    // Seen from above, the walls hang down: the front reads upright, the back upside down.
-    rotations: { centre: 0, back: 180, front: 0, west: 90, east: 270 },
-  });
+  addTray(draft, [baseWidth + gap + lidWall, lidWall], lid, t, LID_TRAY);
   const lidOutsideLength = lid.length + 2 * t + 2 * WRAP_ALLOWANCE_MM;
   const lidOutsideDepth = lid.depth + 2 * t + 2 * WRAP_ALLOWANCE_MM;
   return draft.finish(

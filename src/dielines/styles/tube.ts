@@ -30,6 +30,13 @@ const TUBE_PANEL_NAMES: Readonly<Record<TubePanelId, string>> = {
 export const TOP_FEATURE_ROTATION: Readonly<Record<TubePanelId, FrameRotation>> = { back: 180, left: 270, front: 0, right: 90 };
 export const BOTTOM_FEATURE_ROTATION: Readonly<Record<TubePanelId, FrameRotation>> = { back: 180, left: 90, front: 0, right: 270 };
 
+/**
+ * Flaps hinged on a wall whose printed face is hidden when the box is closed (under a closure or an
+ * outer flap): they keep the wall's frame (0), so a wall's design runs on across the crease. Tucks
+ * and glue tabs keep the closure's or flap's rotation above, being hinged on those.
+ */
+const HIDDEN_ON_WALL: ReadonlySet<PanelRole> = new Set<PanelRole>(['dust-flap', 'minor-flap']);
+
 /** Inset of the marked glue area from the edges of a glue flap or tab. */
 export const GLUE_AREA_INSET_MM = 1;
 
@@ -136,7 +143,8 @@ export function buildTube(draft: DielineDraft, spec: TubeSpec): void {
       if (!feature) continue;
       const map = toSheet(id);
       for (const panel of feature.panels) {
-        draft.addPanel(panel.id, panel.name, panel.role, panel.polygon.map(map), 'blank', rotations[id]);
+        const rotation = HIDDEN_ON_WALL.has(panel.role) ? 0 : rotations[id];
+        draft.addPanel(panel.id, panel.name, panel.role, panel.polygon.map(map), 'blank', rotation);
       }
       for (const [a, b] of feature.creases) draft.addCrease(map(a), map(b));
       for (const glue of feature.glue ?? []) draft.addGlueArea(glue.panelId, glue.polygon.map(map));

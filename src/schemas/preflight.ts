@@ -1,0 +1,25 @@
+// GET /projects/:id/preflight's query: the printing condition (ink limit), how the print treats glue
+// areas (the same name and values as the print's query: the severity of GLUE_AREA findings) and the
+// rigid box's part.
+import { Type, type Static } from '@sinclair/typebox';
+import { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode } from '../print/index.js';
+import { StrictObject } from './common.js';
+import { ConditionQuery } from './print.js';
+import { WrapPartQuery } from './parts.js';
+
+export const PreflightGlueAreas = Type.Unsafe<GlueAreasMode>({
+  type: 'string',
+  enum: [...GLUE_AREAS_MODES],
+  default: DEFAULT_GLUE_AREAS,
+  examples: ['print'],
+  description:
+    'How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over ' +
+    'them; GLUE_AREA findings are warnings).',
+});
+
+export const PreflightQuery = StrictObject({
+  ...ConditionQuery,
+  glueAreas: Type.Optional(PreflightGlueAreas),
+  ...WrapPartQuery,
+});
+export type PreflightQuery = Static<typeof PreflightQuery>;
