@@ -32,4 +32,5 @@ export type {
   PanelFrame,
   PanelRole,
   Point,
+  ZoneKind,
 } from './types.js';

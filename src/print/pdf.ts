@@ -19,6 +19,7 @@ import {
 import { boundsOf } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { gradientLine } from './background.js';
+import { eyeMarks } from './containers.js';
 import { cmykIccProfile, pdfImage, rgbToCmyk, type PdfImageData, type PrintColorSpace } from './images.js';
 import type { BackgroundPaint, PieceLayers, Placement, ResolvedAsset, Rgb } from './types.js';
 
@@ -214,6 +215,10 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
       doc.transform(Math.cos(a), Math.sin(a), -Math.sin(a), Math.cos(a), image.center[0], image.center[1]);
       drawImage(doc, name, -image.width / 2, -image.height / 2, image.width, image.height);
       doc.restore();
+    }
+    for (const mark of eyeMarks(dieline)) {
+      tracePolygon(doc, mark.points);
+      doc.fill((options.colorSpace === 'cmyk' ? [0, 0, 0, 100] : [0, 0, 0]) as never);
     }
     doc.restore();
 

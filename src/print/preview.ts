@@ -6,7 +6,8 @@
  * The whole picture is one SVG rasterised by libvips (librsvg): no external resource is loaded.
  */
 import { boundsOf } from '../dielines/geometry.js';
-import type { Point } from '../dielines/index.js';
+import type { Bounds, Point } from '../dielines/index.js';
+import { eyeMarks } from './containers.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
 import { downsampled, loadSharp } from './images.js';
@@ -85,15 +86,18 @@ function backgroundSvg(layers: PieceLayers, background: BackgroundPaint, index: 
 }
 
 export interface PreviewOptions {
-  /** `artboard` (default): the blank with its margins; `blank`: exactly the cut blank, origin at its corner (a 3D texture). */
-  area?: 'artboard' | 'blank';
+  /**
+   * `artboard` (default): the blank with its margins; `blank`: exactly the cut blank, origin at its
+   * corner (a 3D texture); or a region of the blank in mm (a container's texture window).
+   */
+  area?: 'artboard' | 'blank' | Bounds;
   /** Draw the cut and crease lines over the print (default true). */
   dielineLines?: boolean;
 }
 
 export async function renderPreviewPng(placement: Placement<PrintSurface>, widthPx: number, options: PreviewOptions = {}): Promise<Buffer> {
   const { dieline } = placement;
-  const board = options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
+  const board = typeof options.area === 'object' ? options.area : options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
   const k = widthPx / board.width;
   const heightPx = Math.max(1, Math.round(board.height * k));
   widthPx = Math.max(1, Math.round(widthPx));
@@ -138,6 +142,7 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
         if (k !== 0) parts.push(`<use href="#${id}" transform="translate(${n(k * period)} 0)"/>`);
       }
     });
+    for (const mark of eyeMarks(dieline)) parts.push(`<path d="${mark.d}" fill="#000"/>`);
     parts.push('</g>');
   });
   const line = Math.max(0.25, 1 / k);
@@ -154,10 +159,10 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
 
 /**
  * A 3D model's texture: exactly the printed sheet (a box's cut blank, a container's label), no
- * margins or dieline lines, `sizePx` on its longer side.
+ * margins or dieline lines, `sizePx` on its longer side; `window`: only that region of the sheet.
  */
-export function renderTexturePng(placement: Placement<PrintSurface>, sizePx: number): Promise<Buffer> {
-  const { width, height } = placement.dieline.blank;
+export function renderTexturePng(placement: Placement<PrintSurface>, sizePx: number, window?: Bounds): Promise<Buffer> {
+  const { width, height } = window ?? placement.dieline.blank;
   const widthPx = width >= height ? sizePx : (sizePx * width) / height;
-  return renderPreviewPng(placement, widthPx, { area: 'blank', dielineLines: false });
+  return renderPreviewPng(placement, widthPx, { area: window ?? 'blank', dielineLines: false });
 }

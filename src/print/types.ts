@@ -55,7 +55,10 @@ export type FindingCode =
   | 'ARTWORK_SCALE'
   | 'GLUE_AREA'
   | 'MATERIAL_NOT_OFFERED'
-  | 'PRINT_BUDGET';
+  | 'PRINT_BUDGET'
+  | 'SEAL_AREA'
+  | 'OVERLAP_AREA'
+  | 'DISTORTION_ZONE';
 
 export interface Finding {
   severity: Severity;

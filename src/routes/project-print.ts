@@ -6,7 +6,8 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { matchesEtag } from '../lib/http-caching.js';
 import { NotModified } from '../schemas/assets.js';
-import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
+import { errorResponses, IdParams } from '../schemas/common.js';
+import { PreflightQuery } from '../schemas/containers.js';
 import { PreflightResponse, PreviewQuery, PreviewResponse, PrintQuery, PrintResponse } from '../schemas/print.js';
 import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
 
@@ -33,13 +34,13 @@ const projectPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Check a project for print: missing panels and assets, resolution, bleed, glue areas, material',
         security,
         params: IdParams,
-        querystring: EmptyQuery,
+        querystring: PreflightQuery,
         response: { 200: PreflightResponse, 304: NotModified, ...errorResponses(400, 401, 404, 503) },
       },
     },
     async (request, reply) => {
       const project = await app.services.projects.get(request.caller, request.params.id);
-      const { body, etag } = await app.services.print.preflight(project);
+      const { body, etag } = await app.services.print.preflight(project, request.query);
       if (notModified(request, reply, etag)) return reply;
       return reply.type('application/json; charset=utf-8').send(body as never);
     },

@@ -5,6 +5,7 @@ import { DEFAULT_BLEED_MM } from '../dielines/index.js';
 import { BLEED_LIMITS } from '../dielines/limits.js';
 import { PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH } from '../print/index.js';
 import { StrictObject } from './common.js';
+import { ContainerOptionsProperties } from './containers.js';
 
 const BooleanQuery = (description: string) => Type.Boolean({ default: true, description });
 
@@ -27,6 +28,7 @@ export const PrintQuery = StrictObject({
       description: 'cmyk: images and background converted with a CMYK profile, declared as the OutputIntent.',
     }),
   ),
+  ...ContainerOptionsProperties,
 });
 export type PrintQuery = Static<typeof PrintQuery>;
 
@@ -39,13 +41,14 @@ export const PreviewQuery = StrictObject({
       description: `Width of the PNG in pixels (${PREVIEW_MIN_WIDTH}–${PREVIEW_MAX_WIDTH}); the height follows the artboard.`,
     }),
   ),
+  ...ContainerOptionsProperties,
 });
 export type PreviewQuery = Static<typeof PreviewQuery>;
 
 export const FindingSchema = Type.Object(
   {
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET.' }),
+    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE.' }),
     message: Type.String(),
     artworkId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),

@@ -4,7 +4,8 @@
 // process with PRINT_QUEUE waiting; beyond that the caller gets a 503 and Retry-After.
 import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
-import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, isDielineTemplate, type Dieline } from '../dielines/index.js';
+import type { ContainerOptions } from '../dielines/containers/index.js';
+import { DEFAULT_BLEED_MM, DielineSizeError, type Bounds } from '../dielines/index.js';
 import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import {
@@ -26,12 +27,22 @@ import {
   type PrintOptions,
   type ResolvedAsset,
 } from '../print/index.js';
+import { unwrapPlacement, zoneFindings } from '../print/containers.js';
 import { loadSharp } from '../print/images.js';
 import type { AssetRepository, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
+import type { PreflightQuery } from '../schemas/containers.js';
 import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
+import {
+  containerOptionsKey,
+  containerOptionsOf,
+  hasPrintGeometry,
+  printGeometry,
+  requireContainerOptions,
+  type PrintGeometry,
+} from './print-geometry.js';
 
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
@@ -90,16 +101,17 @@ export async function describeAsset(storage: FileStorage, file: StoredFile): Pro
 interface Prepared {
   template: Template;
   /** Set when the design can be placed. */
-  dieline: Dieline | null;
+  dieline: PrintGeometry['dieline'] | null;
+  textureWindow?: Bounds;
   findings: PreflightReport['findings'];
   assets: AssetLookup;
   state: DesignState;
 }
 
 /** The sheet's print as a texture, or null when nothing prints on it. */
-function texturePng(placement: Placement<PrintSurface>, sizePx: number): Promise<Buffer> | null {
+function texturePng(placement: Placement<PrintSurface>, sizePx: number, window?: Bounds): Promise<Buffer> | null {
   if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-  return renderTexturePng(placement, sizePx);
+  return renderTexturePng(placement, sizePx, window);
 }
 
 export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null) {
@@ -132,33 +144,43 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return lookup;
   }
 
-  async function prepare(project: Project, files: Map<string, StoredFile | null>, bleedMm: number): Promise<Prepared> {
+  async function prepare(project: Project, files: Map<string, StoredFile | null>, bleedMm: number, containers: ContainerOptions = {}): Promise<Prepared> {
     const template = getTemplate(project.templateId)!;
     const state = (project.artworkJson ?? {}) as DesignState;
-    if (!template.dielineAvailable || !isDielineTemplate(template.id)) {
+    if (!hasPrintGeometry(template)) {
       return { template, dieline: null, findings: [noDielineFinding(template.id)], assets: new Map(), state };
     }
-    let dieline: Dieline;
+    let geometry: PrintGeometry;
     try {
-      dieline = generateDieline(
-        template.id,
+      geometry = printGeometry(
+        template,
         { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm },
-        { thicknessMm: projectThicknessMm(template, project.artworkJson), bleedMm },
+        { containers, bleedMm, ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, project.artworkJson) } : {}) },
       );
     } catch (error) {
       if (error instanceof DielineSizeError) return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state };
       throw error;
     }
-    return { template, dieline, findings: [], assets: await describeAll(files), state };
+    return { template, ...geometry, findings: [], assets: await describeAll(files), state };
   }
 
-  function place(prepared: Prepared & { dieline: Dieline }) {
-    return placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl });
+  /** The design on the geometry; a wrapping layout's images repeated across its ends. */
+  function place(prepared: Prepared & { dieline: PrintGeometry['dieline'] }) {
+    return unwrapPlacement(placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl }));
   }
 
   function preflightOf(prepared: Prepared): PreflightReport {
     if (!prepared.dieline) return report(prepared.findings);
-    return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials);
+    const placement = place({ ...prepared, dieline: prepared.dieline });
+    const checked = preflightPlacement(placement, prepared.state.material, prepared.template.materials);
+    return report([...checked.findings, ...zoneFindings(placement)]);
+  }
+
+  /** The request's container options, checked against the template (400 when one does not apply). */
+  function optionsFor(project: Project, query: ContainerOptions): ContainerOptions {
+    const options = containerOptionsOf(query);
+    requireContainerOptions(getTemplate(project.templateId)!, options);
+    return options;
   }
 
   /** Each named image: its name, and its stored size, or null when the owner has no such image. */
@@ -183,16 +205,17 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
 
   function requireDieline(project: Project): void {
     const template = getTemplate(project.templateId);
-    if (!template?.dielineAvailable || !isDielineTemplate(project.templateId)) {
-      throw badRequest(MESSAGES.templateHasNoDieline(project.templateId));
-    }
+    if (!template || !hasPrintGeometry(template)) throw badRequest(MESSAGES.templateHasNoDieline(project.templateId));
   }
+
+  const optionsKey = (project: Project, options: ContainerOptions) => containerOptionsKey(getTemplate(project.templateId)!, options);
 
   return {
     /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
-    async preflight(project: Project): Promise<{ body: string; etag: string }> {
+    async preflight(project: Project, query: PreflightQuery = {}): Promise<{ body: string; etag: string }> {
+      const containers = optionsFor(project, query);
       const files = await ownedFiles(project);
-      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM)));
+      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM, containers)));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -200,6 +223,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     /** GET /projects/:id/print. Preflight runs at the requested bleed; any error finding → 409. */
     async print(project: Project, query: PrintQuery): Promise<Conditional<RenderedFile>> {
       requireDieline(project);
+      const containers = optionsFor(project, query);
       const options: PrintOptions = {
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         marks: query.marks ?? true,
@@ -209,10 +233,10 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       const files = await ownedFiles(project);
       const { widthMm, depthMm, heightMm } = project;
       return {
-        etag: inputEtag('print', project, options, files),
+        etag: inputEtag('print', project, [options, optionsKey(project, containers)], files),
         render: () =>
           bounded(async () => {
-            const prepared = await prepare(project, files, options.bleedMm);
+            const prepared = await prepare(project, files, options.bleedMm, containers);
             const checked = preflightOf(prepared);
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
             const body = await renderPrintPdf(place({ ...prepared, dieline: prepared.dieline }), options);
@@ -236,16 +260,16 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     },
 
     /**
-     * A container's label as its 3D model's texture: the same layers as a print (background of any
-     * kind, artworks on the label's panels), over the label sheet. Unreadable or foreign images are
-     * left out; null when nothing prints on it.
+     * A container's print layout as its 3D model's texture: the same layers as the print, over
+     * the layout's texture window (the part the model shows). Unreadable or foreign images are left
+     * out; null for a size the layout cannot be built at or when nothing prints on it.
      */
-    async labelTexture(project: Project, sheet: PrintSurface, sizePx: number): Promise<Buffer | null> {
+    async containerTexture(project: Project, containers: ContainerOptions, sizePx: number): Promise<Buffer | null> {
       const files = await ownedFiles(project);
       return bounded(async () => {
-        const state = (project.artworkJson ?? {}) as DesignState;
-        const placement = placeDesign({ dieline: sheet, state, assets: await describeAll(files), publicBaseUrl: baseUrl });
-        return texturePng(placement, sizePx);
+        const prepared = await prepare(project, files, DEFAULT_BLEED_MM, containers);
+        if (!prepared.dieline) return null;
+        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow);
       });
     },
 
@@ -257,13 +281,14 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     /** GET /projects/:id/preview. Anything that cannot be placed is left out; a size error is a 400. */
     async preview(project: Project, query: PreviewQuery): Promise<Conditional<Buffer>> {
       requireDieline(project);
+      const containers = optionsFor(project, query);
       const width = query.width ?? PREVIEW_DEFAULT_WIDTH;
       const files = await ownedFiles(project);
       return {
-        etag: inputEtag('preview', project, { width }, files),
+        etag: inputEtag('preview', project, [{ width }, optionsKey(project, containers)], files),
         render: () =>
           bounded(async () => {
-            const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
+            const prepared = await prepare(project, files, DEFAULT_BLEED_MM, containers);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
             return renderPreviewPng(place({ ...prepared, dieline: prepared.dieline }), width);
           }),
