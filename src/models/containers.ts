@@ -1,10 +1,11 @@
 /**
  * The five container templates as parametric meshes at their dimensions (millimetres in, metres
- * out; +Y up, front facing +Z, standing on y = 0). Each has one printable region, the part named
- * `label`, whose UVs cover the label artwork once: u runs left to right around the container with
- * u = 0.5 at the front (+Z), v runs top to bottom.
+ * out; +Y up, front facing +Z, standing on y = 0). The printed part is named `label`; its UVs span
+ * the texture window of the container's print layout (src/dielines/containers): u runs left to
+ * right around the container with u = 0.5 at the front (+Z), v runs top to bottom. The pouch's
+ * `label` (front) and `back` faces both map into its whole web, the back turned half round.
  */
-import type { BoxDimensions, DielinePanel, Point } from '../dielines/index.js';
+import type { BoxDimensions } from '../dielines/index.js';
 import {
   bottleBody,
   CAN_BASE_MM,
@@ -18,7 +19,6 @@ import {
   type LatheLabel,
 } from '../dielines/containers/figures.js';
 import { requireInRange } from '../dielines/limits.js';
-import type { PrintSurface } from '../print/types.js';
 import { gridPrimitive, type MeshPart, type Primitive, type Surface } from './mesh.js';
 
 const MM = 0.001;
@@ -249,55 +249,4 @@ function requireContainerSize(kind: ContainerKind, dims: BoxDimensions): void {
   requireInRange('widthMm', dims.widthMm, limits.widthMm, limits.subject);
   requireInRange('heightMm', dims.heightMm, limits.heightMm, limits.subject);
   if (limits.depthMm) requireInRange('depthMm', dims.depthMm, limits.depthMm, limits.subject);
-}
-
-/**
- * The container's label as a print surface, in millimetres: the rectangle the `label` part's UVs
- * span (u → x, v → y), so a texture rendered over it lands where the mesh expects it.
- * - bottle, jar, can: the label cylinder's circumference × its height; it wraps (x is periodic);
- * - tube: the body's perimeter (π × diameter, kept from round to crimp) × its height; it wraps;
- * - pouch: the front face, width × height (the bulge is not unrolled).
- * Panels: `label` (the whole sheet, centred on the front), `front` (the half facing +Z) and, on
- * wrapping labels, `back` (the other half, centred on the seam at the back).
- */
-export function containerLabelSheet(kind: ContainerKind, dims: BoxDimensions): PrintSurface {
-  requireContainerSize(kind, dims);
-  let width: number;
-  let height: number;
-  if (kind === 'pouch') {
-    width = dims.widthMm;
-    height = dims.heightMm;
-  } else if (kind === 'tube') {
-    const { bodyBottom, bodyTop } = tubeBody(dims.heightMm);
-    width = Math.PI * dims.widthMm;
-    height = bodyTop - bodyBottom;
-  } else {
-    const { radius, bottom, top } = LATHE_LABELS[kind](dims);
-    width = 2 * Math.PI * radius;
-    height = top - bottom;
-  }
-  const wraps = kind !== 'pouch';
-  const rect = (x0: number, x1: number): Point[] => [[x0, 0], [x1, 0], [x1, height], [x0, height]];
-  const panel = (id: string, name: string, centreX: number, panelWidth: number): DielinePanel => ({
-    id,
-    name,
-    role: 'wall',
-    pieceId: 'label',
-    polygon: rect(centreX - panelWidth / 2, centreX + panelWidth / 2),
-    bounds: { x: centreX - panelWidth / 2, y: 0, width: panelWidth, height },
-    frame: { center: [centreX, height / 2], rotationDeg: 0, width: panelWidth, height },
-  });
-  const panels = [panel('label', 'Label', width / 2, width), panel('front', 'Front', width / 2, wraps ? width / 2 : width)];
-  if (wraps) panels.push(panel('back', 'Back', width, width / 2));
-  const outline = rect(0, width);
-  return {
-    styleName: `${kind} label`,
-    blank: { width, height },
-    artboard: { x: 0, y: 0, width, height },
-    pieces: [{ id: 'label', name: 'Label', bounds: { x: 0, y: 0, width, height } }],
-    panels,
-    // The label's edge is its bleed: the texture is exactly the label, nothing prints beyond it.
-    paths: [{ type: 'bleed', closed: true, points: outline, d: `M0 0H${width}V${height}H0Z`, pieceId: 'label' }],
-    ...(wraps ? { wrapWidth: width } : {}),
-  };
 }
