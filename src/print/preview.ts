@@ -20,6 +20,8 @@ export const PREVIEW_DEFAULT_WIDTH = 1024;
 const MAX_IMAGE_SIDE_PX = 4096;
 const CUT_COLOUR = '#e4007c';
 const CREASE_COLOUR = '#00a0e9';
+/** Containers' marked zones (seals, overlaps, shrink, neck and base, zipper). */
+const ZONE_COLOUR = '#f7941d';
 
 const n = (value: number) => (Math.round(value * 1000) / 1000).toString();
 const rgb = (c: readonly number[]) => `rgb(${c[0]},${c[1]},${c[2]})`;
@@ -148,6 +150,9 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   const line = Math.max(0.25, 1 / k);
   for (const path of options.dielineLines === false ? [] : dieline.paths) {
     if (path.type === 'cut') parts.push(`<path d="${path.d}" fill="none" stroke="${CUT_COLOUR}" stroke-width="${n(line)}"/>`);
+    if (path.type === 'zone') {
+      parts.push(`<path d="${path.d}" fill="none" stroke="${ZONE_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(2 * line * 4)} ${n(line * 4)}"/>`);
+    }
     if (path.type === 'crease') {
       parts.push(`<path d="${path.d}" fill="none" stroke="${CREASE_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(3 * line * 4)} ${n(1.5 * line * 4)}"/>`);
     }
