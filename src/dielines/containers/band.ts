@@ -4,9 +4,8 @@
  * neck is formed after printing and the base is domed: both zones distort and are marked. A can is
  * not die-cut: the band's outline is its trim, with no CutContour.
  */
-import type { BoxDimensions } from '../types.js';
 import { CAN_BASE_MM, CAN_NECK_MM, CAN_RIM_MM } from './figures.js';
-import { SAFE_MARGIN_MM, type ContainerLayout } from './layout.js';
+import { SAFE_MARGIN_MM, type ContainerLayout, type LayoutContext } from './layout.js';
 import { buildWrap } from './wrap.js';
 
 export const CAN_PRINT_OVERLAP_MM = 3;
@@ -14,33 +13,27 @@ export const CAN_PRINT_OVERLAP_MM = 3;
 const FLANGE_MM = CAN_RIM_MM + 1;
 const CAN_WALL_MM = 0.1;
 
-export function buildCanBand(templateId: string, dims: BoxDimensions, bleedMm: number): ContainerLayout {
-  const c = Math.PI * dims.widthMm;
+export function buildCanBand(context: LayoutContext): ContainerLayout {
+  const { dims } = context;
   const height = dims.heightMm - FLANGE_MM;
   const neck = CAN_NECK_MM - FLANGE_MM;
   return buildWrap({
-    templateId,
+    ...context,
     style: 'can-band',
     styleName: 'Can decoration band',
     thicknessMm: CAN_WALL_MM,
-    bleedMm,
-    dims,
     piece: { id: 'band', name: 'Band' },
-    period: c,
     strip: { widthMm: CAN_PRINT_OVERLAP_MM, zone: 'overlap' },
     height,
     cutCornerRadius: null,
-    unprintedMm: 0,
-    stripUnprinted: false,
     zones: [
       { zone: 'neck', y0: 0, y1: neck },
       { zone: 'base', y0: height - CAN_BASE_MM, y1: height },
     ],
     safe: { y0: neck + SAFE_MARGIN_MM, y1: height - CAN_BASE_MM - SAFE_MARGIN_MM },
     parameters: {
-      circumferenceMm: c,
       overlapMm: CAN_PRINT_OVERLAP_MM,
-      bandWidthMm: c + CAN_PRINT_OVERLAP_MM,
+      bandWidthMm: Math.PI * dims.widthMm + CAN_PRINT_OVERLAP_MM,
       decoratedHeightMm: height,
       neckZoneMm: neck,
       baseZoneMm: CAN_BASE_MM,

@@ -117,27 +117,21 @@ export function generateContainerLayout(
     }
     return value;
   };
-  const inside: BoxDimensions = { widthMm: dims.widthMm, heightMm: dims.heightMm, depthMm: dims.depthMm };
+  const context = { templateId, dims: { widthMm: dims.widthMm, heightMm: dims.heightMm, depthMm: dims.depthMm }, bleedMm };
   switch (kind) {
     case 'bottle':
     case 'jar':
       if ((options.labelStyle ?? 'label') === 'sleeve') {
-        return buildShrinkSleeve(
-          templateId,
-          kind,
-          inside,
-          bleedMm,
-          range('fitMm', options.fitMm ?? FIT_DEFAULT_MM, FIT_LIMITS),
-          range('seamMm', options.seamMm ?? SLEEVE_SEAM_DEFAULT_MM, SEAM_LIMITS),
-        );
+        const fitMm = range('fitMm', options.fitMm ?? FIT_DEFAULT_MM, FIT_LIMITS);
+        return buildShrinkSleeve(context, kind, fitMm, range('seamMm', options.seamMm ?? SLEEVE_SEAM_DEFAULT_MM, SEAM_LIMITS));
       }
-      return buildWrapLabel(templateId, kind, inside, bleedMm, range('overlapMm', options.overlapMm ?? OVERLAP_DEFAULT_MM, OVERLAP_LIMITS));
+      return buildWrapLabel(context, kind, range('overlapMm', options.overlapMm ?? OVERLAP_DEFAULT_MM, OVERLAP_LIMITS));
     case 'can':
-      return buildCanBand(templateId, inside, bleedMm);
+      return buildCanBand(context);
     case 'tube':
-      return buildTubeLaminate(templateId, inside, bleedMm, range('seamMm', options.seamMm ?? TUBE_SEAM_DEFAULT_MM, SEAM_LIMITS));
+      return buildTubeLaminate(context, range('seamMm', options.seamMm ?? TUBE_SEAM_DEFAULT_MM, SEAM_LIMITS));
     case 'pouch':
-      return buildDoyenPouch(templateId, inside, bleedMm);
+      return buildDoyenPouch(context);
   }
 }
 

@@ -3,39 +3,30 @@
  * label band the 3D model shows. Die-cut with 2 mm corners; the overlap strip at the right-hand end
  * lies over the left-hand end, the ends meeting at the back centre.
  */
-import type { BoxDimensions } from '../types.js';
 import { LATHE_LABELS } from './figures.js';
-import { SAFE_MARGIN_MM, type ContainerLayout } from './layout.js';
+import { SAFE_MARGIN_MM, type ContainerLayout, type LayoutContext } from './layout.js';
 import { buildWrap } from './wrap.js';
 
 export const LABEL_CORNER_RADIUS_MM = 2;
 /** Paper or film label stock. */
 const LABEL_CALIPER_MM = 0.08;
 
-export function buildWrapLabel(templateId: string, kind: 'bottle' | 'jar', dims: BoxDimensions, bleedMm: number, overlapMm: number): ContainerLayout {
-  const band = LATHE_LABELS[kind](dims);
+export function buildWrapLabel(context: LayoutContext, kind: 'bottle' | 'jar', overlapMm: number): ContainerLayout {
+  const band = LATHE_LABELS[kind](context.dims);
   const height = band.top - band.bottom;
-  const c = Math.PI * dims.widthMm;
   return buildWrap({
-    templateId,
+    ...context,
     style: 'wrap-label',
     styleName: `Wrap-around ${kind} label`,
     thicknessMm: LABEL_CALIPER_MM,
-    bleedMm,
-    dims,
     piece: { id: 'label', name: 'Label' },
-    period: c,
     strip: { widthMm: overlapMm, zone: 'overlap' },
     height,
     cutCornerRadius: LABEL_CORNER_RADIUS_MM,
-    unprintedMm: 0,
-    stripUnprinted: false,
-    zones: [],
     safe: { y0: SAFE_MARGIN_MM, y1: height - SAFE_MARGIN_MM },
     parameters: {
-      circumferenceMm: c,
       overlapMm,
-      labelWidthMm: c + overlapMm,
+      labelWidthMm: Math.PI * context.dims.widthMm + overlapMm,
       labelHeightMm: height,
       labelBottomMm: band.bottom,
       cornerRadiusMm: LABEL_CORNER_RADIUS_MM,

@@ -5,9 +5,8 @@
  * layer, printed above the artwork. Aluminium and extruded tubes are printed in the round: the same
  * layout serves as a 360° band, with no side seam.
  */
-import type { BoxDimensions } from '../types.js';
 import { tubeBody } from './figures.js';
-import { layoutPath, rect, SAFE_MARGIN_MM, type ContainerLayout } from './layout.js';
+import { layoutPath, rect, SAFE_MARGIN_MM, type ContainerLayout, type LayoutContext } from './layout.js';
 import { buildWrap } from './wrap.js';
 
 export const TUBE_SEAM_DEFAULT_MM = 3;
@@ -15,7 +14,8 @@ export const EYE_MARK = { widthMm: 5, heightMm: 10, fromSeamMm: 10 } as const;
 /** ABL/PBL laminate. */
 const LAMINATE_CALIPER_MM = 0.3;
 
-export function buildTubeLaminate(templateId: string, dims: BoxDimensions, bleedMm: number, seamMm: number): ContainerLayout {
+export function buildTubeLaminate(context: LayoutContext, seamMm: number): ContainerLayout {
+  const { dims } = context;
   const c = Math.PI * dims.widthMm;
   const { bodyBottom, bodyTop } = tubeBody(dims.heightMm);
   const length = dims.heightMm - bodyBottom;
@@ -23,24 +23,18 @@ export function buildTubeLaminate(templateId: string, dims: BoxDimensions, bleed
   const eyeRight = c - EYE_MARK.fromSeamMm;
   const eyeMark = layoutPath('eyemark', rect(eyeRight - EYE_MARK.widthMm, 0, eyeRight, EYE_MARK.heightMm), true, { panelId: 'back' });
   return buildWrap({
-    templateId,
+    ...context,
     style: 'tube-laminate',
     styleName: 'Squeeze tube laminate',
     thicknessMm: LAMINATE_CALIPER_MM,
-    bleedMm,
-    dims,
     piece: { id: 'laminate', name: 'Laminate' },
-    period: c,
     strip: { widthMm: seamMm, zone: 'seal' },
     height: length,
     cutCornerRadius: 0,
-    unprintedMm: 0,
-    stripUnprinted: false,
     zones: [{ zone: 'seal', y0: 0, y1: crimp }],
     safe: { y0: crimp + SAFE_MARGIN_MM, y1: length - SAFE_MARGIN_MM },
     extraPaths: [eyeMark],
     parameters: {
-      circumferenceMm: c,
       seamMm,
       laminateWidthMm: c + seamMm,
       sleeveLengthMm: length,

@@ -93,15 +93,23 @@ export function layoutPanel(
   };
 }
 
-export interface LayoutInput {
+/** What every layout is built from: the template, the container's size and the bleed. */
+export interface LayoutContext {
   templateId: string;
+  dims: BoxDimensions;
+  bleedMm: number;
+}
+
+/** What names a layout: its context, style, substrate and the one piece. */
+export interface LayoutBase extends LayoutContext {
   style: ContainerStyleId;
   styleName: string;
   /** Nominal caliper of the substrate (film, laminate, can wall). */
   thicknessMm: number;
-  bleedMm: number;
-  dims: BoxDimensions;
   piece: { id: string; name: string };
+}
+
+export interface LayoutInput extends LayoutBase {
   width: number;
   height: number;
   parameters: Record<string, number>;

@@ -8,8 +8,19 @@
  * between the top seal and the zipper. Outline, notches and corner radii are the CutContour.
  */
 import { requireAtLeast } from '../limits.js';
-import type { BoxDimensions, DielinePath, Point } from '../types.js';
-import { arc, assembleLayout, layoutPanel, layoutPath, rect, roundedRect, SAFE_MARGIN_MM, zonePath, type ContainerLayout } from './layout.js';
+import type { DielinePath, Point } from '../types.js';
+import {
+  arc,
+  assembleLayout,
+  layoutPanel,
+  layoutPath,
+  rect,
+  roundedRect,
+  SAFE_MARGIN_MM,
+  zonePath,
+  type ContainerLayout,
+  type LayoutContext,
+} from './layout.js';
 
 export const POUCH = {
   sideSealMm: 8,
@@ -68,7 +79,8 @@ function outline(w: number, total: number, notchY: number): Point[] {
   return result;
 }
 
-export function buildDoyenPouch(templateId: string, dims: BoxDimensions, bleedMm: number): ContainerLayout {
+export function buildDoyenPouch(context: LayoutContext): ContainerLayout {
+  const { dims, bleedMm } = context;
   const { widthMm: w, heightMm: h, depthMm: g } = dims;
   const { sideSealMm: s, topSealMm: t, zipperFromTopMm: zTop, zipperMm: z } = POUCH;
   const m = SAFE_MARGIN_MM;
@@ -113,12 +125,10 @@ export function buildDoyenPouch(templateId: string, dims: BoxDimensions, bleedMm
   );
   return {
     dieline: assembleLayout({
-      templateId,
+      ...context,
       style: 'doyen-pouch',
       styleName: 'Stand-up pouch, Doyen bottom',
       thicknessMm: FILM_CALIPER_MM,
-      bleedMm,
-      dims,
       piece: { id: pieceId, name: 'Web' },
       width: w,
       height: total,

@@ -5,9 +5,8 @@
  * Where the body is narrower than its largest diameter (shoulder, neck, the rounded foot) the film
  * shrinks: those zones are marked.
  */
-import type { BoxDimensions } from '../types.js';
 import { BASE_ROUNDING_MM, bottleBody, jarBody, LATHE_LABELS } from './figures.js';
-import { SAFE_MARGIN_MM, type ContainerLayout } from './layout.js';
+import { SAFE_MARGIN_MM, type ContainerLayout, type LayoutContext } from './layout.js';
 import { buildWrap, type BandZone } from './wrap.js';
 
 export const SLEEVE_UNPRINTED_MM = 2;
@@ -24,14 +23,8 @@ function sleeveTop(kind: 'bottle' | 'jar', h: number): { top: number; narrowsFro
   return { top: bodyTop, narrowsFrom: neckStart };
 }
 
-export function buildShrinkSleeve(
-  templateId: string,
-  kind: 'bottle' | 'jar',
-  dims: BoxDimensions,
-  bleedMm: number,
-  fitMm: number,
-  seamMm: number,
-): ContainerLayout {
+export function buildShrinkSleeve(context: LayoutContext, kind: 'bottle' | 'jar', fitMm: number, seamMm: number): ContainerLayout {
+  const { dims } = context;
   const c = Math.PI * dims.widthMm;
   const layflat = c / 2 + fitMm;
   const { top, narrowsFrom } = sleeveTop(kind, dims.heightMm);
@@ -43,12 +36,10 @@ export function buildShrinkSleeve(
   ];
   const band = LATHE_LABELS[kind](dims);
   return buildWrap({
-    templateId,
+    ...context,
     style: 'shrink-sleeve',
     styleName: `${kind === 'bottle' ? 'Bottle' : 'Jar'} shrink sleeve`,
     thicknessMm: SLEEVE_CALIPER_MM,
-    bleedMm,
-    dims,
     piece: { id: 'sleeve', name: 'Sleeve' },
     period: 2 * layflat,
     strip: { widthMm: seamMm, zone: 'seal' },
@@ -62,7 +53,6 @@ export function buildShrinkSleeve(
       y1: length - Math.max(SLEEVE_UNPRINTED_MM, BASE_ROUNDING_MM) - SAFE_MARGIN_MM,
     },
     parameters: {
-      circumferenceMm: c,
       layflatMm: layflat,
       fitMm,
       seamMm,

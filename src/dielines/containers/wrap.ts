@@ -5,8 +5,8 @@
  * centred on the front), `front` (the half centred on the front, x = period / 2) and `back` (the
  * other half, centred on the seam; its artwork continues across the two ends).
  */
-import type { BoxDimensions, ContainerStyleId, DielinePath, Point, ZoneKind } from '../types.js';
-import { assembleLayout, layoutPanel, layoutPath, rect, roundedRect, SAFE_MARGIN_MM, zonePath, type ContainerLayout } from './layout.js';
+import type { DielinePath, Point, ZoneKind } from '../types.js';
+import { assembleLayout, layoutPanel, type LayoutBase, layoutPath, rect, roundedRect, SAFE_MARGIN_MM, zonePath, type ContainerLayout } from './layout.js';
 
 /** A zone across the whole band between two heights (mm from the layout's top edge). */
 export interface BandZone {
@@ -15,24 +15,18 @@ export interface BandZone {
   y1: number;
 }
 
-export interface WrapSpec {
-  templateId: string;
-  style: ContainerStyleId;
-  styleName: string;
-  thicknessMm: number;
-  bleedMm: number;
-  dims: BoxDimensions;
-  piece: { id: string; name: string };
-  period: number;
+export interface WrapSpec extends LayoutBase {
+  /** Default: the circumference C = π × widthMm. */
+  period?: number;
   strip: { widthMm: number; zone: ZoneKind };
   height: number;
   /** Die-cut outline with this corner radius; null: the outline is a trim, no CutContour. */
   cutCornerRadius: number | null;
-  /** Heights left unprinted at the top and bottom edge (no ink, so the bleed stops there). */
-  unprintedMm: number;
+  /** Heights left unprinted at the top and bottom edge (no ink, so the bleed stops there); default 0. */
+  unprintedMm?: number;
   /** The strip is left unprinted (a solvent seam). */
-  stripUnprinted: boolean;
-  zones: BandZone[];
+  stripUnprinted?: boolean;
+  zones?: BandZone[];
   /** Safe area's top and bottom (the sides follow the strip and the seam). */
   safe: { y0: number; y1: number };
   extraPaths?: DielinePath[];
@@ -42,7 +36,9 @@ export interface WrapSpec {
 }
 
 export function buildWrap(spec: WrapSpec): ContainerLayout {
-  const { period: p, height: h, bleedMm: b } = spec;
+  const { height: h, bleedMm: b, unprintedMm = 0, stripUnprinted = false, zones = [] } = spec;
+  const c = Math.PI * spec.dims.widthMm;
+  const p = spec.period ?? c;
   const strip = spec.strip.widthMm;
   const width = p + strip;
   const pieceId = spec.piece.id;
@@ -53,24 +49,24 @@ export function buildWrap(spec: WrapSpec): ContainerLayout {
     layoutPanel('back', 'Back', 'wall', pieceId, band((3 * p) / 4, width), { center: [p, h / 2], rotationDeg: 0, width: p / 2, height: h }),
   ];
   const paths: DielinePath[] = [];
-  const printTop = spec.unprintedMm > 0 ? spec.unprintedMm : -b;
-  const printBottom = spec.unprintedMm > 0 ? h - spec.unprintedMm : h + b;
-  const printRight = spec.stripUnprinted ? p : width + b;
+  const printTop = unprintedMm > 0 ? unprintedMm : -b;
+  const printBottom = unprintedMm > 0 ? h - unprintedMm : h + b;
+  const printRight = stripUnprinted ? p : width + b;
   const radius = spec.cutCornerRadius ?? 0;
-  const bleed = spec.unprintedMm > 0 || spec.stripUnprinted ? rect(-b, printTop, printRight, printBottom) : roundedRect(-b, -b, width + b, h + b, radius > 0 ? radius + b : 0);
+  const bleed = unprintedMm > 0 || stripUnprinted ? rect(-b, printTop, printRight, printBottom) : roundedRect(-b, -b, width + b, h + b, radius > 0 ? radius + b : 0);
   paths.push(layoutPath('bleed', bleed, true, { pieceId }));
   const m = SAFE_MARGIN_MM;
   paths.push(layoutPath('safe', rect(strip + m, spec.safe.y0, p - m, spec.safe.y1), true, { panelId: 'label' }));
   if (strip > 0) paths.push(zonePath(spec.strip.zone, band(p, width), 'back'));
-  if (spec.unprintedMm > 0) {
-    paths.push(zonePath('unprinted', rect(0, 0, width, spec.unprintedMm), 'label'));
-    paths.push(zonePath('unprinted', rect(0, h - spec.unprintedMm, width, h), 'label'));
+  if (unprintedMm > 0) {
+    paths.push(zonePath('unprinted', rect(0, 0, width, unprintedMm), 'label'));
+    paths.push(zonePath('unprinted', rect(0, h - unprintedMm, width, h), 'label'));
   }
-  for (const zone of spec.zones) paths.push(zonePath(zone.zone, rect(0, zone.y0, width, zone.y1), 'label'));
+  for (const zone of zones) paths.push(zonePath(zone.zone, rect(0, zone.y0, width, zone.y1), 'label'));
   paths.push(...(spec.extraPaths ?? []));
   if (spec.cutCornerRadius !== null) paths.push(layoutPath('cut', roundedRect(0, 0, width, h, radius), true, { role: 'outline', pieceId }));
   return {
-    dieline: assembleLayout({ ...spec, width, height: h, panels, paths }),
+    dieline: assembleLayout({ ...spec, width, height: h, panels, paths, parameters: { circumferenceMm: c, ...spec.parameters } }),
     wrapWidth: p,
     textureWindow: { x: 0, y: spec.texture.y0, width: p, height: spec.texture.y1 - spec.texture.y0 },
   };
