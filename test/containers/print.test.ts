@@ -183,6 +183,36 @@ describe(`containers print (${engineName()})`, () => {
     expectColor(plainModel.rgb as [number, number, number], GREEN, '3D: background only');
   });
 
+  it("a label's design wraps: the back artwork prints at both ends, and the overlap strip repeats the start", async () => {
+    const id = await createProject(app, owner, 'round-bottle', {
+      background: { kind: 'color', value: '#00ff00' },
+      artworks: [artwork('art-back', 'back', imageUrl, { scale: 0.2 })],
+    });
+    const dieline = await dielineOf(id);
+    const c = Math.PI * 70;
+    const [page] = await rasterisePdf((await get(`/projects/${id}/print?marks=false`)).rawPayload, 72);
+    const at = (x: number, y: number) => pixel(page!, (x + 3) * page!.scale, (y + 3) * page!.scale);
+    const upper = dieline.blank.height / 2 - 2;
+    // Centred on the seam (x = 0 ≡ C): its right half starts the layout, its left half ends the circumference.
+    expectColor(at(4, upper), RED, 'right half of the back artwork at the left-hand end');
+    expectColor(at(c - 4, upper), RED, 'left half of the back artwork before the overlap');
+    expectColor(at(c + 4, upper), RED, 'the overlap strip repeats the start of the design');
+    expectColor(at(c / 2, upper), GREEN, 'the front shows the background');
+  });
+
+  it("a sleeve leaves its seam strip and 2 mm at top and bottom unprinted", async () => {
+    const id = await createProject(app, owner, 'round-bottle', { background: { kind: 'color', value: '#00ff00' } });
+    const sleeve = await dielineOf(id, '?labelStyle=sleeve');
+    const film = 2 * sleeve.parameters.layflatMm!;
+    const [page] = await rasterisePdf((await get(`/projects/${id}/print?marks=false&labelStyle=sleeve`)).rawPayload, 72);
+    const at = (x: number, y: number) => pixel(page!, (x + 3) * page!.scale, (y + 3) * page!.scale);
+    const middle = sleeve.blank.height / 2;
+    expectColor(at(film / 2, middle), GREEN, 'printed film');
+    expectColor(at(film + 3.5, middle), [255, 255, 255], 'seam strip');
+    expectColor(at(film / 2, 1), [255, 255, 255], 'unprinted top');
+    expectColor(at(film / 2, sleeve.blank.height - 1), [255, 255, 255], 'unprinted bottom');
+  });
+
   it('the tube prints its eye mark solid above the artwork', async () => {
     const id = await createProject(app, owner, 'squeeze-tube', {
       background: { kind: 'color', value: '#00ff00' },
