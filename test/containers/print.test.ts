@@ -144,6 +144,20 @@ describe(`containers print (${engineName()})`, () => {
     expect(sleeve.statusCode, sleeve.body).toBe(200);
     const label = await get(`/projects/${bottle}/preview?width=128`);
     expect(sleeve.headers.etag).not.toBe(label.headers.etag);
+    const sleeveModel = await get(`/projects/${bottle}/model?labelStyle=sleeve&textureSize=256`);
+    expect(sleeveModel.statusCode, sleeveModel.body).toBe(200);
+    const again = await app.inject({ method: 'GET', url: `/projects/${bottle}/preview?labelStyle=sleeve&width=128`, headers: { ...owner.auth, 'if-none-match': String(sleeve.headers.etag) } });
+    expect(again.statusCode).toBe(304);
+  });
+
+  it('a pouch too short for its gusset is a DIELINE_SIZE error in preflight and a 400 on the dieline route', async () => {
+    const id = await createProject(app, owner, 'stand-up-pouch', {}, { widthMm: 160, heightMm: 100, depthMm: 200 });
+    const preflight = await preflightOf(id);
+    expect(preflight.ready).toBe(false);
+    expect(preflight.findings.map((finding) => finding.code)).toEqual(['DIELINE_SIZE']);
+    const response = await get(`/projects/${id}/dieline`);
+    expect(response.statusCode).toBe(400);
+    expect(response.json<{ message: string }>().message).toMatch(/^heightMm 100 mm is too small for a stand-up pouch/);
   });
 
   it("the pouch's back takes artwork in print, preview and 3D", async () => {
