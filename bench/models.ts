@@ -8,8 +8,9 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { TEMPLATES } from '../src/catalog/data.js';
 import { generateDieline } from '../src/dielines/index.js';
-import { buildModel, containerLabelSheet, type ModelInput } from '../src/models/index.js';
-import { placeDesign, renderTexturePng, type PrintSurface } from '../src/print/index.js';
+import { generateContainerLayout } from '../src/dielines/containers/index.js';
+import { buildModel, type ModelInput } from '../src/models/index.js';
+import { placeDesign, renderTexturePng } from '../src/print/index.js';
 
 export const MODEL_TARGET_MS = 50;
 export const TEXTURED_TARGET_MS = 500;
@@ -51,12 +52,14 @@ export async function benchModels(iterations = 20): Promise<ModelBenchRow[]> {
     };
     const plain = await time(iterations, () => buildModel(input));
     const textured = await time(Math.max(3, Math.floor(iterations / 4)), async () => {
-      const sheet: PrintSurface =
-        template.kind === 'box'
-          ? generateDieline(template.id, template.defaultDimensions, { material: input.material })
-          : containerLabelSheet(template.kind, template.defaultDimensions);
-      const placement = placeDesign({ dieline: sheet, state: { background: { kind: 'color', value: '#d0342c' } }, assets: new Map() });
-      return buildModel({ ...input, texture: await renderTexturePng(placement, TEXTURE_PX) });
+      const state = { background: { kind: 'color', value: '#d0342c' } };
+      if (template.kind === 'box') {
+        const dieline = generateDieline(template.id, template.defaultDimensions, { material: input.material });
+        return buildModel({ ...input, texture: await renderTexturePng(placeDesign({ dieline, state, assets: new Map() }), TEXTURE_PX) });
+      }
+      const layout = generateContainerLayout(template.id, template.kind, template.defaultDimensions);
+      const placement = placeDesign({ dieline: layout.dieline, state, assets: new Map() });
+      return buildModel({ ...input, texture: await renderTexturePng(placement, TEXTURE_PX, layout.textureWindow) });
     });
     rows.push({
       id: '14',

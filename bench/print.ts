@@ -22,7 +22,7 @@ export const PRESS_RGB_TARGET_MS = 2000;
  * A photo-sized JPEG: a smooth gradient with fine grain, ~4–6 MB at quality 90 like a camera
  * file (pure noise would be ~13 MB and decode slower than any photograph).
  */
-async function photo(index: number): Promise<Buffer> {
+export async function photo(index: number): Promise<Buffer> {
   const gradient = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="6000" height="4000"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">` +
       `<stop offset="0" stop-color="rgb(${40 * index},120,200)"/><stop offset="1" stop-color="rgb(240,${200 - 30 * index},60)"/></linearGradient></defs>` +
@@ -37,9 +37,9 @@ async function photo(index: number): Promise<Buffer> {
     .toBuffer();
 }
 
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
-async function peakRss<T>(task: () => Promise<T>): Promise<{ ms: number; rssMb: number }> {
+export async function peakRss<T>(task: () => Promise<T>): Promise<{ ms: number; rssMb: number }> {
   global.gc?.();
   const before = process.memoryUsage.rss();
   let peak = before;

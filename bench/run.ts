@@ -10,6 +10,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { buildBaseline } from './baseline.js';
 import sharp from 'sharp';
+import { benchContainerPrint } from './containers.js';
 import { benchPressPrint, benchPrint, PRESS_CMYK_TARGET_MS, PRESS_RGB_TARGET_MS, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { benchModels } from './models.js';
 import { benchDieFormats } from './die-formats.js';
@@ -741,6 +742,9 @@ async function main() {
         figures['rgb print ms']! < PRESS_RGB_TARGET_MS,
     });
   }
+
+  // 13c. Print PDF and preview of each container's layout, two 6000 × 4000 JPEGs (in process).
+  if (wanted('13')) for (const row of await benchContainerPrint()) record(row);
 
   // 14. 3D models per template, in process: without and with a 2048 px print texture, and sizes.
   if (wanted('14')) for (const row of await benchModels()) record(row);

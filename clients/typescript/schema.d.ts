@@ -256,8 +256,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a box template as JSON, SVG or PDF
-         * @description Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the material (or for the style), bleedMm to 3 and format to json. Container templates have no dieline (400). A size or caliper the style cannot be built at is a 400 naming the parameter.
+         * Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG or PDF
+         * @description Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the material (or for the style), bleedMm to 3 and format to json. Containers answer their print layout (wrap-around label or shrink sleeve, can band, tube laminate, pouch web; thicknessMm does not apply) and take labelStyle, overlapMm, fitMm and seamMm where they apply; elsewhere those are a 400. dielineAvailable on the template stays false for containers: they have no folding blank. A size or caliper the style cannot be built at is a 400 naming the parameter.
          *
          *     Public: no credential needed.
          */
@@ -344,8 +344,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a box template as JSON, SVG or PDF
-         * @description Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the material (or for the style), bleedMm to 3 and format to json. Container templates have no dieline (400). A size or caliper the style cannot be built at is a 400 naming the parameter.
+         * Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG or PDF
+         * @description Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the material (or for the style), bleedMm to 3 and format to json. Containers answer their print layout (wrap-around label or shrink sleeve, can band, tube laminate, pouch web; thicknessMm does not apply) and take labelStyle, overlapMm, fitMm and seamMm where they apply; elsewhere those are a 400. dielineAvailable on the template stays false for containers: they have no folding blank. A size or caliper the style cannot be built at is a 400 naming the parameter.
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -588,8 +588,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a project's box as JSON, SVG or PDF
-         * @description Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3.
+         * Generate the flat dieline of a project's box, or its container's print layout, as JSON, SVG or PDF
+         * @description Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3. Containers take labelStyle, overlapMm, fitMm and seamMm where they apply (elsewhere a 400).
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -901,6 +901,7 @@ export interface components {
             };
             materials: ("cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum")[];
             finishes: ("matte" | "gloss" | "soft-touch" | "foil")[];
+            /** @description True for the box templates, which have a folding blank. False for the containers, whose print layout (label, sleeve, band, laminate or pouch web) is still served by the dieline, print, preview and preflight routes. */
             dielineAvailable: boolean;
             description: string;
         };
@@ -1028,7 +1029,7 @@ export interface components {
         Dieline: {
             templateId: string;
             /** @enum {string} */
-            style: "fefco-0427" | "fefco-0201" | "ecma-reverse-tuck-end" | "ecma-straight-tuck-end" | "tuck-top-auto-bottom" | "rigid-two-piece";
+            style: "fefco-0427" | "fefco-0201" | "ecma-reverse-tuck-end" | "ecma-straight-tuck-end" | "tuck-top-auto-bottom" | "rigid-two-piece" | "wrap-label" | "shrink-sleeve" | "can-band" | "tube-laminate" | "doyen-pouch";
             styleName: string;
             /** @enum {string} */
             units: "mm";
@@ -1102,7 +1103,7 @@ export interface components {
             }[];
             paths: {
                 /** @enum {string} */
-                type: "cut" | "crease" | "bleed" | "safe" | "glue" | "fold";
+                type: "cut" | "crease" | "bleed" | "safe" | "glue" | "zone" | "eyemark";
                 closed: boolean;
                 points: number[][];
                 /** @description The same geometry as SVG path data, in millimetres. */
@@ -1114,6 +1115,11 @@ export interface components {
                 role?: "outline" | "hole";
                 pieceId?: string;
                 panelId?: string;
+                /**
+                 * @description zone paths only: what the zone marks.
+                 * @enum {string}
+                 */
+                zone?: "overlap" | "seal" | "unprinted" | "shrink" | "neck" | "base" | "zipper" | "fold";
             }[];
         };
         /** AdminUser */
@@ -1184,7 +1190,7 @@ export interface components {
             lighting?: "studio" | "softbox" | "dramatic" | "outdoor";
             artworks?: {
                 id: string;
-                /** @description The panel the artwork sits on: a box's dieline panel id (GET /templates/{id}/dieline lists them); on a container, `label` (the whole label, centred on the front), `front` (the half facing the viewer) or `back` (the half centred on the seam; a pouch has `label` and `front`, both its front face). The project stores any id; preflight reports an unknown one as PANEL_NOT_FOUND and nothing prints it. */
+                /** @description The panel the artwork sits on: a panel id of the template's dieline (GET /templates/{id}/dieline lists them). Bottle, jar, can and tube: `label` (the whole layout, centred on the front), `front` (the half facing the viewer) or `back` (the half centred on the seam); the pouch: `front`, `back` and `gusset`, with `label` another name for `front`. The project stores any id; preflight reports an unknown one as PANEL_NOT_FOUND and nothing prints it. */
                 panelId: string;
                 /** @description Never fetched by the server. */
                 imageUrl: string;
@@ -2517,16 +2523,14 @@ export interface operations {
                 bleedMm?: number;
                 /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
                 format?: "json" | "svg" | "pdf";
-                /**
-                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
-                 * @example wrap
-                 */
-                part?: "board" | "wrap";
-                /**
-                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                 * @example 20
-                 */
-                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
             };
             header?: never;
             path: {
@@ -2990,16 +2994,14 @@ export interface operations {
                 bleedMm?: number;
                 /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
                 format?: "json" | "svg" | "pdf";
-                /**
-                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
-                 * @example wrap
-                 */
-                part?: "board" | "wrap";
-                /**
-                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                 * @example 20
-                 */
-                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
             };
             header?: never;
             path: {
@@ -4812,16 +4814,14 @@ export interface operations {
                 bleedMm?: number;
                 /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
                 format?: "json" | "svg" | "pdf";
-                /**
-                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
-                 * @example wrap
-                 */
-                part?: "board" | "wrap";
-                /**
-                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                 * @example 20
-                 */
-                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
             };
             header?: never;
             path: {
@@ -4940,21 +4940,14 @@ export interface operations {
     getProjectPreflight: {
         parameters: {
             query?: {
-                /**
-                 * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
-                 * @example print
-                 */
-                glueAreas?: "knockout" | "print";
-                /**
-                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
-                 * @example board
-                 */
-                part?: "board" | "wrap";
-                /**
-                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                 * @example 20
-                 */
-                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
             };
             header?: never;
             path: {
@@ -4982,7 +4975,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, SAFE_ZONE, CROSSES_FOLD, CLIPPED. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -5102,16 +5095,14 @@ export interface operations {
                 dieline?: boolean;
                 /** @description cmyk: images and background converted with a CMYK profile, declared as the OutputIntent. */
                 colorSpace?: "rgb" | "cmyk";
-                /**
-                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
-                 * @example board
-                 */
-                part?: "board" | "wrap";
-                /**
-                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                 * @example 20
-                 */
-                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
             };
             header?: never;
             path: {
@@ -5258,16 +5249,14 @@ export interface operations {
             query?: {
                 /** @description Width of the PNG in pixels (64–2048); the height follows the artboard. */
                 width?: number;
-                /**
-                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
-                 * @example board
-                 */
-                part?: "board" | "wrap";
-                /**
-                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                 * @example 20
-                 */
-                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
             };
             header?: never;
             path: {
@@ -5395,6 +5384,14 @@ export interface operations {
             query?: {
                 /** @description Longest side of the print texture in pixels (256–4096). */
                 textureSize?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
             };
             header?: never;
             path: {

@@ -46,4 +46,5 @@ export type {
   PanelFrame,
   PanelRole,
   Point,
+  ZoneKind,
 } from './types.js';

@@ -26,9 +26,11 @@ const INKS: Readonly<Record<DielinePathType, SpotInk>> = {
   crease: { name: 'Crease', cmyk: [100, 0, 0, 0], widthMm: 0.25, dashMm: [3, 1.5] },
   fold: { name: 'Fold', cmyk: [60, 80, 0, 0], widthMm: 0.2, dashMm: [1.5, 1.5] },
   cut: { name: 'CutContour', cmyk: [0, 100, 0, 0], widthMm: 0.25 },
+  zone: { name: 'Zones', cmyk: [0, 0, 100, 0], widthMm: 0.2, dashMm: [0.5, 0.5] },
+  eyemark: { name: 'EyeMark', cmyk: [0, 0, 0, 100], widthMm: 0.25 },
 };
 
-const DRAW_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'fold', 'crease', 'cut'];
+const DRAW_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'zone', 'eyemark', 'fold', 'crease', 'cut'];
 
 /** pdfkit has `addSpotColor`, but @types/pdfkit does not declare it. */
 export type SpotColorDocument = PDFKit.PDFDocument & {

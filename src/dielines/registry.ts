@@ -8,7 +8,7 @@ import { buildRegularSlottedContainer, RSC_LIMITS, RSC_SUBJECT } from './styles/
 import { buildMailer, MAILER_LIMITS, MAILER_SUBJECT } from './styles/fefco-0427.js';
 import { buildRigidTwoPiece, RIGID_LIMITS, RIGID_SUBJECT } from './styles/rigid-two-piece.js';
 import { AUTO_BOTTOM_LIMITS, AUTO_BOTTOM_SUBJECT, buildTuckTopAutoBottom } from './styles/tuck-top-auto-bottom.js';
-import type { BoxDimensions, DielineStyleId } from './types.js';
+import type { BoxDimensions, BoxStyleId as DielineStyleId } from './types.js';
 
 export interface StyleContext {
   bleedMm: number;

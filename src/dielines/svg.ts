@@ -14,7 +14,7 @@ interface LayerStyle {
 }
 
 /** Drawing order: guides first, cut lines on top. Colours follow common prepress conventions. */
-export const SVG_LAYER_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'fold', 'crease', 'cut'];
+export const SVG_LAYER_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'zone', 'eyemark', 'fold', 'crease', 'cut'];
 
 const LAYER_STYLES: Readonly<Record<DielinePathType, LayerStyle>> = {
   bleed: { label: 'Bleed', stroke: '#00a651', widthMm: 0.2 },
@@ -23,6 +23,8 @@ const LAYER_STYLES: Readonly<Record<DielinePathType, LayerStyle>> = {
   crease: { label: 'Crease', stroke: '#00aeef', widthMm: 0.25, dash: '3 1.5' },
   fold: { label: 'Fold (wrap)', stroke: '#662d91', widthMm: 0.2, dash: '1.5 1.5' },
   cut: { label: 'Cut', stroke: '#ec008c', widthMm: 0.25 },
+  zone: { label: 'Zones', stroke: '#fff200', widthMm: 0.2, dash: '0.5 0.5' },
+  eyemark: { label: 'Eye mark', stroke: '#000000', widthMm: 0.25 },
 };
 
 export interface SvgRenderOptions {
@@ -55,6 +57,7 @@ function pathElement(path: DielinePath): string {
   if (path.role) attributes.push(`data-role="${escapeXml(path.role)}"`);
   if (path.pieceId) attributes.push(`data-piece-id="${escapeXml(path.pieceId)}"`);
   if (path.panelId) attributes.push(`data-panel-id="${escapeXml(path.panelId)}"`);
+  if (path.zone) attributes.push(`data-zone="${escapeXml(path.zone)}"`);
   return `<path ${attributes.join(' ')}/>`;
 }
 

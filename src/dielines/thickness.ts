@@ -1,6 +1,6 @@
 /** Default board caliper per template and material. */
 import { styleForTemplate } from './registry.js';
-import type { DielineStyleId } from './types.js';
+import type { BoxStyleId as DielineStyleId } from './types.js';
 
 /** Folding-carton board: SBS/FBB 0.4 mm, kraft board 0.45 mm, E-flute 1.5 mm, PET 0.3 mm. */
 const FOLDING_CARTON: Readonly<Record<string, number>> = { cardboard: 0.4, kraft: 0.45, corrugated: 1.5, plastic: 0.3 };

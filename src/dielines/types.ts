@@ -16,7 +16,10 @@ export interface BoxDimensions {
   depthMm: number;
 }
 
-export type DielineStyleId =
+export type DielineStyleId = BoxStyleId | ContainerStyleId;
+
+/** The folding and rigid box styles (src/dielines/styles). */
+export type BoxStyleId =
   | 'fefco-0427'
   | 'fefco-0201'
   | 'ecma-reverse-tuck-end'
@@ -24,13 +27,27 @@ export type DielineStyleId =
   | 'tuck-top-auto-bottom'
   | 'rigid-two-piece';
 
+/** The containers' print layouts (src/dielines/containers): label, sleeve, band, laminate, film. */
+export type ContainerStyleId = 'wrap-label' | 'shrink-sleeve' | 'can-band' | 'tube-laminate' | 'doyen-pouch';
+
 /**
  * Line types, one SVG group / PDF spot colour each. `fold`: where a printed wrap folds over a board
- * edge; not a creasing rule, so the die formats leave it out.
+ * edge; not a creasing rule, so the die formats leave it out. `zone` and `eyemark`: container
+ * layouts' marked regions and the tube's registration mark.
  */
-export type DielinePathType = 'cut' | 'crease' | 'bleed' | 'safe' | 'glue' | 'fold';
+export type DielinePathType = 'cut' | 'crease' | 'bleed' | 'safe' | 'glue' | 'fold' | 'zone' | 'eyemark';
 
-export const DIELINE_PATH_TYPES: readonly DielinePathType[] = ['cut', 'crease', 'bleed', 'safe', 'glue', 'fold'];
+export const DIELINE_PATH_TYPES: readonly DielinePathType[] = ['cut', 'crease', 'bleed', 'safe', 'glue', 'fold', 'zone', 'eyemark'];
+
+/**
+ * What a container layout's `zone` path marks: `overlap` (a label's or band's overlap strip),
+ * `seal` (heat or solvent seal, side seam, crimp), `unprinted` (film left clear), `shrink` (where a
+ * sleeve shrinks onto a narrower body), `neck` and `base` (a can's necked and domed zones),
+ * `zipper`, `fold` (the pouch gusset's fold line, open).
+ */
+export type ZoneKind = 'overlap' | 'seal' | 'unprinted' | 'shrink' | 'neck' | 'base' | 'zipper' | 'fold';
+
+export const ZONE_KINDS: readonly ZoneKind[] = ['overlap', 'seal', 'unprinted', 'shrink', 'neck', 'base', 'zipper', 'fold'];
 
 export type PanelRole =
   | 'wall'
@@ -98,6 +115,8 @@ export interface DielinePanel {
  * - crease: one straight segment each; fold (wraps) likewise.
  * - bleed: one closed polygon per piece (`pieceId`).
  * - safe and glue: one closed polygon per panel (`panelId`).
+ * - zone (containers): a marked region (`zone` says which), closed, or open for a fold line.
+ * - eyemark (tube laminate): the solid registration mark a tube line reads, printed above artwork.
  */
 export interface DielinePath {
   type: DielinePathType;
@@ -107,6 +126,8 @@ export interface DielinePath {
   role?: 'outline' | 'hole';
   pieceId?: string;
   panelId?: string;
+  /** zone paths only. */
+  zone?: ZoneKind;
 }
 
 export interface Dieline {

@@ -1,18 +1,30 @@
 /**
  * The five container templates as parametric meshes at their dimensions (millimetres in, metres
- * out; +Y up, front facing +Z, standing on y = 0). Each has one printable region, the part named
- * `label`, whose UVs cover the label artwork once: u runs left to right around the container with
- * u = 0.5 at the front (+Z), v runs top to bottom.
+ * out; +Y up, front facing +Z, standing on y = 0). The printed part is named `label`; its UVs span
+ * the texture window of the container's print layout (src/dielines/containers): u runs left to
+ * right around the container with u = 0.5 at the front (+Z), v runs top to bottom. The pouch's
+ * `label` (front) and `back` faces both map into its whole web, the back turned half round.
  */
-import type { BoxDimensions, DielinePanel, Point } from '../dielines/index.js';
-import { requireInRange, type Range } from '../dielines/limits.js';
-import type { PrintSurface } from '../print/types.js';
+import type { BoxDimensions } from '../dielines/index.js';
+import {
+  bottleBody,
+  CAN_BASE_MM,
+  CAN_NECK_MM,
+  CAN_RIM_MM,
+  CONTAINER_LIMITS,
+  jarBody,
+  LATHE_LABELS,
+  tubeBody,
+  type ContainerKind,
+  type LatheLabel,
+} from '../dielines/containers/figures.js';
+import { requireInRange } from '../dielines/limits.js';
 import { gridPrimitive, type MeshPart, type Primitive, type Surface } from './mesh.js';
 
 const MM = 0.001;
 const SEGMENTS = 64;
 
-export type ContainerKind = 'bottle' | 'jar' | 'can' | 'tube' | 'pouch';
+export { CONTAINER_LIMITS, type ContainerKind };
 
 /** A lathe profile point: radius and height in mm, bottom to top. */
 type ProfilePoint = readonly [number, number];
@@ -48,33 +60,11 @@ function lathe(surface: Surface, profile: readonly ProfilePoint[], label = false
   }, true);
 }
 
-/** A flat disc at height y facing up (+1) or down (−1). */
-/** A lathe container's label: a cylinder of `radius` from `bottom` to `top` (mm). */
-interface LatheLabel {
-  radius: number;
-  bottom: number;
-  top: number;
-}
-
-/** Where each round container's label sits; the mesh and the label sheet both read it. */
-const LATHE_LABELS = {
-  bottle: ({ widthMm: d, heightMm: h }: BoxDimensions): LatheLabel => ({ radius: d / 2 + 0.3, bottom: h * 0.12, top: h * 0.55 }),
-  jar: ({ widthMm: d, heightMm: h }: BoxDimensions): LatheLabel => ({ radius: d / 2 + 0.2, bottom: 4, top: h - jarLidHeight(h) - 4 }),
-  can: ({ widthMm: d, heightMm: h }: BoxDimensions): LatheLabel => ({ radius: d / 2, bottom: 6, top: h - 14 }),
-} as const;
-
 function latheLabel({ radius, bottom, top }: LatheLabel): MeshPart {
   return part('label', lathe('print', [[radius, bottom], [radius, top]], true));
 }
 
-/** The tube's printed body runs from above its cap and shoulder to below its crimp. */
-function tubeBody(h: number): { capHeight: number; bodyBottom: number; bodyTop: number } {
-  const capHeight = Math.min(20, h * 0.15);
-  const shoulder = 4;
-  const crimp = Math.min(10, h * 0.08);
-  return { capHeight, bodyBottom: capHeight + shoulder, bodyTop: h - crimp };
-}
-
+/** A flat disc at height y facing up (+1) or down (−1). */
 function disc(surface: Surface, radius: number, y: number, facing: 1 | -1): Primitive {
   return gridPrimitive(
     surface,
@@ -108,10 +98,8 @@ function closure(name: string, radius: number, y0: number, y1: number): MeshPart
 function bottle(dims: BoxDimensions): MeshPart[] {
   const { widthMm: d, heightMm: h } = dims;
   const r = d / 2;
-  const capHeight = Math.min(0.12 * h, 30);
+  const { capHeight, bodyTop, neckBottom } = bottleBody(h);
   const neckR = Math.max(r * 0.32, 6);
-  const bodyTop = h * 0.62;
-  const neckBottom = h - capHeight - Math.min(12, h * 0.05);
   const shoulder: ProfilePoint[] = [];
   for (let i = 0; i <= 12; i++) {
     const s = i / 12;
@@ -127,14 +115,12 @@ function bottle(dims: BoxDimensions): MeshPart[] {
   ];
 }
 
-const jarLidHeight = (h: number) => Math.max(8, h * 0.3);
-
 function jar(dims: BoxDimensions): MeshPart[] {
   const { widthMm: d, heightMm: h } = dims;
   const r = d / 2;
-  const bodyTop = h - jarLidHeight(h);
+  const { bodyTop, neckStart } = jarBody(h);
   const neckR = r - Math.min(3, r * 0.08);
-  const body: ProfilePoint[] = [[r - 3, 0], [r - 0.8, 0.8], [r, 3], [r, bodyTop - 3], [neckR, bodyTop - 1], [neckR, bodyTop + 1]];
+  const body: ProfilePoint[] = [[r - 3, 0], [r - 0.8, 0.8], [r, 3], [r, neckStart], [neckR, bodyTop - 1], [neckR, bodyTop + 1]];
   return [
     part('body', lathe('body', body), disc('body', r - 3, 0, -1)),
     latheLabel(LATHE_LABELS.jar(dims)),
@@ -146,9 +132,9 @@ function can(dims: BoxDimensions): MeshPart[] {
   const { widthMm: d, heightMm: h } = dims;
   const r = d / 2;
   const neckR = r * 0.88;
-  const rimHeight = 2.5;
-  const bottomDome: ProfilePoint[] = [[neckR * 0.75, 4], [r * 0.85, 0], [r, 6]];
-  const neck: ProfilePoint[] = [[r, h - 14], [r * 0.97, h - 9], [neckR, h - rimHeight - 1], [neckR + 0.6, h - rimHeight], [neckR + 0.6, h], [neckR - 0.6, h]];
+  const rimHeight = CAN_RIM_MM;
+  const bottomDome: ProfilePoint[] = [[neckR * 0.75, 4], [r * 0.85, 0], [r, CAN_BASE_MM]];
+  const neck: ProfilePoint[] = [[r, h - CAN_NECK_MM], [r * 0.97, h - 9], [neckR, h - rimHeight - 1], [neckR + 0.6, h - rimHeight], [neckR + 0.6, h], [neckR - 0.6, h]];
   return [
     latheLabel(LATHE_LABELS.can(dims)),
     part('body', lathe('body', bottomDome), disc('body', neckR * 0.75, 4, -1), lathe('body', neck), disc('body', neckR - 0.6, h - 1.5, 1)),
@@ -208,9 +194,14 @@ function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart
     const along = y >= h - seal ? 0 : Math.pow(1 - y / (h - seal), 0.7);
     return (g / 2) * across * (0.25 + 0.75 * along) * (y >= h - seal ? 0 : Math.min(1, (h - seal - y) / seal));
   };
+  // Both faces wear the pouch's web (front W × H, gusset W × G, back W × H upside down): the
+  // front's UVs cover the web's top H, the back's its bottom H turned half round.
+  const web = 2 * h + g;
+  const uvOf = (name: 'label' | 'back', row: number, col: number): [number, number] =>
+    name === 'label' ? [col / cols, ((row / rows) * h) / web] : [1 - col / cols, 1 - ((row / rows) * h) / web];
   const face = (name: 'label' | 'back', sign: 1 | -1): MeshPart => {
     const primitive = gridPrimitive(
-      name === 'label' ? 'print' : 'body',
+      'print',
       rows,
       cols,
       (row, col) => {
@@ -224,7 +215,7 @@ function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart
         return {
           position: [x * MM, y * MM, z * MM],
           normal: [n[0]! / len, n[1]! / len, n[2]! / len],
-          ...(name === 'label' ? { uv: [col / cols, row / rows] as [number, number] } : {}),
+          uv: uvOf(name, row, col),
         };
       },
       false,
@@ -245,23 +236,6 @@ function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart
   return [face('label', 1), face('back', -1), part('gusset', bottom)];
 }
 
-interface ContainerLimits {
-  subject: string;
-  widthMm: Range;
-  heightMm: Range;
-  /** Only the pouch uses depth (its bottom gusset); round containers take widthMm as the diameter. */
-  depthMm?: Range;
-}
-
-/** Sizes each parametric shape stays sensible at; outside them the request is a 400. */
-export const CONTAINER_LIMITS: Record<ContainerKind, ContainerLimits> = {
-  bottle: { subject: 'a bottle model', widthMm: { min: 20, max: 200 }, heightMm: { min: 60, max: 600 } },
-  jar: { subject: 'a jar model', widthMm: { min: 30, max: 300 }, heightMm: { min: 20, max: 300 } },
-  can: { subject: 'a can model', widthMm: { min: 40, max: 120 }, heightMm: { min: 50, max: 300 } },
-  tube: { subject: 'a tube model', widthMm: { min: 15, max: 80 }, heightMm: { min: 50, max: 350 } },
-  pouch: { subject: 'a pouch model', widthMm: { min: 60, max: 500 }, heightMm: { min: 80, max: 700 }, depthMm: { min: 20, max: 250 } },
-};
-
 const BUILDERS: Record<ContainerKind, (dims: BoxDimensions) => MeshPart[]> = { bottle, jar, can, tube, pouch };
 
 /** The container's parts; throws DielineSizeError (naming the dimension) outside CONTAINER_LIMITS. */
@@ -275,55 +249,4 @@ function requireContainerSize(kind: ContainerKind, dims: BoxDimensions): void {
   requireInRange('widthMm', dims.widthMm, limits.widthMm, limits.subject);
   requireInRange('heightMm', dims.heightMm, limits.heightMm, limits.subject);
   if (limits.depthMm) requireInRange('depthMm', dims.depthMm, limits.depthMm, limits.subject);
-}
-
-/**
- * The container's label as a print surface, in millimetres: the rectangle the `label` part's UVs
- * span (u → x, v → y), so a texture rendered over it lands where the mesh expects it.
- * - bottle, jar, can: the label cylinder's circumference × its height; it wraps (x is periodic);
- * - tube: the body's perimeter (π × diameter, kept from round to crimp) × its height; it wraps;
- * - pouch: the front face, width × height (the bulge is not unrolled).
- * Panels: `label` (the whole sheet, centred on the front), `front` (the half facing +Z) and, on
- * wrapping labels, `back` (the other half, centred on the seam at the back).
- */
-export function containerLabelSheet(kind: ContainerKind, dims: BoxDimensions): PrintSurface {
-  requireContainerSize(kind, dims);
-  let width: number;
-  let height: number;
-  if (kind === 'pouch') {
-    width = dims.widthMm;
-    height = dims.heightMm;
-  } else if (kind === 'tube') {
-    const { bodyBottom, bodyTop } = tubeBody(dims.heightMm);
-    width = Math.PI * dims.widthMm;
-    height = bodyTop - bodyBottom;
-  } else {
-    const { radius, bottom, top } = LATHE_LABELS[kind](dims);
-    width = 2 * Math.PI * radius;
-    height = top - bottom;
-  }
-  const wraps = kind !== 'pouch';
-  const rect = (x0: number, x1: number): Point[] => [[x0, 0], [x1, 0], [x1, height], [x0, height]];
-  const panel = (id: string, name: string, centreX: number, panelWidth: number): DielinePanel => ({
-    id,
-    name,
-    role: 'wall',
-    pieceId: 'label',
-    polygon: rect(centreX - panelWidth / 2, centreX + panelWidth / 2),
-    bounds: { x: centreX - panelWidth / 2, y: 0, width: panelWidth, height },
-    frame: { center: [centreX, height / 2], rotationDeg: 0, width: panelWidth, height },
-  });
-  const panels = [panel('label', 'Label', width / 2, width), panel('front', 'Front', width / 2, wraps ? width / 2 : width)];
-  if (wraps) panels.push(panel('back', 'Back', width, width / 2));
-  const outline = rect(0, width);
-  return {
-    styleName: `${kind} label`,
-    blank: { width, height },
-    artboard: { x: 0, y: 0, width, height },
-    pieces: [{ id: 'label', name: 'Label', bounds: { x: 0, y: 0, width, height } }],
-    panels,
-    // The label's edge is its bleed: the texture is exactly the label, nothing prints beyond it.
-    paths: [{ type: 'bleed', closed: true, points: outline, d: `M0 0H${width}V${height}H0Z`, pieceId: 'label' }],
-    ...(wraps ? { wrapWidth: width } : {}),
-  };
 }

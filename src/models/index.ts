@@ -15,7 +15,7 @@ import type { MeshPart } from './mesh.js';
 
 export { foldDieline, type FoldedPanel } from './fold.js';
 export { FINISHES, SUBSTRATES } from './materials.js';
-export { CONTAINER_LIMITS, containerLabelSheet, type ContainerKind } from './containers.js';
+export { CONTAINER_LIMITS, type ContainerKind } from './containers.js';
 export type { MeshPart, Primitive, Surface } from './mesh.js';
 
 export const MODEL_CONTENT_TYPE = 'model/gltf-binary';

@@ -1,10 +1,10 @@
 /**
  * Layers (optional content groups) of the print file: the artwork on one, and the die's cut and
- * crease lines each on their own, tagged with ISO 19593-1 processing steps (group `Structural`,
+ * crease lines each on their own (and a tube laminate's eye mark on its own), the die lines tagged with ISO 19593-1 processing steps (group `Structural`,
  * types `Cutting` and `Creasing`) so prepress software finds them by meaning, not by name.
  * Every layer is on by default and printed; content is wrapped in `/OC /<name> BDC … EMC`.
  */
-export type LayerKey = 'artwork' | 'cut' | 'crease';
+export type LayerKey = 'artwork' | 'eyemark' | 'cut' | 'crease';
 
 interface LayerSpec {
   name: string;
@@ -14,12 +14,13 @@ interface LayerSpec {
 
 const LAYERS: Readonly<Record<LayerKey, LayerSpec>> = {
   artwork: { name: 'Artwork' },
+  eyemark: { name: 'Eye mark' },
   cut: { name: 'Cutting', stepType: 'Cutting' },
   crease: { name: 'Creasing', stepType: 'Creasing' },
 };
 
 /** Resource names of the layers in each page's Properties. */
-const PROPERTY_NAMES: Readonly<Record<LayerKey, string>> = { artwork: 'OCArtwork', cut: 'OCCut', crease: 'OCCrease' };
+const PROPERTY_NAMES: Readonly<Record<LayerKey, string>> = { artwork: 'OCArtwork', eyemark: 'OCEyeMark', cut: 'OCCut', crease: 'OCCrease' };
 
 interface PdfKitRoot {
   _root: { data: Record<string, unknown> };

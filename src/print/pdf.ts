@@ -26,6 +26,7 @@ import { createLimiter } from '../lib/concurrency.js';
 import { gradientLine } from './background.js';
 import { profileFsPath, rgbToCmyk } from './cmyk.js';
 import { conditionProfile, printCondition, srgbProfile, type PrintCondition } from './conditions.js';
+import { eyeMarks } from './containers.js';
 import { CMYK_JPEG_QUALITY, pdfImage, type ImageTarget, type PdfImageData, type PrintColorSpace } from './images.js';
 import { PrintLayers } from './layers.js';
 import { declarePdfX } from './pdfx.js';
@@ -294,7 +295,11 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     printedWidths(placement),
   );
   assets.prefetch(placedAssets(placement));
-  const layers = new PrintLayers(doc, options.dieline ? ['artwork', 'cut', 'crease'] : ['artwork']);
+  const layers = new PrintLayers(doc, [
+    'artwork',
+    ...(eyeMarks(placement.dieline).length > 0 ? (['eyemark'] as const) : []),
+    ...(options.dieline ? (['cut', 'crease'] as const) : []),
+  ]);
   const inks = new Set<string>();
   doc.addSpotColor('All', 100, 100, 100, 100);
 
@@ -333,6 +338,14 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
       }
       doc.restore();
     });
+    // A tube laminate's eye mark: solid darkest ink above the artwork, on its own layer.
+    const marks = eyeMarks(dieline);
+    if (marks.length > 0) {
+      await layers.on('eyemark', () => {
+        for (const mark of marks) tracePolygon(doc, mark.points);
+        doc.fill((options.colorSpace === 'cmyk' ? [0, 0, 0, 100] : [0, 0, 0]) as never);
+      });
+    }
 
     if (options.dieline) {
       const paths = dieline.paths.filter((path) => path.pieceId === piece.piece.id || (path.type === 'crease' && onPiece(path.points, trim)));

@@ -6,7 +6,8 @@
  * The whole picture is one SVG rasterised by libvips (librsvg): no external resource is loaded.
  */
 import { boundsOf } from '../dielines/geometry.js';
-import type { Point } from '../dielines/index.js';
+import type { Bounds, Point } from '../dielines/index.js';
+import { eyeMarks } from './containers.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
 import { downsampled, loadSharp } from './images.js';
@@ -21,6 +22,8 @@ const CUT_COLOUR = '#e4007c';
 const CREASE_COLOUR = '#00a0e9';
 /** A wrap's folds over board edges (not creasing rules), as the SVG draws them. */
 const FOLD_COLOUR = '#662d91';
+/** Containers' marked zones (seals, overlaps, shrink, neck and base, zipper). */
+const ZONE_COLOUR = '#f7941d';
 
 const n = (value: number) => (Math.round(value * 1000) / 1000).toString();
 const rgb = (c: readonly number[]) => `rgb(${c[0]},${c[1]},${c[2]})`;
@@ -87,15 +90,18 @@ function backgroundSvg(layers: PieceLayers, background: BackgroundPaint, index: 
 }
 
 export interface PreviewOptions {
-  /** `artboard` (default): the blank with its margins; `blank`: exactly the cut blank, origin at its corner (a 3D texture). */
-  area?: 'artboard' | 'blank';
+  /**
+   * `artboard` (default): the blank with its margins; `blank`: exactly the cut blank, origin at its
+   * corner (a 3D texture); or a region of the blank in mm (a container's texture window).
+   */
+  area?: 'artboard' | 'blank' | Bounds;
   /** Draw the cut and crease lines over the print (default true). */
   dielineLines?: boolean;
 }
 
 export async function renderPreviewPng(placement: Placement<PrintSurface>, widthPx: number, options: PreviewOptions = {}): Promise<Buffer> {
   const { dieline } = placement;
-  const board = options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
+  const board = typeof options.area === 'object' ? options.area : options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
   const k = widthPx / board.width;
   const heightPx = Math.max(1, Math.round(board.height * k));
   widthPx = Math.max(1, Math.round(widthPx));
@@ -140,6 +146,7 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
         if (k !== 0) parts.push(`<use href="#${id}" transform="translate(${n(k * period)} 0)"/>`);
       }
     });
+    for (const mark of eyeMarks(dieline)) parts.push(`<path d="${mark.d}" fill="#000"/>`);
     parts.push('</g>');
   });
   const line = Math.max(0.25, 1 / k);
@@ -147,6 +154,9 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
     if (path.type === 'cut') parts.push(`<path d="${path.d}" fill="none" stroke="${CUT_COLOUR}" stroke-width="${n(line)}"/>`);
     if (path.type === 'fold') {
       parts.push(`<path d="${path.d}" fill="none" stroke="${FOLD_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(1.5 * line * 4)} ${n(1.5 * line * 4)}"/>`);
+    }
+    if (path.type === 'zone') {
+      parts.push(`<path d="${path.d}" fill="none" stroke="${ZONE_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(2 * line * 4)} ${n(line * 4)}"/>`);
     }
     if (path.type === 'crease') {
       parts.push(`<path d="${path.d}" fill="none" stroke="${CREASE_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(3 * line * 4)} ${n(1.5 * line * 4)}"/>`);
@@ -159,10 +169,10 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
 
 /**
  * A 3D model's texture: exactly the printed sheet (a box's cut blank, a container's label), no
- * margins or dieline lines, `sizePx` on its longer side.
+ * margins or dieline lines, `sizePx` on its longer side; `window`: only that region of the sheet.
  */
-export function renderTexturePng(placement: Placement<PrintSurface>, sizePx: number): Promise<Buffer> {
-  const { width, height } = placement.dieline.blank;
+export function renderTexturePng(placement: Placement<PrintSurface>, sizePx: number, window?: Bounds): Promise<Buffer> {
+  const { width, height } = window ?? placement.dieline.blank;
   const widthPx = width >= height ? sizePx : (sizePx * width) / height;
-  return renderPreviewPng(placement, widthPx, { area: 'blank', dielineLines: false });
+  return renderPreviewPng(placement, widthPx, { area: window ?? 'blank', dielineLines: false });
 }

@@ -59,7 +59,10 @@ export type FindingCode =
   | 'INK_COVERAGE'
   | 'SAFE_ZONE'
   | 'CROSSES_FOLD'
-  | 'CLIPPED';
+  | 'CLIPPED'
+  | 'SEAL_AREA'
+  | 'OVERLAP_AREA'
+  | 'DISTORTION_ZONE';
 
 export interface Finding {
   severity: Severity;

@@ -4,6 +4,7 @@
 import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
 import { renderPreviewPng, renderPrintPdf, renderTexturePng, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
+import type { Bounds } from '../dielines/index.js';
 import { assertSvgFiltersBounded } from './svg-filters.js';
 
 export const TASKS = {
@@ -14,7 +15,8 @@ export const TASKS = {
   },
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
   'print.preview': ({ placement, widthPx }: { placement: Placement<PrintSurface>; widthPx: number }) => renderPreviewPng(placement, widthPx),
-  'print.texture': ({ placement, sizePx }: { placement: Placement<PrintSurface>; sizePx: number }) => renderTexturePng(placement, sizePx),
+  'print.texture': ({ placement, sizePx, window }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds }) =>
+    renderTexturePng(placement, sizePx, window),
 } as const;
 
 export type Tasks = typeof TASKS;

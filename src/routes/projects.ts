@@ -227,10 +227,11 @@ const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['projects'],
-        summary: "Generate the flat dieline of a project's box as JSON, SVG or PDF",
+        summary: "Generate the flat dieline of a project's box, or its container's print layout, as JSON, SVG or PDF",
         description:
           "Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the " +
-          "box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3.",
+          "box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3. " +
+          'Containers take labelStyle, overlapMm, fitMm and seamMm where they apply (elsewhere a 400).',
         security,
         params: IdParams,
         querystring: ProjectDielineQuery,

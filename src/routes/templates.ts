@@ -93,11 +93,14 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
     {
       schema: {
         tags: ['templates'],
-        summary: 'Generate the flat dieline of a box template as JSON, SVG or PDF',
+        summary: "Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG or PDF",
         description:
           "Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the " +
-          'material (or for the style), bleedMm to 3 and format to json. Container templates have no dieline ' +
-          '(400). A size or caliper the style cannot be built at is a 400 naming the parameter.',
+          'material (or for the style), bleedMm to 3 and format to json. Containers answer their print layout ' +
+          '(wrap-around label or shrink sleeve, can band, tube laminate, pouch web; thicknessMm does not apply) ' +
+          'and take labelStyle, overlapMm, fitMm and seamMm where they apply; elsewhere those are a 400. ' +
+          "dielineAvailable on the template stays false for containers: they have no folding blank. " +
+          'A size or caliper the style cannot be built at is a 400 naming the parameter.',
         security,
         params: IdParams,
         querystring: TemplateDielineQuery,

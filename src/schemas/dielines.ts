@@ -5,9 +5,11 @@ import { Type, type Static, type StringOptions } from '@sinclair/typebox';
 import { MATERIAL_IDS } from '../catalog/index.js';
 import { DEFAULT_BLEED_MM, DIELINE_FORMATS, DIELINE_STYLES, type PanelRole } from '../dielines/index.js';
 import { BLEED_LIMITS } from '../dielines/limits.js';
-import { DIELINE_PATH_TYPES } from '../dielines/types.js';
+import { CONTAINER_STYLE_IDS } from '../dielines/containers/index.js';
+import { DIELINE_PATH_TYPES, ZONE_KINDS } from '../dielines/types.js';
 import { StrictObject } from './common.js';
 import { BoardPartQuery } from './parts.js';
+import { ContainerOptionsProperties } from './containers.js';
 import { DIMENSION_MAX_MM, DIMENSION_MIN_MM } from './projects.js';
 
 export const stringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
@@ -30,7 +32,7 @@ const PANEL_ROLES = [
   'inner-wall',
 ] as const satisfies readonly PanelRole[];
 
-const STYLE_IDS = [...new Set(Object.values(DIELINE_STYLES))];
+const STYLE_IDS = [...new Set(Object.values(DIELINE_STYLES)), ...CONTAINER_STYLE_IDS];
 
 // ---- Query strings (numbers arrive as text; the querystring validator coerces them) ----------
 
@@ -77,6 +79,7 @@ export const TemplateDielineQuery = StrictObject({
   bleedMm: Type.Optional(BleedQuery),
   format: Type.Optional(FormatQuery),
   ...BoardPartQuery,
+  ...ContainerOptionsProperties,
 });
 export type TemplateDielineQuery = Static<typeof TemplateDielineQuery>;
 
@@ -84,6 +87,7 @@ export const ProjectDielineQuery = StrictObject({
   bleedMm: Type.Optional(BleedQuery),
   format: Type.Optional(FormatQuery),
   ...BoardPartQuery,
+  ...ContainerOptionsProperties,
 });
 export type ProjectDielineQuery = Static<typeof ProjectDielineQuery>;
 
@@ -135,8 +139,9 @@ const PathSchema = Closed(
     role: Type.Optional(stringEnum(['outline', 'hole'] as const, { description: 'Cut lines only.' })),
     pieceId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),
+    zone: Type.Optional(stringEnum(ZONE_KINDS, { description: 'zone paths only: what the zone marks.' })),
   },
-  'cut (outline or hole), crease (one segment), bleed (per piece), safe and glue (per panel).',
+  'cut (outline or hole), crease (one segment), bleed (per piece), safe and glue (per panel); on containers zone (overlap, seal, unprinted, shrink, neck, base, zipper, fold) and eyemark.',
 );
 
 export const DielineSchema = Type.Object(

@@ -3,6 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { FINISH_IDS, MATERIAL_IDS } from '../catalog/index.js';
 import { StrictObject } from './common.js';
+import { ContainerOptionsProperties } from './containers.js';
 import { TemplateDielineQuery } from './dielines.js';
 
 const stringEnum = <T extends readonly string[]>(values: T, description: string) =>
@@ -35,6 +36,7 @@ export const ProjectModelQuery = StrictObject({
       description: `Longest side of the print texture in pixels (${TEXTURE_SIZE_MIN}–${TEXTURE_SIZE_MAX}).`,
     }),
   ),
+  ...ContainerOptionsProperties,
 });
 export type ProjectModelQuery = Static<typeof ProjectModelQuery>;
 

@@ -1,9 +1,10 @@
 // GET /projects/:id/preflight's query: the printing condition (ink limit), how the print treats glue
-// areas (the same name and values as the print's query: the severity of GLUE_AREA findings) and the
-// rigid box's part.
+// areas (the same name and values as the print's query: the severity of GLUE_AREA findings), the
+// rigid box's part and the containers' layout options.
 import { Type, type Static } from '@sinclair/typebox';
 import { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode } from '../print/index.js';
 import { StrictObject } from './common.js';
+import { ContainerOptionsProperties } from './containers.js';
 import { ConditionQuery } from './print.js';
 import { WrapPartQuery } from './parts.js';
 
@@ -21,5 +22,6 @@ export const PreflightQuery = StrictObject({
   ...ConditionQuery,
   glueAreas: Type.Optional(PreflightGlueAreas),
   ...WrapPartQuery,
+  ...ContainerOptionsProperties,
 });
 export type PreflightQuery = Static<typeof PreflightQuery>;

@@ -6,6 +6,7 @@ import { BLEED_LIMITS } from '../dielines/limits.js';
 import { CONDITION_KEYS, DEFAULT_CONDITION, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, type GlueAreasMode } from '../print/index.js';
 import { StrictObject } from './common.js';
 import { WrapPartQuery } from './parts.js';
+import { ContainerOptionsProperties } from './containers.js';
 
 const BooleanQuery = (description: string) => Type.Boolean({ default: true, description });
 
@@ -56,6 +57,7 @@ export const PrintQuery = StrictObject({
   ...ConditionQuery,
   ...GlueAreasQuery,
   ...WrapPartQuery,
+  ...ContainerOptionsProperties,
 });
 export type PrintQuery = Static<typeof PrintQuery>;
 
@@ -69,13 +71,14 @@ export const PreviewQuery = StrictObject({
     }),
   ),
   ...WrapPartQuery,
+  ...ContainerOptionsProperties,
 });
 export type PreviewQuery = Static<typeof PreviewQuery>;
 
 export const FindingSchema = Type.Object(
   {
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED.' }),
+    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE.' }),
     message: Type.String(),
     artworkId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),

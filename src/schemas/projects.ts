@@ -49,9 +49,10 @@ export const ArtworkPlacementSchema = StrictObject(
     id: Text(100),
     panelId: Text(
       100,
-      "The panel the artwork sits on: a box's dieline panel id (GET /templates/{id}/dieline lists them); on a " +
-        'container, `label` (the whole label, centred on the front), `front` (the half facing the viewer) or `back` ' +
-        "(the half centred on the seam; a pouch has `label` and `front`, both its front face). The project stores any id; preflight reports an unknown one as PANEL_NOT_FOUND and nothing prints it.",
+      "The panel the artwork sits on: a panel id of the template's dieline (GET /templates/{id}/dieline lists them). " +
+        'Bottle, jar, can and tube: `label` (the whole layout, centred on the front), `front` (the half facing the viewer) ' +
+        'or `back` (the half centred on the seam); the pouch: `front`, `back` and `gusset`, with `label` another name ' +
+        "for `front`. The project stores any id; preflight reports an unknown one as PANEL_NOT_FOUND and nothing prints it.",
     ),
     imageUrl: Text(2048, 'Never fetched by the server.'),
     offsetX: FiniteNumber(),

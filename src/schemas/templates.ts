@@ -18,7 +18,11 @@ export const TemplateSchema = Type.Object(
     defaultDimensions: DimensionsSchema,
     materials: Type.Array(literals(MATERIAL_IDS)),
     finishes: Type.Array(literals(FINISH_IDS)),
-    dielineAvailable: Type.Boolean(),
+    dielineAvailable: Type.Boolean({
+      description:
+        'True for the box templates, which have a folding blank. False for the containers, whose print layout ' +
+        '(label, sleeve, band, laminate or pouch web) is still served by the dieline, print, preview and preflight routes.',
+    }),
     description: Type.String(),
   },
   { $id: 'Template', title: 'Template' },

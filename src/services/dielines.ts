@@ -15,11 +15,14 @@ import {
   type Dieline,
   type DielineFormat,
 } from '../dielines/index.js';
+import { isContainerKind } from '../dielines/containers/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import type { Project } from '../repositories/projects.js';
 import type { DielineReplyBody, ProjectDielineQuery, TemplateDielineQuery } from '../schemas/dielines.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
+import { containerOptionsKey, containerOptionsOf, printGeometry, requireContainerOptions } from './print-geometry.js';
+import type { ContainerOptions } from '../dielines/containers/index.js';
 
 export interface RenderedDielineReply {
   format: DielineFormat;
@@ -42,6 +45,8 @@ interface DielineSpec {
   format: DielineFormat;
   /** Board unless the template has parts and the wrap is asked for. */
   part: ResolvedPart;
+  /** Containers' layout options as sent (checked against the template). */
+  containers: ContainerOptions;
 }
 
 // Bodies are 5–20 KB at catalog sizes; a PDF costs ~1–2 ms to draw, a cache hit ~nothing.
@@ -54,9 +59,12 @@ export function strongEtag(body: string | Buffer): string {
   return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
 }
 
-export function requireDielineTemplate(templateId: string): Template {
+/** A box with a dieline or a container (its print layout); options it does not take → 400. */
+export function requireDielineTemplate(templateId: string, containers: ContainerOptions = {}): Template {
   const template = getTemplate(templateId);
-  if (!template?.dielineAvailable || !isDielineTemplate(templateId)) throw badRequest(MESSAGES.templateHasNoDieline(templateId));
+  const printable = template && (isContainerKind(template.kind) || (template.dielineAvailable && isDielineTemplate(templateId)));
+  if (!printable) throw badRequest(MESSAGES.templateHasNoDieline(templateId));
+  requireContainerOptions(template, containers);
   return template;
 }
 
@@ -70,6 +78,7 @@ export function projectThicknessMm(template: Template, state: Project['artworkJs
     ? state.material
     : undefined;
   const wanted = state?.thicknessMm;
+  if (isContainerKind(template.kind)) return 0;
   const range = dielineTemplateInfo(template.id).limits.thicknessMm;
   if (typeof wanted === 'number' && Number.isFinite(wanted) && wanted >= range.min && wanted <= range.max) return wanted;
   return defaultThicknessMm(template.id, material);
@@ -77,7 +86,8 @@ export function projectThicknessMm(template: Template, state: Project['artworkJs
 
 function cacheKey(spec: DielineSpec): string {
   const { templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part } = spec;
-  return JSON.stringify([templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part.part, part.turnInMm]);
+  const containers = containerOptionsKey(getTemplate(templateId)!, spec.containers);
+  return JSON.stringify([templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part.part, part.turnInMm, containers]);
 }
 
 async function encode(dieline: Dieline, format: DielineFormat): Promise<{ contentType: string; body: string | Buffer }> {
@@ -102,12 +112,20 @@ export function createDielineService() {
     if (cached) return cached;
     let dieline: Dieline;
     try {
-      dieline = generatePart(
-        spec.templateId,
-        { widthMm: spec.widthMm, heightMm: spec.heightMm, depthMm: spec.depthMm },
-        spec.part.part,
-        { thicknessMm: spec.thicknessMm, bleedMm: spec.bleedMm, ...(spec.part.turnInMm !== undefined ? { turnInMm: spec.part.turnInMm } : {}) },
-      );
+      const template = getTemplate(spec.templateId)!;
+      const dims = { widthMm: spec.widthMm, heightMm: spec.heightMm, depthMm: spec.depthMm };
+      dieline = isContainerKind(template.kind)
+        ? printGeometry(template, dims, { containers: spec.containers, bleedMm: spec.bleedMm }).dieline
+        : generatePart(spec.templateId, dims, spec.part.part, {
+            thicknessMm: spec.thicknessMm,
+            bleedMm: spec.bleedMm,
+            ...(spec.part.turnInMm !== undefined ? { turnInMm: spec.part.turnInMm } : {}),
+          });
+      // The JSON dieline is the layout itself; the wrap period is the print pipeline's business.
+      if ('wrapWidth' in dieline) {
+        const { wrapWidth: _period, ...plain } = dieline as Dieline & { wrapWidth?: number };
+        dieline = plain;
+      }
     } catch (error) {
       if (error instanceof DielineSizeError) throw badRequest(error.message);
       throw error;
@@ -122,7 +140,8 @@ export function createDielineService() {
     /** GET /templates/:id/dieline: query values, else the template's defaults. */
     forTemplate(templateId: string, query: TemplateDielineQuery): Promise<RenderedDielineReply> {
       if (!getTemplate(templateId)) throw notFound(MESSAGES.templateNotFound(templateId));
-      const template = requireDielineTemplate(templateId);
+      const containers = containerOptionsOf(query);
+      const template = requireDielineTemplate(templateId, containers);
       const { material } = query;
       if (material !== undefined && !(template.materials as string[]).includes(material)) {
         throw badRequest(MESSAGES.materialNotForTemplate(material, templateId));
@@ -133,16 +152,18 @@ export function createDielineService() {
         widthMm: query.widthMm ?? defaults.widthMm,
         heightMm: query.heightMm ?? defaults.heightMm,
         depthMm: query.depthMm ?? defaults.depthMm,
-        thicknessMm: query.thicknessMm ?? defaultThicknessMm(templateId, material),
+        thicknessMm: isContainerKind(template.kind) ? 0 : (query.thicknessMm ?? defaultThicknessMm(templateId, material)),
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         format: query.format ?? 'json',
         part: resolvePart(templateId, query, 'board'),
+        containers,
       });
     },
 
     /** GET /projects/:id/dieline: the project's dimensions and EditorState (ownership checked by the caller). */
     forProject(project: Project, query: ProjectDielineQuery): Promise<RenderedDielineReply> {
-      const template = requireDielineTemplate(project.templateId);
+      const containers = containerOptionsOf(query);
+      const template = requireDielineTemplate(project.templateId, containers);
       return render({
         templateId: template.id,
         widthMm: project.widthMm,
@@ -152,6 +173,7 @@ export function createDielineService() {
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         format: query.format ?? 'json',
         part: resolvePart(template.id, query, 'board'),
+        containers,
       });
     },
   };

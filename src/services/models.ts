@@ -7,10 +7,11 @@ import { DielineSizeError, generateDieline, type BoxDimensions } from '../dielin
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import { createLruCache } from '../lib/lru-cache.js';
-import { buildModel, containerLabelSheet, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
+import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
 import type { Project } from '../repositories/projects.js';
 import { TEXTURE_SIZE_DEFAULT, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
+import { containerOptionsKey, containerOptionsOf, requireContainerOptions } from './print-geometry.js';
 import type { ProjectTextureSource } from './project-texture.js';
 
 export interface RenderedModel {
@@ -111,6 +112,8 @@ export function createModelService(textures: ProjectTextureSource) {
       const template = requireTemplate(project.templateId);
       const state = project.artworkJson;
       const sizePx = query.textureSize ?? TEXTURE_SIZE_DEFAULT;
+      const container = containerOptionsOf(query);
+      requireContainerOptions(template, container);
       const dimensions = { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm };
       const input: ModelInput = {
         templateId: template.id,
@@ -123,7 +126,7 @@ export function createModelService(textures: ProjectTextureSource) {
       // Everything the texture reads, the project row and which of its images still exist, keys
       // the cache: a deleted image (on any process) makes a new model without it.
       const images = await textures.imagesIdentity(project);
-      const content = createHash('sha256').update(JSON.stringify([project.id, input, state, sizePx, images])).digest('base64url');
+      const content = createHash('sha256').update(JSON.stringify([project.id, input, state, sizePx, images, containerOptionsKey(template, container)])).digest('base64url');
       return build(`project:${content}`, input, () =>
         textures.render({
           project,
@@ -131,7 +134,7 @@ export function createModelService(textures: ProjectTextureSource) {
           ...(signal ? { signal } : {}),
           ...(template.kind === 'box'
             ? { dieline: generateDieline(template.id, dimensions, { thicknessMm: input.thicknessMm }) }
-            : { label: containerLabelSheet(template.kind, dimensions) }),
+            : { container }),
         }),
       );
     },

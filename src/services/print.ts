@@ -5,7 +5,8 @@
 // caller gets a 503 and Retry-After.
 import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
-import { DEFAULT_BLEED_MM, DielineSizeError, generatePart, isDielineTemplate, type Dieline } from '../dielines/index.js';
+import type { ContainerOptions } from '../dielines/containers/index.js';
+import { DEFAULT_BLEED_MM, DielineSizeError, type Bounds } from '../dielines/index.js';
 import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import {
@@ -28,6 +29,7 @@ import {
   type ResolvedAsset,
   type StructureOptions,
 } from '../print/index.js';
+import { unwrapPlacement, zoneFindings } from '../print/containers.js';
 import { loadSharp } from '../print/images.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
 import type { Renderer } from '../render/index.js';
@@ -39,6 +41,14 @@ import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
+import {
+  containerOptionsKey,
+  containerOptionsOf,
+  hasPrintGeometry,
+  printGeometry,
+  requireContainerOptions,
+  type PrintGeometry,
+} from './print-geometry.js';
 
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
@@ -98,7 +108,8 @@ export async function describeAsset(storage: FileStorage, file: StoredFile): Pro
 interface Prepared {
   template: Template;
   /** Set when the design can be placed. */
-  dieline: Dieline | null;
+  dieline: PrintGeometry['dieline'] | null;
+  textureWindow?: Bounds;
   findings: PreflightReport['findings'];
   assets: AssetLookup;
   state: DesignState;
@@ -106,9 +117,9 @@ interface Prepared {
 
 export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null, renderer: Renderer) {
   /** The sheet's print as a texture, or null when nothing prints on it. */
-  function texturePng(placement: Placement<PrintSurface>, sizePx: number, signal?: AbortSignal): Promise<Buffer> | null {
+  function texturePng(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, signal?: AbortSignal): Promise<Buffer> | null {
     if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-    return renderer.run('texture', 'print.texture', { placement, sizePx }, signal);
+    return renderer.run('texture', 'print.texture', { placement, sizePx, window }, signal);
   }
 
   const limit = createLimiter(PRINT_CONCURRENCY);
@@ -140,34 +151,42 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     return lookup;
   }
 
-  async function prepare(project: Project, files: Map<string, StoredFile | null>, bleedMm: number, part: ResolvedPart): Promise<Prepared> {
+  async function prepare(
+    project: Project,
+    files: Map<string, StoredFile | null>,
+    bleedMm: number,
+    part: ResolvedPart,
+    containers: ContainerOptions = {},
+  ): Promise<Prepared> {
     const template = getTemplate(project.templateId)!;
     const state = (project.artworkJson ?? {}) as DesignState;
-    if (!template.dielineAvailable || !isDielineTemplate(template.id)) {
+    if (!hasPrintGeometry(template)) {
       return { template, dieline: null, findings: [noDielineFinding(template.id)], assets: new Map(), state };
     }
-    let dieline: Dieline;
+    let geometry: PrintGeometry;
     try {
-      dieline = generatePart(
-        template.id,
+      geometry = printGeometry(
+        template,
         { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm },
-        part.part,
-        { thicknessMm: projectThicknessMm(template, project.artworkJson), bleedMm, ...(part.turnInMm !== undefined ? { turnInMm: part.turnInMm } : {}) },
+        { containers, bleedMm, part, ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, project.artworkJson) } : {}) },
       );
     } catch (error) {
       if (error instanceof DielineSizeError) return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state };
       throw error;
     }
-    return { template, dieline, findings: [], assets: await describeAll(files), state };
+    return { template, ...geometry, findings: [], assets: await describeAll(files), state };
   }
 
-  function place(prepared: Prepared & { dieline: Dieline }) {
-    return placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl });
+  /** The design on the geometry; a wrapping layout's images repeated across its ends. */
+  function place(prepared: Prepared & { dieline: PrintGeometry['dieline'] }) {
+    return unwrapPlacement(placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl }));
   }
 
   function preflightOf(prepared: Prepared, options: StructureOptions = {}): PreflightReport {
     if (!prepared.dieline) return report(prepared.findings);
-    return preflightPlacement(place({ ...prepared, dieline: prepared.dieline }), prepared.state.material, prepared.template.materials, options);
+    const placement = place({ ...prepared, dieline: prepared.dieline });
+    const checked = preflightPlacement(placement, prepared.state.material, prepared.template.materials, options);
+    return report([...checked.findings, ...zoneFindings(placement)]);
   }
 
   /** The preflight the route answers: the placement's findings plus each image's ink coverage in the condition. */
@@ -176,6 +195,13 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     if (!prepared.dieline) return base;
     const ink = await inkCoverageFindings(place({ ...prepared, dieline: prepared.dieline }), printCondition(condition));
     return report([...base.findings, ...ink]);
+  }
+
+  /** The request's container options, checked against the template (400 when one does not apply). */
+  function optionsFor(project: Project, query: ContainerOptions): ContainerOptions {
+    const options = containerOptionsOf(query);
+    requireContainerOptions(getTemplate(project.templateId)!, options);
+    return options;
   }
 
   /** Each named image: its name, and its stored size, or null when the owner has no such image. */
@@ -205,18 +231,19 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
 
   function requireDieline(project: Project): void {
     const template = getTemplate(project.templateId);
-    if (!template?.dielineAvailable || !isDielineTemplate(project.templateId)) {
-      throw badRequest(MESSAGES.templateHasNoDieline(project.templateId));
-    }
+    if (!template || !hasPrintGeometry(template)) throw badRequest(MESSAGES.templateHasNoDieline(project.templateId));
   }
+
+  const optionsKey = (project: Project, options: ContainerOptions) => containerOptionsKey(getTemplate(project.templateId)!, options);
 
   return {
     /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
     async preflight(project: Project, query: PreflightQuery = {}): Promise<{ body: string; etag: string }> {
+      const containers = optionsFor(project, query);
       const files = await ownedFiles(project);
       const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
       const part = printedPart(project, query);
-      const result = await bounded(async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part), query.condition, options));
+      const result = await bounded(async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part, containers), query.condition, options));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -225,6 +252,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     async print(project: Project, query: PrintQuery): Promise<Conditional<RenderedFile>> {
       requireDieline(project);
       const part = printedPart(project, query);
+      const containers = optionsFor(project, query);
       const options: PrintOptions = {
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         marks: query.marks ?? true,
@@ -236,10 +264,10 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       const files = await ownedFiles(project);
       const { widthMm, depthMm, heightMm } = project;
       return {
-        etag: inputEtag('print', project, [options, part], files),
+        etag: inputEtag('print', project, [options, part, optionsKey(project, containers)], files),
         render: (signal) =>
           bounded(async () => {
-            const prepared = await prepare(project, files, options.bleedMm, part);
+            const prepared = await prepare(project, files, options.bleedMm, part, containers);
             const checked = preflightOf(prepared);
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
             const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, signal);
@@ -258,21 +286,21 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return bounded(async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
-        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, signal);
+        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, signal);
       });
     },
 
     /**
-     * A container's label as its 3D model's texture: the same layers as a print (background of any
-     * kind, artworks on the label's panels), over the label sheet. Unreadable or foreign images are
-     * left out; null when nothing prints on it.
+     * A container's print layout as its 3D model's texture: the same layers as the print, over
+     * the layout's texture window (the part the model shows). Unreadable or foreign images are left
+     * out; null for a size the layout cannot be built at or when nothing prints on it.
      */
-    async labelTexture(project: Project, sheet: PrintSurface, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
+    async containerTexture(project: Project, containers: ContainerOptions, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
       return bounded(async () => {
-        const state = (project.artworkJson ?? {}) as DesignState;
-        const placement = placeDesign({ dieline: sheet, state, assets: await describeAll(files), publicBaseUrl: baseUrl });
-        return texturePng(placement, sizePx, signal);
+        const prepared = await prepare(project, files, DEFAULT_BLEED_MM, { part: 'board' }, containers);
+        if (!prepared.dieline) return null;
+        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, signal);
       });
     },
 
@@ -284,14 +312,15 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     /** GET /projects/:id/preview. Anything that cannot be placed is left out; a size error is a 400. */
     async preview(project: Project, query: PreviewQuery): Promise<Conditional<Buffer>> {
       requireDieline(project);
+      const containers = optionsFor(project, query);
       const width = query.width ?? PREVIEW_DEFAULT_WIDTH;
       const part = printedPart(project, query);
       const files = await ownedFiles(project);
       return {
-        etag: inputEtag('preview', project, { width, ...part }, files),
+        etag: inputEtag('preview', project, [{ width, ...part }, optionsKey(project, containers)], files),
         render: (signal) =>
           bounded(async () => {
-            const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part);
+            const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, containers);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
             return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width }, signal);
           }),

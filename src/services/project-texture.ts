@@ -1,16 +1,16 @@
-// What a project's 3D model wears: the PNG of its printed blank (boxes) or label (containers). The
+// What a project's 3D model wears: the PNG of its printed blank (boxes) or print layout (containers). The
 // model service only knows this interface; the print service renders both from the print's layers
 // (background colour, gradient or image, and the placed artworks).
+import type { ContainerOptions } from '../dielines/containers/index.js';
 import type { Dieline } from '../dielines/index.js';
-import type { PrintSurface } from '../print/index.js';
 import type { Project } from '../repositories/projects.js';
 
 export interface ProjectTextureRequest {
   project: Project;
   /** The box's dieline at the project's size and caliper; absent for containers. */
   dieline?: Dieline;
-  /** The container's label sheet at the project's size; absent for boxes. */
-  label?: PrintSurface;
+  /** Containers: the layout's options (label style, overlap, fit, seam); absent for boxes. */
+  container?: ContainerOptions;
   /** Longest side of the image in pixels. */
   sizePx: number;
   /** Aborts when the client goes away: the render stops. */
@@ -31,8 +31,8 @@ export interface ProjectTextureSource {
 export interface PrintTextureRenderer {
   /** The printed blank of a box project. */
   texture(project: Project, sizePx: number, signal?: AbortSignal): Promise<Uint8Array | null>;
-  /** A container project's label. */
-  labelTexture(project: Project, sheet: PrintSurface, sizePx: number, signal?: AbortSignal): Promise<Uint8Array | null>;
+  /** A container project's print layout, over the part the model shows. */
+  containerTexture(project: Project, options: ContainerOptions, sizePx: number, signal?: AbortSignal): Promise<Uint8Array | null>;
   /** The identity of each image the design names (see ProjectTextureSource.imagesIdentity). */
   imagesIdentity(project: Project): Promise<string>;
 }
@@ -40,9 +40,9 @@ export interface PrintTextureRenderer {
 /** The project's full print on a box's blank or a container's label. */
 export function createPrintTextureSource(print: PrintTextureRenderer): ProjectTextureSource {
   return {
-    async render({ project, dieline, label, sizePx, signal }) {
+    async render({ project, dieline, container, sizePx, signal }) {
       if (dieline) return print.texture(project, sizePx, signal);
-      if (label) return print.labelTexture(project, label, sizePx, signal);
+      if (container) return print.containerTexture(project, container, sizePx, signal);
       return null;
     },
     imagesIdentity: (project) => print.imagesIdentity(project),

@@ -174,8 +174,10 @@ describe(`dieline routes (${engineName()})`, () => {
       },
     );
 
-    it.each(CONTAINER_TEMPLATES.map((template) => template.id))('%s has no dieline: 400', async (id) => {
-      expectError(await get(`/templates/${id}/dieline`), 400, `Template '${id}' has no dieline.`);
+    it.each(CONTAINER_TEMPLATES.map((template) => template.id))('%s answers its print layout (label, sleeve, band, laminate or web)', async (id) => {
+      const response = await get(`/templates/${id}/dieline`);
+      expect(response.statusCode, response.body).toBe(200);
+      expect(['wrap-label', 'can-band', 'tube-laminate', 'doyen-pouch']).toContain(response.json<{ dieline: Dieline }>().dieline.style);
     });
 
     it('answers an unknown template with the catalog 404', async () => {
@@ -288,7 +290,7 @@ describe(`dieline routes (${engineName()})`, () => {
 
     it('answers the same errors as /templates once the key is valid', async () => {
       const headers = { 'x-api-key': apiKey.key };
-      expectError(await get('/v1/templates/round-bottle/dieline', headers), 400, "Template 'round-bottle' has no dieline.");
+      expectError(await get('/v1/templates/rsc-box/dieline?labelStyle=sleeve', headers), 400, "Option 'labelStyle' does not apply to template 'rsc-box'.");
       expectError(await get('/v1/templates/hat-box/dieline', headers), 404, "Template 'hat-box' was not found.");
       expectError(await get('/v1/templates/mailer-box/dieline?x=1', headers), 400, "querystring has an unknown field 'x'.");
     });
@@ -368,10 +370,11 @@ describe(`dieline routes (${engineName()})`, () => {
       expect(dielineOf(await get(`/projects/${chosen}/dieline`, account.auth)).thicknessMm).toBe(0.6);
     });
 
-    it('answers a container project and an unbuildable size with 400', async () => {
+    it("answers a container project's label, an option it does not take and an unbuildable size with 400", async () => {
       const account = await registerAccount(app);
       const bottle = await createProject(account, { templateId: 'round-bottle' });
-      expectError(await get(`/projects/${bottle}/dieline`, account.auth), 400, "Template 'round-bottle' has no dieline.");
+      expect(dielineOf(await get(`/projects/${bottle}/dieline`, account.auth)).style).toBe('wrap-label');
+      expectError(await get(`/projects/${bottle}/dieline?seamMm=5`, account.auth), 400, "Option 'seamMm' does not apply to template 'round-bottle' with labelStyle=label.");
       const tiny = await createProject(account, { templateId: 'rsc-box', widthMm: 10, heightMm: 300, depthMm: 300 });
       const message = sizeErrorMessage('rsc-box', { widthMm: 10, heightMm: 300, depthMm: 300 }, { thicknessMm: 3 });
       expect(message).toMatch(/^widthMm /);

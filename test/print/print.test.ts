@@ -193,8 +193,8 @@ describe('print PDF', () => {
     const broken = await createProject(app, owner, 'mailer-box', { artworks: [artwork('art-1', 'tuck-top', imageUrl)] }, MAILER);
     expectApiError(await get(`/projects/${broken}/print`), 409, 'The project has preflight errors; see GET /projects/:id/preflight.');
     const bottle = await createProject(app, owner, 'round-bottle', {});
-    expectApiError(await get(`/projects/${bottle}/print`), 400, "Template 'round-bottle' has no dieline.");
-    expectApiError(await get(`/projects/${bottle}/preview`), 400, "Template 'round-bottle' has no dieline.");
+    expectApiError(await get(`/projects/${bottle}/print?seamMm=5`), 400, "Option 'seamMm' does not apply to template 'round-bottle' with labelStyle=label.");
+    expectApiError(await get(`/projects/${bottle}/preview?labelStyle=band`), 400);
     const stranger = await registerAccount(app);
     expectApiError(await get(`/projects/${broken}/print`, stranger), 404, 'Project not found.');
     expectApiError(await get(`/projects/${broken}/preview`, stranger), 404, 'Project not found.');
