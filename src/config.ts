@@ -43,6 +43,14 @@ const EnvSchema = Type.Object({
   MOCKUP_QUEUE: Type.Integer({ minimum: 0, maximum: 100, default: 4 }),
   MOCKUP_TIMEOUT_MS: Type.Integer({ minimum: 1000, maximum: 600000, default: 60000 }),
   CHROMIUM_PATH: Type.String({ minLength: 1, default: '/usr/bin/chromium' }),
+  EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+  EXPORT_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
+  EXPORT_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
+  EXPORT_QUEUE_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', default: 'packaging-api-jobs' }),
+  WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  WEBHOOK_RETRY_DELAYS_MS: Type.String({ pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,19}$', default: '10000,60000,360000,2160000' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+  WEBHOOK_POLL_MS: Type.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -83,6 +91,28 @@ export interface Config {
   metricsToken: string | null;
   /** GET /projects/:id/mockup (PNG rendered by the viewer in headless chromium); null: not served (404). */
   mockup: MockupTarget | null;
+  exports: ExportSettings;
+  webhooks: WebhookSettings;
+}
+
+export interface ExportSettings {
+  /** Exports rendered at once by one process (in-process runner or worker). */
+  concurrency: number;
+  /** Render attempts before an export is failed (a stalled or crashed attempt counts). */
+  attempts: number;
+  /** How long a running export stays claimed without a heartbeat (in-process lease, BullMQ lock). */
+  leaseMs: number;
+  /** Redis key prefix of the BullMQ queue. */
+  queuePrefix: string;
+}
+
+export interface WebhookSettings {
+  /** Deliver to loopback and private addresses, and over http in production (tests on one machine). */
+  allowPrivate: boolean;
+  /** Delays before the 2nd, 3rd, … attempts; one attempt more than delays in all. */
+  retryDelaysMs: number[];
+  timeoutMs: number;
+  pollMs: number;
 }
 
 export interface MockupTarget {
@@ -176,6 +206,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mockup: parsed.MOCKUP_ENABLED
       ? { chromiumPath: parsed.CHROMIUM_PATH, pages: parsed.MOCKUP_PAGES, queue: parsed.MOCKUP_QUEUE, timeoutMs: parsed.MOCKUP_TIMEOUT_MS }
       : null,
+    exports: {
+      concurrency: parsed.EXPORT_CONCURRENCY,
+      attempts: parsed.EXPORT_ATTEMPTS,
+      leaseMs: parsed.EXPORT_LEASE_MS,
+      queuePrefix: parsed.EXPORT_QUEUE_PREFIX,
+    },
+    webhooks: {
+      allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
+      retryDelaysMs: parsed.WEBHOOK_RETRY_DELAYS_MS.split(',').map(Number),
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      pollMs: parsed.WEBHOOK_POLL_MS,
+    },
   } satisfies Config);
 }
 
