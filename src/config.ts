@@ -46,6 +46,7 @@ const EnvSchema = Type.Object({
   EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   EXPORT_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
   EXPORT_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
+  WORKER_METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
   EXPORT_QUEUE_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', default: 'packaging-api-jobs' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
   WEBHOOK_RETRY_DELAYS_MS: Type.String({ pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,19}$', default: '10000,60000,360000,2160000' }),
@@ -104,6 +105,8 @@ export interface ExportSettings {
   leaseMs: number;
   /** Redis key prefix of the BullMQ queue. */
   queuePrefix: string;
+  /** A worker's own GET /metrics port (0: none). */
+  workerMetricsPort: number;
 }
 
 export interface WebhookSettings {
@@ -211,6 +214,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       attempts: parsed.EXPORT_ATTEMPTS,
       leaseMs: parsed.EXPORT_LEASE_MS,
       queuePrefix: parsed.EXPORT_QUEUE_PREFIX,
+      workerMetricsPort: parsed.WORKER_METRICS_PORT,
     },
     webhooks: {
       allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,

@@ -6,7 +6,7 @@ import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ExportSettings } from '../config.js';
 import type { ExportRepository } from '../repositories/exports.js';
-import type { ExportService } from '../services/exports.js';
+import type { AttemptOutcome, ExportService } from '../services/exports.js';
 
 export const EXPORT_QUEUE_NAME = 'exports';
 const RECONCILE_MS = 10_000;
@@ -58,6 +58,8 @@ export interface ExportWorkerOptions {
   exports: ExportService;
   repository: ExportRepository;
   onError(error: unknown): void;
+  /** Each attempt's start and end, for the worker's log. */
+  onAttempt?(exportId: string, phase: 'started' | AttemptOutcome): void;
 }
 
 export function createExportWorker(options: ExportWorkerOptions) {
@@ -68,7 +70,9 @@ export function createExportWorker(options: ExportWorkerOptions) {
     EXPORT_QUEUE_NAME,
     async (job: Job<ExportJobData>) => {
       const attempts = job.opts.attempts ?? settings.attempts;
+      options.onAttempt?.(job.data.exportId, 'started');
       const outcome = await exports.attempt(job.data.exportId, { takeOver: true, lastAttempt: job.attemptsMade + 1 >= attempts });
+      options.onAttempt?.(job.data.exportId, outcome);
       if (outcome === 'retry') throw new Error('The render failed; it is retried.');
       return outcome;
     },

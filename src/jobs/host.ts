@@ -17,9 +17,10 @@ export interface JobHostOptions {
   role: 'web' | 'worker';
   metrics?: JobMetrics;
   onError(error: unknown): void;
+  onAttempt?(exportId: string, phase: string): void;
 }
 
-export function createJobHost({ config, services, role, metrics, onError }: JobHostOptions) {
+export function createJobHost({ config, services, role, metrics, onError, onAttempt }: JobHostOptions) {
   const repositories = services.jobRepositories;
   const renders = role === 'worker' || config.redis === null;
   if (role === 'worker' && config.redis === null) throw new Error('A worker needs REDIS_URL.');
@@ -31,7 +32,7 @@ export function createJobHost({ config, services, role, metrics, onError }: JobH
       : null;
   const worker =
     role === 'worker' && config.redis
-      ? createExportWorker({ redisUrl: config.redis.url, settings: config.exports, exports: services.exports, repository: repositories.exports, onError })
+      ? createExportWorker({ redisUrl: config.redis.url, settings: config.exports, exports: services.exports, repository: repositories.exports, onError, onAttempt })
       : null;
   const dispatcher = renders
     ? createWebhookDispatcher({
@@ -49,7 +50,9 @@ export function createJobHost({ config, services, role, metrics, onError }: JobH
   if (metrics && renders) services.exports.onJobDuration((format, outcome, seconds) => metrics.jobDuration.observe({ format, outcome }, seconds));
 
   let sweepTimer: NodeJS.Timeout | null = null;
+  let stopped = false;
   const sweep = async () => {
+    if (stopped) return;
     try {
       await services.exports.removeExpired((names) => services.fileJanitor.removeRecorded(names));
     } catch (error) {
@@ -72,6 +75,7 @@ export function createJobHost({ config, services, role, metrics, onError }: JobH
       if (renders) void sweep();
     },
     async stop() {
+      stopped = true;
       if (sweepTimer) clearTimeout(sweepTimer);
       await Promise.all([runner?.stop(), worker?.stop(), dispatcher?.stop(), producer?.close()]);
     },
