@@ -201,8 +201,8 @@ export function documentHeadOperations(paths: PathsObject): void {
  * documented as application/json). Left alone when a route already documents them.
  */
 export function documentBinaryPayloads(paths: PathsObject): void {
-  const upload = paths['/assets']?.post;
-  if (upload && upload.requestBody === undefined) {
+  for (const upload of [paths['/assets']?.post, paths['/v1/assets']?.post]) {
+    if (!upload || upload.requestBody !== undefined) continue;
     upload.requestBody = {
       required: true,
       content: {
