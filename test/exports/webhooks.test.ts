@@ -47,6 +47,7 @@ beforeAll(async () => {
     WEBHOOK_RETRY_DELAYS_MS: '1100,1100,1100,1100',
     WEBHOOK_TIMEOUT_MS: '300',
     WEBHOOK_POLL_MS: '50',
+    METRICS_TOKEN: 'metrics-token-for-tests',
   });
   owner = await registerAccount(app);
 });
@@ -137,6 +138,14 @@ describe('webhooks', () => {
       return response.json<{ deliveries: Array<Record<string, unknown>> }>().deliveries[0];
     });
     expect(timedOut).toMatchObject({ status: 'failed', responseStatus: null });
+
+    // /metrics counts the render by format and outcome, the deliveries by outcome, and the queue depth.
+    const metrics = (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-for-tests' } })).body;
+    expect(metrics).toMatch(/^export_job_duration_seconds_count\{format="dieline-svg",outcome="succeeded"\} 1$/m);
+    expect(metrics).toMatch(/^webhook_deliveries_total\{outcome="failed"\} 2$/m);
+    expect(metrics).toMatch(/^webhook_deliveries_total\{outcome="succeeded"\} 1$/m);
+    expect(metrics).toMatch(/^webhook_deliveries_total\{outcome="timeout"\} [1-9]/m);
+    expect(metrics).toMatch(/^export_queue_depth 0$/m);
 
     // Removed: no more deliveries, and it is gone for its owner.
     expect((await app.inject({ method: 'DELETE', url: `/webhooks/${hanging.id}`, headers: owner.auth })).statusCode).toBe(204);
