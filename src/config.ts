@@ -49,7 +49,7 @@ const EnvSchema = Type.Object({
   WORKER_METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
   EXPORT_QUEUE_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', default: 'packaging-api-jobs' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
-  WEBHOOK_RETRY_DELAYS_MS: Type.String({ pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,19}$', default: '10000,60000,360000,2160000' }),
+  WEBHOOK_RETRY_DELAYS_MS: Type.String({ pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,19}$', default: '8000,60000,360000,2160000' }),
   WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
   WEBHOOK_POLL_MS: Type.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
 });
