@@ -41,7 +41,10 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     projects: createProjectService(repositories.projects),
     renderers: { print, models, dielines },
     storage,
-    links: downloadLinks,
+    // Object storage hands out its own presigned URLs; the local disk's files are served by the service.
+    links: storage.presign
+      ? { urlFor: (row) => storage.presign!(row.fileName, row.expiresAt, { fileName: row.downloadName ?? row.fileName, contentType: row.contentType ?? 'application/octet-stream' }) }
+      : downloadLinks,
     cursorSecret: config.jwtSecret,
     attempts: config.exports.attempts,
     leaseMs: config.exports.leaseMs,
