@@ -3,6 +3,8 @@
 // configuration (DATABASE_URL, REDIS_URL, the secrets, UPLOAD_DIR or S3_*). SIGTERM/SIGINT finish
 // the renders in progress (within SHUTDOWN_GRACE_MS) and exit; a killed worker's jobs are taken
 // over by another worker once their lock (EXPORT_LEASE_MS) runs out.
+// First: every thread started after it inherits the lower priority.
+import './jobs/lower-priority.js';
 import { createServer } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
