@@ -160,6 +160,26 @@ describe('exports rendered in the web process', () => {
     expect(done.downloadUrl).toBeNull();
   });
 
+  it('takes over an export whose process died mid-render, and fails one out of attempts with a reason', async () => {
+    const projectId = await createProject(app, owner, 'mailer-box', printableDesign(imageUrl), MAILER);
+    // Two exports as a crashed process leaves them: running, their lease run out.
+    const orphan = (await post(projectId, { format: 'dieline-svg' })).json<{ export: ExportBody }>().export.id;
+    const exhausted = (await post(projectId, { format: 'dieline-svg' })).json<{ export: ExportBody }>().export.id;
+    await pollInjected(app, `/exports/${orphan}`, owner.auth);
+    await pollInjected(app, `/exports/${exhausted}`, owner.auth);
+    const crashed = { status: 'running', leaseUntil: new Date(Date.now() - 1000), finishedAt: null, expiresAt: null, fileName: null };
+    await app.db.prisma.export.update({ where: { id: orphan }, data: { ...crashed, attempts: 1 } });
+    await app.db.prisma.export.update({ where: { id: exhausted }, data: { ...crashed, attempts: 3 } });
+
+    const resumed = await pollInjected(app, `/exports/${orphan}`, owner.auth);
+    expect(resumed.status).toBe('succeeded');
+    expect((await download(resumed.downloadUrl!)).statusCode).toBe(200);
+    expect((await app.db.prisma.export.findUniqueOrThrow({ where: { id: orphan } })).attempts).toBe(2);
+    const failed = await pollInjected(app, `/exports/${exhausted}`, owner.auth);
+    expect(failed.status).toBe('failed');
+    expect(failed.error).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'The export could not be rendered.' });
+  });
+
   it('expires 24 h after finishing: the link answers 410 and the row and file are removed', async () => {
     const projectId = await createProject(app, owner, 'mailer-box', printableDesign(imageUrl), MAILER);
     const id = (await post(projectId, { format: 'dieline-svg' })).json<{ export: ExportBody }>().export.id;
