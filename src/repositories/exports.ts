@@ -37,16 +37,7 @@ export interface ExportRow {
   requestDigest: string | null;
 }
 
-export interface NewExport {
-  id: string;
-  userId: string;
-  projectId: string;
-  projectVersion: number;
-  format: string;
-  options: Record<string, unknown>;
-  idempotencyKey: string | null;
-  requestDigest: string | null;
-}
+export type NewExport = Pick<ExportRow, 'id' | 'userId' | 'projectId' | 'projectVersion' | 'format' | 'options' | 'idempotencyKey' | 'requestDigest'>;
 
 export interface ExportPosition {
   createdAt: Date;
