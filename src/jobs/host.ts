@@ -54,6 +54,7 @@ export function createJobHost({ config, services, role, metrics, onError, onAtte
   const sweep = async () => {
     if (stopped) return;
     try {
+      await services.exports.announceMissed();
       await services.exports.removeExpired((names) => services.fileJanitor.removeRecorded(names));
     } catch (error) {
       onError(error);

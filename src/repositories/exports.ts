@@ -203,6 +203,19 @@ export function createExportRepository(prisma: PrismaClient) {
       return findProjectState(prisma, userId, projectId, version);
     },
 
+    async markAnnounced(id: string, at: Date): Promise<void> {
+      await prisma.export.updateMany({ where: { id }, data: { announcedAt: at } });
+    },
+
+    /** Finished exports whose webhook messages were never recorded (their process died first). */
+    async unannounced(finishedBefore: Date, limit: number): Promise<ExportRow[]> {
+      const rows = await prisma.export.findMany({
+        where: { status: { in: ['succeeded', 'failed'] }, announcedAt: null, finishedAt: { lt: finishedBefore } },
+        take: limit,
+      });
+      return rows.map(toRow);
+    },
+
     /** Deletes up to `limit` expired exports, recording their files for removal; returns the file names. */
     async deleteExpired(now: Date, limit: number): Promise<{ count: number; fileNames: string[] }> {
       return prisma.$transaction(async (tx) => {

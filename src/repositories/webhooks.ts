@@ -77,13 +77,17 @@ export function createWebhookRepository(prisma: PrismaClient) {
       });
     },
 
-    /** One pending message per webhook of the account subscribed to the event; returns how many. */
-    async enqueue(userId: string, event: string, exportId: string, payload: string, newId: () => string, now: Date): Promise<number> {
+    /**
+     * One pending message per webhook of the account subscribed to the event; returns how many.
+     * A message's id names its export and webhook, so recording the same event again adds nothing.
+     */
+    async enqueue(userId: string, event: string, exportId: string, payload: string, now: Date): Promise<number> {
       const hooks = await prisma.webhook.findMany({ where: { userId }, select: { id: true, events: true } });
       const subscribed = hooks.filter((hook) => hook.events.split(',').includes(event));
       if (subscribed.length === 0) return 0;
       await prisma.webhookMessage.createMany({
-        data: subscribed.map((hook) => ({ id: newId(), webhookId: hook.id, event, exportId, payload, nextAttemptAt: now })),
+        data: subscribed.map((hook) => ({ id: `msg_${exportId}_${hook.id}`, webhookId: hook.id, event, exportId, payload, nextAttemptAt: now })),
+        skipDuplicates: true,
       });
       return subscribed.length;
     },

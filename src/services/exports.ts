@@ -24,6 +24,8 @@ export const EXPORT_MESSAGES = {
 /** Files and rows are kept this long after an export finishes; an Idempotency-Key is remembered as long. */
 export const EXPORT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const EXPORT_PAGE_DEFAULT = 20;
+/** A finished export not announced after this long is announced by the sweep. */
+const ANNOUNCE_GRACE_MS = 30_000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 const EXPORT_ID = /^[a-z0-9]{1,64}$/;
 
@@ -129,6 +131,7 @@ export function createExportService(deps: ExportServiceDeps) {
     const event = row.status === 'succeeded' ? 'export.succeeded' : 'export.failed';
     const dto = await toDto(row);
     for (const listener of listeners) await listener(row.userId, event, dto);
+    await repository.markAnnounced(row.id, new Date());
   }
 
   async function finishFailed(row: ExportRow, error: ExportError, started: number): Promise<AttemptOutcome> {
@@ -273,6 +276,13 @@ export function createExportService(deps: ExportServiceDeps) {
     async giveUp(id: string): Promise<void> {
       const row = await repository.find(id);
       if (row && (row.status === 'queued' || row.status === 'running')) await finishFailed(row, apiError(500, EXPORT_MESSAGES.failed), Date.now());
+    },
+
+    /** Announces finished exports whose process died before it could (listeners are idempotent per export). */
+    async announceMissed(): Promise<number> {
+      const rows = await repository.unannounced(new Date(Date.now() - ANNOUNCE_GRACE_MS), 100);
+      for (const row of rows) await announce(row);
+      return rows.length;
     },
 
     /** Removes exports (rows and files) whose lifetime is over; returns how many. */

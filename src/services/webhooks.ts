@@ -106,7 +106,7 @@ export function createWebhookService(repository: WebhookRepository, sealer: ApiK
     async exportFinished(userId: string, event: WebhookEvent, dto: ExportDto): Promise<void> {
       const timestamp = new Date();
       const payload = JSON.stringify({ type: event, timestamp: timestamp.toISOString(), data: { export: dto } });
-      const count = await repository.enqueue(userId, event, dto.id, payload, () => `msg_${createId()}`, timestamp);
+      const count = await repository.enqueue(userId, event, dto.id, payload, timestamp);
       if (count > 0) for (const poke of pokes) poke();
     },
 

@@ -154,6 +154,27 @@ describe('webhooks', () => {
     expectApiError(await app.inject({ method: 'DELETE', url: `/webhooks/${webhook.id}`, headers: stranger.auth }), 404, 'Webhook not found.');
   });
 
+  it('announces an export whose process died before recording its webhook messages, once', async () => {
+    const account = await registerAccount(app);
+    const projectId = await createProject(app, account, 'mailer-box', {}, MAILER);
+    const exported = await app.inject({ method: 'POST', url: `/projects/${projectId}/exports`, headers: account.auth, payload: { format: 'dieline-svg' } });
+    const exportId = exported.json<{ export: ExportBody }>().export.id;
+    await until(async () => ((await app.db.prisma.export.findUniqueOrThrow({ where: { id: exportId } })).announcedAt ? true : undefined));
+    const webhook = (await createWebhook(account, { url: `${base}/late`, events: ['export.succeeded'] })).json<{ webhook: { id: string; secret: string } }>().webhook;
+    // As a process that died between finishing the export and recording its messages leaves it.
+    await app.db.prisma.export.update({ where: { id: exportId }, data: { announcedAt: null, finishedAt: new Date(Date.now() - 60_000) } });
+    expect(await app.services.exports.announceMissed()).toBe(1);
+    const late = await until(() => received.find((item) => item.path === '/late'));
+    expect(late.headers['webhook-id']).toBe(`msg_${exportId}_${webhook.id}`);
+    expect(new Webhook(webhook.secret).verify(late.body, late.headers as Record<string, string>)).toMatchObject({ data: { export: { id: exportId } } });
+    // Announcing it again records nothing new.
+    await app.db.prisma.export.update({ where: { id: exportId }, data: { announcedAt: null } });
+    expect(await app.services.exports.announceMissed()).toBe(1);
+    await sleep(500);
+    expect(received.filter((item) => item.path === '/late')).toHaveLength(1);
+    expect(await app.db.prisma.webhookMessage.count({ where: { exportId } })).toBe(1);
+  });
+
   it('allows ten webhooks per account', async () => {
     const account = await registerAccount(app);
     for (let i = 0; i < 10; i += 1) expect((await createWebhook(account, { url: `${base}/n${i}`, events: ['export.failed'] })).statusCode).toBe(201);

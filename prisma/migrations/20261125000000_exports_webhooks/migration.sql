@@ -20,6 +20,7 @@ CREATE TABLE "exports" (
     "startedAt" TIMESTAMPTZ(3),
     "finishedAt" TIMESTAMPTZ(3),
     "expiresAt" TIMESTAMPTZ(3),
+    "announcedAt" TIMESTAMPTZ(3),
 
     CONSTRAINT "exports_pkey" PRIMARY KEY ("id")
 );
