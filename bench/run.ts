@@ -11,6 +11,7 @@ import pg from 'pg';
 import { buildBaseline } from './baseline.js';
 import sharp from 'sharp';
 import { benchContainerPrint } from './containers.js';
+import { benchExports, EXPORT_CONNECTIONS, EXPORTS_TOTAL, HEALTH_P99_TARGET_MS, POST_P99_TARGET_MS } from './exports.js';
 import { benchPressPrint, benchPrint, PRESS_CMYK_TARGET_MS, PRESS_RGB_TARGET_MS, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { benchModels } from './models.js';
 import { benchDieFormats } from './die-formats.js';
@@ -749,6 +750,22 @@ async function main() {
   // 14. 3D models per template, in process: without and with a 2048 px print texture, and sizes.
   if (wanted('14')) for (const row of await benchModels()) record(row);
   if (wanted('36')) for (const row of benchDieFormats()) record(row);
+
+  // Exports as jobs: 200 print PDFs over 10 connections, two workers on Redis (needs PostgreSQL).
+  if (wanted('exports')) {
+    if (!process.env.DATABASE_URL) {
+      console.log('#exports skipped: the workers need a server database (set DATABASE_URL).');
+    } else {
+      const figures = await benchExports(process.env.DATABASE_URL);
+      record({
+        id: 'exports',
+        workload: `${EXPORTS_TOTAL} print-PDF exports over ${EXPORT_CONNECTIONS} connections, two workers`,
+        figures,
+        target: `POST p99 < ${POST_P99_TARGET_MS} ms, /health p99 < ${HEALTH_P99_TARGET_MS} ms while rendering`,
+        met: figures['POST p99 ms']! < POST_P99_TARGET_MS && figures['/health p99 ms while rendering']! < HEALTH_P99_TARGET_MS && figures.failed === 0,
+      });
+    }
+  }
 
   await database?.drop();
 

@@ -27,6 +27,12 @@ import apiKeyRoutes from './routes/api-keys.js';
 import assetRoutes from './routes/assets.js';
 import authRoutes from './routes/auth.js';
 import fileRoutes from './routes/files.js';
+import exportDownloadRoutes from './routes/export-download.js';
+import { exportRoutes, projectExportRoutes } from './routes/exports.js';
+import webhookRoutes from './routes/webhooks.js';
+import jobsPlugin from './plugins/jobs.js';
+import { ExportSchema } from './schemas/exports.js';
+import { WebhookSchema } from './schemas/webhooks.js';
 import healthRoutes from './routes/health.js';
 import projectPrintRoutes from './routes/project-print.js';
 import metricsRoutes from './routes/metrics.js';
@@ -79,6 +85,8 @@ const SHARED_SCHEMAS = [
   DielineSchema,
   SheetLayoutSchema,
   AdminUserSchema,
+  ExportSchema,
+  WebhookSchema,
 ];
 
 // Timeouts against slow-loris clients when no proxy sits in front.
@@ -158,6 +166,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   );
   await app.register(backgroundWorkPlugin);
   await app.register(metricsPlugin);
+  await app.register(jobsPlugin);
   await app.register(rateLimitPlugin);
   await app.register(authenticationPlugin);
   await app.register(apiKeyGuardPlugin);
@@ -179,6 +188,10 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });
   await app.register(adminRoutes, { prefix: '/admin' });
+  await app.register(projectExportRoutes, { prefix: '/projects', basePath: '', security: [{ bearerAuth: [] }] });
+  await app.register(exportRoutes, { prefix: '/exports', basePath: '', security: [{ bearerAuth: [] }] });
+  await app.register(exportDownloadRoutes, { prefix: '/exports' });
+  await app.register(webhookRoutes, { prefix: '/webhooks' });
 
   return app;
 }

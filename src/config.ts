@@ -53,6 +53,15 @@ const EnvSchema = Type.Object({
   RENDER_CHILD_MEMORY_MB: Type.Integer({ minimum: 128, maximum: 65536, default: 1536 }),
   RENDER_CHILD_HEAP_MB: Type.Integer({ minimum: 64, maximum: 16384, default: 512 }),
   RENDER_CHILD_IDLE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
+  EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
+  EXPORT_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
+  EXPORT_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
+  WORKER_METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
+  EXPORT_QUEUE_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', default: 'packaging-api-jobs' }),
+  WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
+  WEBHOOK_RETRY_DELAYS_MS: Type.String({ pattern: '^[0-9]{1,9}(,[0-9]{1,9}){0,19}$', default: '8000,60000,360000,2160000' }),
+  WEBHOOK_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 60000, default: 10000 }),
+  WEBHOOK_POLL_MS: Type.Integer({ minimum: 10, maximum: 60000, default: 1000 }),
 });
 type Env = Static<typeof EnvSchema>;
 
@@ -100,6 +109,8 @@ export interface Config {
   mockup: MockupTarget | null;
   /** The child processes every render runs in (src/render/). */
   render: RenderConfig;
+  exports: ExportSettings;
+  webhooks: WebhookSettings;
 }
 
 export interface RenderConfig {
@@ -117,6 +128,28 @@ export interface RenderConfig {
   childHeapMb: number;
   /** An idle child exits after this long. */
   childIdleMs: number;
+}
+
+export interface ExportSettings {
+  /** Exports rendered at once by one process (in-process runner or worker). */
+  concurrency: number;
+  /** Render attempts before an export is failed (a stalled or crashed attempt counts). */
+  attempts: number;
+  /** How long a running export stays claimed without a heartbeat (in-process lease, BullMQ lock). */
+  leaseMs: number;
+  /** Redis key prefix of the BullMQ queue. */
+  queuePrefix: string;
+  /** A worker's own GET /metrics port (0: none). */
+  workerMetricsPort: number;
+}
+
+export interface WebhookSettings {
+  /** Deliver to loopback and private addresses, and over http in production (tests on one machine). */
+  allowPrivate: boolean;
+  /** Delays before the 2nd, 3rd, … attempts; one attempt more than delays in all. */
+  retryDelaysMs: number[];
+  timeoutMs: number;
+  pollMs: number;
 }
 
 export interface MockupTarget {
@@ -228,6 +261,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       childMemoryMb: parsed.RENDER_CHILD_MEMORY_MB,
       childHeapMb: parsed.RENDER_CHILD_HEAP_MB,
       childIdleMs: parsed.RENDER_CHILD_IDLE_MS,
+    },
+    exports: {
+      concurrency: parsed.EXPORT_CONCURRENCY,
+      attempts: parsed.EXPORT_ATTEMPTS,
+      leaseMs: parsed.EXPORT_LEASE_MS,
+      queuePrefix: parsed.EXPORT_QUEUE_PREFIX,
+      workerMetricsPort: parsed.WORKER_METRICS_PORT,
+    },
+    webhooks: {
+      allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
+      retryDelaysMs: parsed.WEBHOOK_RETRY_DELAYS_MS.split(',').map(Number),
+      timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
+      pollMs: parsed.WEBHOOK_POLL_MS,
     },
   } satisfies Config);
 }

@@ -380,6 +380,300 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the caller's projects, most recently updated first
+         * @description List the caller's projects, most recently updated first.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["listV1Projects"];
+        put?: never;
+        /**
+         * Create a project
+         * @description Create a project.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["createV1Project"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one project
+         * @description Read one project.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["getV1Project"];
+        /**
+         * Change the fields sent, leave the others
+         * @description A change records the replaced state as a version first. Sending only stored values changes nothing.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        put: operations["updateV1Project"];
+        post?: never;
+        /**
+         * Delete a project permanently, with its versions
+         * @description Delete a project permanently, with its versions.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        delete: operations["deleteV1Project"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Create a project from another's current state
+         * @description Create a project from another's current state.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["postV1ProjectDuplicate"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/versions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List a project's recorded versions, newest first
+         * @description Each entry is a state a change replaced; the latest 50 are kept. Documents are read one at a time.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["listV1ProjectVersions"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/versions/{version}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one recorded version with its artworkJson
+         * @description Read one recorded version with its artworkJson.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["getV1ProjectVersion"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/versions/{version}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Bring a recorded version back as the current state
+         * @description Sets name, templateId, dimensions and artworkJson to the recorded ones. When that changes something, the replaced state is recorded as a version first; restoring the current state changes nothing.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["postV1ProjectVersionRestore"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/dieline": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Generate the flat dieline of a project's box as JSON, SVG or PDF
+         * @description Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["getV1ProjectDieline"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the project as it is now (its current version), rendered as a job
+         * @description Answers 202 at once with the queued export and its Location; poll it (or register a webhook) until it has succeeded or failed. With an Idempotency-Key the same request within 24 h answers 200 with the same export; the key with another body or project is a 409.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["createV1ProjectExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's exports, newest first, optionally of one project
+         * @description List the account's exports, newest first, optionally of one project.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["listV1Exports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one export: its status, error, and download URL once it has succeeded
+         * @description Read one export: its status, error, and download URL once it has succeeded.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["getV1Export"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's uploads, newest first
+         * @description List the account's uploads, newest first.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["listV1Assets"];
+        put?: never;
+        /**
+         * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["v1UploadAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the account's uploads
+         * @description One of the account's uploads.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["getV1Asset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an upload: its row, its file and its thumbnail
+         * @description The row goes first, together with a record of its files; the files are removed right after, or by the next start-up if the process stops in between. A project that still places the image keeps its URL, which then answers 404.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        delete: operations["deleteV1Asset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api-keys": {
         parameters: {
             query?: never;
@@ -874,6 +1168,166 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the project as it is now (its current version), rendered as a job
+         * @description Answers 202 at once with the queued export and its Location; poll it (or register a webhook) until it has succeeded or failed. With an Idempotency-Key the same request within 24 h answers 200 with the same export; the key with another body or project is a 409.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["createProjectExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's exports, newest first, optionally of one project
+         * @description List the account's exports, newest first, optionally of one project.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listExports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one export: its status, error, and download URL once it has succeeded
+         * @description Read one export: its status, error, and download URL once it has succeeded.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}/download": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download an export's file through the signed link in its downloadUrl
+         * @description Download an export's file through the signed link in its downloadUrl.
+         *
+         *     Public: no credential needed.
+         */
+        get: operations["getExportDownload"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhooks, newest first (without secrets)
+         * @description List the account's webhooks, newest first (without secrets).
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a URL for export.succeeded and export.failed events (at most 10 per account)
+         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook; its pending deliveries are dropped
+         * @description Remove a webhook; its pending deliveries are dropped.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first
+         * @description A webhook's delivery attempts, newest first.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -1154,6 +1608,46 @@ export interface components {
                 assets: number;
                 apiKeys: number;
             };
+        };
+        /** Export */
+        Export: {
+            /** @description Opaque cuid2 identifier. */
+            id: string;
+            /** @description Opaque cuid2 identifier. */
+            projectId: string;
+            /** @description The project version rendered: the one current when the export was requested. */
+            projectVersion: number;
+            /** @enum {string} */
+            format: "print-pdf" | "preview-png" | "model-glb" | "dieline-svg" | "dieline-pdf" | "dieline-dxf" | "dieline-cf2";
+            /** @description The options as requested. */
+            options: {
+                [key: string]: unknown;
+            };
+            /** @enum {string} */
+            status: "queued" | "running" | "succeeded" | "failed";
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            startedAt: string | null;
+            finishedAt: string | null;
+            error: components["schemas"]["ApiError"] | null;
+            downloadUrl: string | null;
+            expiresAt: string | null;
+        };
+        /** Webhook */
+        Webhook: {
+            /** @description Opaque cuid2 identifier. */
+            id: string;
+            /** @description Public http(s) URL the events are POSTed to. */
+            url: string;
+            events: ("export.succeeded" | "export.failed")[];
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
         };
         /**
          * EditorState
@@ -3269,6 +3763,2777 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listV1Projects: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest update first (updatedAt, then id, descending). */
+                        projects: components["schemas"]["Project"][];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createV1Project: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description Each dimension resolves to the body value, then artworkJson.dimensions, then the template default. Without artworkJson a default EditorState is created from the template. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring mailer",
+                 *       "templateId": "mailer-box",
+                 *       "widthMm": 320
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 200 characters after trimming; stored trimmed. No NUL character or unpaired surrogate. */
+                    name: string;
+                    /** @description A template id from the catalog. */
+                    templateId: string;
+                    /** @description Millimetres, 1 to 3000 inclusive; fractions allowed. */
+                    widthMm?: number;
+                    /** @description Millimetres, 1 to 3000 inclusive; fractions allowed. */
+                    heightMm?: number;
+                    /** @description Millimetres, 1 to 3000 inclusive; fractions allowed. */
+                    depthMm?: number;
+                    artworkJson?: components["schemas"]["EditorState"];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getV1Project: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The ETag of the copy the client holds: 304 with no body while it is current. */
+                "if-none-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is the current one. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    updateV1Project: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only if the project is still at one of these versions: "*" or a comma-separated list of ETags ("3", "4"). Weak tags (W/"3") never match. Otherwise 412 and nothing changes. Without it the last write wins. */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Only the fields sent change. artworkJson, when sent, replaces the stored one. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring mailer v2"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 200 characters after trimming; stored trimmed. No NUL character or unpaired surrogate. */
+                    name?: string;
+                    /** @description A template id from the catalog. */
+                    templateId?: string;
+                    /** @description Millimetres, 1 to 3000 inclusive; fractions allowed. */
+                    widthMm?: number;
+                    /** @description Millimetres, 1 to 3000 inclusive; fractions allowed. */
+                    heightMm?: number;
+                    /** @description Millimetres, 1 to 3000 inclusive; fractions allowed. */
+                    depthMm?: number;
+                    artworkJson?: components["schemas"]["EditorState"];
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteV1Project: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only if the project is still at one of these versions: "*" or a comma-separated list of ETags ("3", "4"). Weak tags (W/"3") never match. Otherwise 412 and nothing changes. Without it the last write wins. */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the body is empty. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postV1ProjectDuplicate: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Default name: "<name> (copy)", cut to 200 characters. Versions are not copied. */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "name": "Spring mailer, kraft variant"
+                 *     }
+                 */
+                "application/json": {
+                    /** @description 1 to 200 characters after trimming; stored trimmed. No NUL character or unpaired surrogate. */
+                    name?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Forbidden */
+            403: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 403,
+                     *       "error": "Forbidden",
+                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listV1ProjectVersions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first; the latest 50 are kept. */
+                        versions: {
+                            /** @description The project's version while this state was current. */
+                            version: number;
+                            name: string;
+                            templateId: string;
+                            widthMm: number;
+                            heightMm: number;
+                            depthMm: number;
+                            /**
+                             * Format: date-time
+                             * @description When this state was saved (the project's updatedAt while it was current), ISO 8601 UTC.
+                             */
+                            createdAt: string;
+                        }[];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getV1ProjectVersion: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                /** @description A version number from the list. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** ProjectVersion */
+                        version: {
+                            /** @description The project's version while this state was current. */
+                            version: number;
+                            name: string;
+                            templateId: string;
+                            widthMm: number;
+                            heightMm: number;
+                            depthMm: number;
+                            /**
+                             * Format: date-time
+                             * @description When this state was saved (the project's updatedAt while it was current), ISO 8601 UTC.
+                             */
+                            createdAt: string;
+                            /** @description The EditorState exactly as sent, key order included. */
+                            artworkJson: components["schemas"]["EditorState"];
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postV1ProjectVersionRestore: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Write only if the project is still at one of these versions: "*" or a comma-separated list of ETags ("3", "4"). Weak tags (W/"3") never match. Otherwise 412 and nothing changes. Without it the last write wins. */
+                "if-match"?: string;
+            };
+            path: {
+                id: string;
+                /** @description A version number from the list. */
+                version: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Precondition Failed */
+            412: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 412,
+                     *       "error": "Precondition Failed",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getV1ProjectDieline: {
+        parameters: {
+            query?: {
+                /** @description Bleed around every cut outline, in millimetres (0–20). */
+                bleedMm?: number;
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
+                format?: "json" | "svg" | "pdf";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The dieline, in the media type chosen by `format`. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    /** @description svg and pdf only: inline; filename="<template>-<L>x<W>x<H>.<format>". */
+                    "content-disposition"?: string;
+                    /** @description svg only: default-src 'none'; style-src 'unsafe-inline'; sandbox — nothing in the document can run. */
+                    "content-security-policy"?: string;
+                    /** @description nosniff */
+                    "x-content-type-options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        dieline: components["schemas"]["Dieline"];
+                    };
+                    "image/svg+xml": string;
+                    "application/pdf": Blob;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createV1ProjectExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key and body answer 200 with the same export. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What to render.
+                     * @enum {string}
+                     */
+                    format: "print-pdf" | "preview-png" | "model-glb" | "dieline-svg" | "dieline-pdf" | "dieline-dxf" | "dieline-cf2";
+                    /** @description The synchronous route's query as JSON values: print-pdf → GET /projects/{id}/print (bleedMm, marks, dieline, colorSpace); preview-png → /preview (width); model-glb → /model (textureSize); dieline-* → /dieline (bleedMm). */
+                    options?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "An account with this email already exists."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listV1Exports: {
+        parameters: {
+            query?: {
+                projectId?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        exports: components["schemas"]["Export"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getV1Export: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listV1Assets: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        assets: components["schemas"]["Asset"][];
+                        total: number;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    v1UploadAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image, at most 25 MB (26,214,400 bytes), of an image/* type.
+                     */
+                    file: Blob;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getV1Asset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteV1Asset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the body is empty. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -6847,6 +10112,941 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createProjectExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key and body answer 200 with the same export. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description What to render.
+                     * @enum {string}
+                     */
+                    format: "print-pdf" | "preview-png" | "model-glb" | "dieline-svg" | "dieline-pdf" | "dieline-dxf" | "dieline-cf2";
+                    /** @description The synchronous route's query as JSON values: print-pdf → GET /projects/{id}/print (bleedMm, marks, dieline, colorSpace); preview-png → /preview (width); model-glb → /model (textureSize); dieline-* → /dieline (bleedMm). */
+                    options?: {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "An account with this email already exists."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listExports: {
+        parameters: {
+            query?: {
+                projectId?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        exports: components["schemas"]["Export"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getExportDownload: {
+        parameters: {
+            query: {
+                /** @description Unix time the link expires at. */
+                expires: number;
+                signature: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The exported file, as an attachment, in the media type of its format. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description attachment; filename="<template>-<L>x<W>x<H>…". */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "image/svg+xml": Blob;
+                    "application/pdf": Blob;
+                    "image/png": Blob;
+                    "model/gltf-binary": Blob;
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Gone */
+            410: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 410,
+                     *       "error": "Gone",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        webhooks: components["schemas"]["Webhook"][];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: ("export.succeeded" | "export.failed")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description Public http(s) URL the events are POSTed to. */
+                            url: string;
+                            events: ("export.succeeded" | "export.failed")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "An account with this email already exists."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. Empty body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One row per attempt, newest first (the latest 100). */
+                        deliveries: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed";
+                            /** @description Opaque cuid2 identifier. */
+                            exportId: string;
+                            attempt: number;
+                            /** @enum {string} */
+                            status: "succeeded" | "failed";
+                            /** @description Null after a timeout or when no connection was made. */
+                            responseStatus: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                        }[];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];

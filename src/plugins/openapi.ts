@@ -39,6 +39,8 @@ export const TAGS = [
   { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
   { name: 'admin', description: "Account management for administrators (a JWT whose account's role is admin)." },
   { name: 'viewer', description: 'The 3D viewer page (three.js bundled at build time) for the model routes.' },
+  { name: 'exports', description: 'Print files, previews, models and dielines rendered as jobs: request, poll, download (24 h).' },
+  { name: 'webhooks', description: 'Signed (Standard Webhooks) notifications when an export succeeds or fails.' },
 ];
 
 const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.
@@ -199,8 +201,8 @@ export function documentHeadOperations(paths: PathsObject): void {
  * documented as application/json). Left alone when a route already documents them.
  */
 export function documentBinaryPayloads(paths: PathsObject): void {
-  const upload = paths['/assets']?.post;
-  if (upload && upload.requestBody === undefined) {
+  for (const upload of [paths['/assets']?.post, paths['/v1/assets']?.post]) {
+    if (!upload || upload.requestBody !== undefined) continue;
     upload.requestBody = {
       required: true,
       content: {

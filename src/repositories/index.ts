@@ -3,9 +3,11 @@
 import type { Database } from '../db/database.js';
 import { createApiKeyRepository } from './api-keys.js';
 import { createAssetRepository } from './assets.js';
+import { createExportRepository } from './exports.js';
 import { createFileDeletionRepository } from './file-deletions.js';
 import { createProjectRepository } from './projects.js';
 import { createUserRepository } from './users.js';
+import { createWebhookRepository } from './webhooks.js';
 
 export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 'sql'>) {
   return {
@@ -14,6 +16,8 @@ export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 's
     projects: createProjectRepository(prisma, sql),
     assets: createAssetRepository(prisma),
     fileDeletions: createFileDeletionRepository(prisma),
+    exports: createExportRepository(prisma),
+    webhooks: createWebhookRepository(prisma),
   };
 }
 

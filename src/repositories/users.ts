@@ -184,6 +184,8 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
         if (removesLastAdmin(locked.target, locked.admins, undefined)) return { kind: 'last-admin' };
         const assets = await tx.asset.findMany({ where: { userId: id }, select: { name: true, thumbnailName: true } });
         const fileNames = assets.flatMap((asset) => (asset.thumbnailName ? [asset.name, asset.thumbnailName] : [asset.name]));
+        const exportFiles = await tx.export.findMany({ where: { userId: id, fileName: { not: null } }, select: { fileName: true } });
+        fileNames.push(...exportFiles.flatMap((row) => (row.fileName ? [row.fileName] : [])));
         await recordFileDeletions(tx, fileNames);
         await tx.user.delete({ where: { id } });
         return { kind: 'deleted', fileNames };

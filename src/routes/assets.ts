@@ -3,6 +3,7 @@
 // part of the body is read.
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { KeyedRouteOptions } from './v1-designs.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, MESSAGES } from '../errors.js';
@@ -25,8 +26,8 @@ const MULTIPART_LIMITS = {
   headerPairs: 8,
 };
 
-const assetRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
+  app.addHook('onRequest', options.guard ?? app.authenticate);
   await app.register(fastifyMultipart, { limits: MULTIPART_LIMITS, throwFileSizeLimit: true });
 
   app.post(

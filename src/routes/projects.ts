@@ -2,6 +2,7 @@
 // plugin requires a JWT; another account's project answers exactly like a missing one. Every
 // { project } answer carries ETag "<version>"; writes honour If-Match (see project-etag.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { KeyedRouteOptions } from './v1-designs.js';
 import { Type } from '@sinclair/typebox';
 import { NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
@@ -30,8 +31,8 @@ const security = [{ bearerAuth: [] }];
 // statement, so the guard does not read it first (see plugins/authentication.ts).
 const CHECKED_BY_STATEMENTS = { accountCheckedByRoute: true };
 
-const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
+  app.addHook('onRequest', options.guard ?? app.authenticate);
 
   app.get(
     '/',

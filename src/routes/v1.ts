@@ -5,6 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { notFound } from '../errors.js';
 import templateRoutes from './templates.js';
+import v1DesignRoutes from './v1-designs.js';
 
 function verifiedKeyId(request: FastifyRequest): string {
   if (!request.apiKey) throw new Error('app.requireApiKey did not set request.apiKey');
@@ -29,6 +30,7 @@ const v1Routes: FastifyPluginAsyncTypebox = async (app) => {
     contextErrors: [401, 429],
     security: [{ apiKey: [] }],
   });
+  await app.register(v1DesignRoutes);
 };
 
 export default v1Routes;

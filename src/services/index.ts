@@ -13,6 +13,7 @@ import { createApiKeyService } from './api-keys.js';
 import { createAssetService } from './assets.js';
 import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
+import { createExportService, createSignedDownloadLinks } from './exports.js';
 import { createFileJanitor } from './file-janitor.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
@@ -21,6 +22,7 @@ import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
 import { createSheetLayoutService } from './sheet-layouts.js';
 import { createViewerFiles } from './viewer-files.js';
+import { createWebhookService } from './webhooks.js';
 
 /** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
 export function createServices(config: Config, db: Database, selected: SelectedStorage = createStorage(config)) {
@@ -34,6 +36,25 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
+  // Webhook secrets are sealed like developer keys (the webhook id as authenticated data).
+  const sealer = createApiKeySealer(config.apiKeySecret);
+  const dielines = createDielineService();
+  const downloadLinks = createSignedDownloadLinks(config.apiKeySecret, config.publicBaseUrl);
+  const exports = createExportService({
+    repository: repositories.exports,
+    projects: createProjectService(repositories.projects),
+    renderers: { print, models, dielines },
+    storage,
+    // Object storage hands out its own presigned URLs; the local disk's files are served by the service.
+    links: storage.presign
+      ? { urlFor: (row) => storage.presign!(row.fileName, row.expiresAt, { fileName: row.downloadName ?? row.fileName, contentType: row.contentType ?? 'application/octet-stream' }) }
+      : downloadLinks,
+    cursorSecret: config.jwtSecret,
+    attempts: config.exports.attempts,
+    leaseMs: config.exports.leaseMs,
+  });
+  const webhooks = createWebhookService(repositories.webhooks, sealer, { allowPrivate: config.webhooks.allowPrivate, production: config.production });
+  exports.onFinished((userId, event, dto) => webhooks.exportFinished(userId, event, dto));
   return {
     passwordHasher,
     storage,
@@ -46,11 +67,17 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     assets: createAssetService(repositories.assets, storage, fileJanitor, renderer),
     renderer,
     fileJanitor,
-    dielines: createDielineService(),
+    dielines,
     sheetLayouts: createSheetLayoutService(),
     print,
     models,
     viewerFiles,
+    exports,
+    downloadLinks,
+    webhooks,
+    /** The job runners' direct access (export claims, webhook message state). */
+    jobRepositories: { exports: repositories.exports, webhooks: repositories.webhooks },
+    webhookSealer: sealer,
     /** Null unless MOCKUP_ENABLED: then GET /projects/:id/mockup exists. */
     mockups: config.mockup ? createMockupService(config.mockup, models, viewerFiles) : null,
   };

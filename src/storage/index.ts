@@ -35,6 +35,11 @@ export interface FileStorage {
    * themselves (libvips); only stores that keep objects as local files have it.
    */
   localPath?(name: string): string;
+  /**
+   * A URL that downloads the object, as an attachment, without credentials until expiresAt; only
+   * stores that can presign (object storage) have it.
+   */
+  presign?(name: string, expiresAt: Date, download: { fileName: string; contentType: string }): Promise<string>;
   /** Removes a committed object; a missing one is not an error. */
   delete(name: string): Promise<void>;
   /** Writes a derived object (a thumbnail) whole under name, atomically, overwriting. */

@@ -19,6 +19,7 @@ import {
   S3Client,
   S3ServiceException,
 } from '@aws-sdk/client-s3';
+import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { Upload } from '@aws-sdk/lib-storage';
 import { createId } from '../lib/ids.js';
 import type { S3Target } from '../config.js';
@@ -183,6 +184,18 @@ export function createS3Storage(target: S3Target, client = createS3Client(target
     async delete(name: string) {
       assertSafeName(name);
       await remove(name);
+    },
+
+    async presign(name: string, expiresAt: Date, download: { fileName: string; contentType: string }) {
+      assertSafeName(name);
+      const command = new GetObjectCommand({
+        Bucket: bucket,
+        Key: name,
+        ResponseContentDisposition: `attachment; filename="${download.fileName.replace(/[^\w.-]/g, '_')}"`,
+        ResponseContentType: download.contentType,
+      });
+      const expiresIn = Math.max(1, Math.floor((expiresAt.getTime() - Date.now()) / 1000));
+      return getSignedUrl(client, command, { expiresIn });
     },
 
     async save(name: string, bytes: Buffer) {

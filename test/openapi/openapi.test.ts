@@ -106,6 +106,9 @@ type Surface = 'public' | 'account' | 'v1';
 /** Which credential a path needs (service-spec §5). A path matching none fails the test. */
 function surfaceOf(path: string): Surface | undefined {
   if (path.startsWith('/v1/')) return 'v1';
+  // An export's signed download link is its own credential.
+  if (/^\/exports\/(\{id\}|:id)\/download$/.test(path)) return 'public';
+  if (/^\/(exports|webhooks)(\/|$)/.test(path)) return 'account';
   if (/^\/(auth\/(me|password|sessions)|projects|assets|api-keys|admin)(\/|$)/.test(path)) return 'account';
   if (path === '/' || /^\/(health|auth\/register|auth\/login|templates|files|viewer)(\/|$)/.test(path)) return 'public';
   return undefined;

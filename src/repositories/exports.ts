@@ -1,0 +1,258 @@
+// Exports in the database: the one place their state lives, whichever process renders them.
+// A render is claimed with a compare-and-set on the row (status and lease), so two processes never
+// both finish the same export, and the file name is written in the same statement that marks it
+// succeeded. Expired rows are deleted with their files recorded in the deletion outbox.
+import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { ProjectState } from './projects.js';
+import { recordFileDeletions } from './file-deletions.js';
+import { isUniqueViolation, mapOwnerMissing } from './prisma-errors.js';
+
+export type ExportStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+
+export interface ExportError {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+export interface ExportRow {
+  id: string;
+  userId: string;
+  projectId: string;
+  projectVersion: number;
+  format: string;
+  options: Record<string, unknown>;
+  status: ExportStatus;
+  attempts: number;
+  error: ExportError | null;
+  fileName: string | null;
+  downloadName: string | null;
+  contentType: string | null;
+  sizeBytes: number | null;
+  createdAt: Date;
+  startedAt: Date | null;
+  finishedAt: Date | null;
+  expiresAt: Date | null;
+  idempotencyKey: string | null;
+  requestDigest: string | null;
+}
+
+export type NewExport = Pick<ExportRow, 'id' | 'userId' | 'projectId' | 'projectVersion' | 'format' | 'options' | 'idempotencyKey' | 'requestDigest'>;
+
+export interface ExportPosition {
+  createdAt: Date;
+  id: string;
+}
+
+export interface FinishedFile {
+  fileName: string;
+  downloadName: string;
+  contentType: string;
+  sizeBytes: number;
+}
+
+export type ProjectStateOutcome =
+  | { kind: 'found'; state: ProjectState & { createdAt: Date; updatedAt: Date } }
+  | { kind: 'project-gone' }
+  | { kind: 'version-gone' };
+
+export type InsertOutcome = { kind: 'created'; row: ExportRow } | { kind: 'key-taken'; row: ExportRow };
+
+const toRow = (row: Prisma.ExportGetPayload<object>): ExportRow => ({
+  id: row.id,
+  userId: row.userId,
+  projectId: row.projectId,
+  projectVersion: row.projectVersion,
+  format: row.format,
+  options: row.options as Record<string, unknown>,
+  status: row.status as ExportStatus,
+  attempts: row.attempts,
+  error: (row.error as ExportError | null) ?? null,
+  fileName: row.fileName,
+  downloadName: row.downloadName,
+  contentType: row.contentType,
+  sizeBytes: row.sizeBytes,
+  createdAt: row.createdAt,
+  startedAt: row.startedAt,
+  finishedAt: row.finishedAt,
+  expiresAt: row.expiresAt,
+  idempotencyKey: row.idempotencyKey,
+  requestDigest: row.requestDigest,
+});
+
+export function createExportRepository(prisma: PrismaClient) {
+  const live = (now: Date): Prisma.ExportWhereInput => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
+
+  return {
+    /**
+     * Inserts the export. With an idempotency key already used by the account (and not yet
+     * forgotten), nothing is inserted and the row holding the key is returned.
+     */
+    async insert(data: NewExport, keyWindowStart: Date): Promise<InsertOutcome> {
+      for (;;) {
+        try {
+          const row = await mapOwnerMissing(() => prisma.export.create({ data: { ...data, options: data.options as Prisma.InputJsonValue } }));
+          return { kind: 'created', row: toRow(row) };
+        } catch (error) {
+          if (!isUniqueViolation(error) || data.idempotencyKey === null) throw error;
+        }
+        const holder = await prisma.export.findUnique({
+          where: { userId_idempotencyKey: { userId: data.userId, idempotencyKey: data.idempotencyKey } },
+        });
+        if (!holder) continue; // removed meanwhile: the key is free again
+        if (holder.createdAt > keyWindowStart) return { kind: 'key-taken', row: toRow(holder) };
+        // Older than the key's lifetime: the key is forgotten and may name a new request.
+        await prisma.export.updateMany({ where: { id: holder.id, idempotencyKey: data.idempotencyKey }, data: { idempotencyKey: null } });
+      }
+    },
+
+    async findOwned(userId: string, id: string, now: Date): Promise<ExportRow | null> {
+      const row = await prisma.export.findFirst({ where: { id, userId, ...live(now) } });
+      return row ? toRow(row) : null;
+    },
+
+    async find(id: string): Promise<ExportRow | null> {
+      const row = await prisma.export.findUnique({ where: { id } });
+      return row ? toRow(row) : null;
+    },
+
+    /** Newest first, strictly after `after`; one more than limit so the caller knows whether more follow. */
+    async listPage(userId: string, options: { projectId: string | null; after: ExportPosition | null; limit: number; now: Date }): Promise<ExportRow[]> {
+      const { projectId, after, limit, now } = options;
+      const rows = await prisma.export.findMany({
+        where: {
+          userId,
+          ...(projectId ? { projectId } : {}),
+          AND: [
+            live(now),
+            after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
+          ],
+        },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: limit + 1,
+      });
+      return rows.map(toRow);
+    },
+
+    /**
+     * Takes the export for one attempt: a queued one, or a running one whose lease ran out (its
+     * process died) or that the caller is told to take over (a stalled queue job). Null when it
+     * is finished, gone, or held by a live process.
+     */
+    async claim(id: string, leaseUntil: Date, takeOver: boolean, now: Date): Promise<ExportRow | null> {
+      const claimable: Prisma.ExportWhereInput[] = [{ status: 'queued' }, { status: 'running', leaseUntil: { lt: now } }];
+      if (takeOver) claimable.push({ status: 'running' });
+      const { count } = await prisma.export.updateMany({
+        where: { id, OR: claimable },
+        data: { status: 'running', leaseUntil, attempts: { increment: 1 }, startedAt: now },
+      });
+      if (count === 0) return null;
+      return this.find(id);
+    },
+
+    /** Extends a running attempt's lease; false when the export is no longer running. */
+    async renew(id: string, leaseUntil: Date): Promise<boolean> {
+      const { count } = await prisma.export.updateMany({ where: { id, status: 'running' }, data: { leaseUntil } });
+      return count > 0;
+    },
+
+    /** Ids of exports a process may take: queued ones and running ones whose lease ran out. */
+    async claimable(now: Date, limit: number, queuedBefore?: Date): Promise<string[]> {
+      const rows = await prisma.export.findMany({
+        where: {
+          OR: [
+            { status: 'queued', ...(queuedBefore ? { createdAt: { lt: queuedBefore } } : {}) },
+            { status: 'running', leaseUntil: { lt: now } },
+          ],
+        },
+        orderBy: { createdAt: 'asc' },
+        take: limit,
+        select: { id: true },
+      });
+      return rows.map((row) => row.id);
+    },
+
+    /** Puts a running export back in the queue after an attempt that may pass next time. */
+    async release(id: string): Promise<void> {
+      await prisma.export.updateMany({ where: { id, status: 'running' }, data: { status: 'queued', leaseUntil: null } });
+    },
+
+    async queuedCount(): Promise<number> {
+      return prisma.export.count({ where: { status: 'queued' } });
+    },
+
+    /** Marks a running export succeeded with its file; false when it was not running any more. */
+    async succeed(id: string, file: FinishedFile, finishedAt: Date, expiresAt: Date): Promise<boolean> {
+      const { count } = await prisma.export.updateMany({
+        where: { id, status: 'running' },
+        data: { status: 'succeeded', ...file, finishedAt, expiresAt, leaseUntil: null },
+      });
+      return count > 0;
+    },
+
+    async fail(id: string, error: ExportError, finishedAt: Date, expiresAt: Date): Promise<boolean> {
+      const { count } = await prisma.export.updateMany({
+        where: { id, status: { in: ['queued', 'running'] } },
+        data: { status: 'failed', error: error as unknown as Prisma.InputJsonValue, finishedAt, expiresAt, leaseUntil: null },
+      });
+      return count > 0;
+    },
+
+    /** A project's state at one version: its current row when it is still there, else its recorded version. */
+    projectState(userId: string, projectId: string, version: number): Promise<ProjectStateOutcome> {
+      return findProjectState(prisma, userId, projectId, version);
+    },
+
+    async markAnnounced(id: string, at: Date): Promise<void> {
+      await prisma.export.updateMany({ where: { id }, data: { announcedAt: at } });
+    },
+
+    /** Finished exports whose webhook messages were never recorded (their process died first). */
+    async unannounced(finishedBefore: Date, limit: number): Promise<ExportRow[]> {
+      const rows = await prisma.export.findMany({
+        where: { status: { in: ['succeeded', 'failed'] }, announcedAt: null, finishedAt: { lt: finishedBefore } },
+        take: limit,
+      });
+      return rows.map(toRow);
+    },
+
+    /** Deletes up to `limit` expired exports, recording their files for removal; returns the file names. */
+    async deleteExpired(now: Date, limit: number): Promise<{ count: number; fileNames: string[] }> {
+      return prisma.$transaction(async (tx) => {
+        const rows = await tx.export.findMany({ where: { expiresAt: { lte: now } }, take: limit, select: { id: true, fileName: true } });
+        const fileNames = rows.flatMap((row) => (row.fileName ? [row.fileName] : []));
+        await recordFileDeletions(tx, fileNames);
+        await tx.export.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
+        return { count: rows.length, fileNames };
+      });
+    },
+  };
+}
+
+export type ExportRepository = ReturnType<typeof createExportRepository>;
+
+/** A project's state at one version: its current row when it is still there, else its recorded version. */
+async function findProjectState(
+  prisma: PrismaClient,
+  userId: string,
+  projectId: string,
+  version: number,
+): Promise<ProjectStateOutcome> {
+  const project = await prisma.project.findFirst({ where: { id: projectId, userId } });
+  if (!project) return { kind: 'project-gone' };
+  const state = project.version === version ? project : await prisma.projectVersion.findUnique({ where: { projectId_version: { projectId, version } } });
+  if (!state) return { kind: 'version-gone' };
+  return {
+    kind: 'found',
+    state: {
+      name: state.name,
+      templateId: state.templateId,
+      widthMm: state.widthMm,
+      heightMm: state.heightMm,
+      depthMm: state.depthMm,
+      artworkJson: state.artworkJson as ProjectState['artworkJson'],
+      createdAt: project.createdAt,
+      updatedAt: project.version === version ? project.updatedAt : state.createdAt,
+    },
+  };
+}

@@ -1,0 +1,301 @@
+// Exports as jobs: the request (with its Idempotency-Key), the export as the client sees it, and
+// one render attempt, which whatever runs jobs (the in-process runner or a queue worker) calls.
+// The state lives in the database only; a queue carries export ids and nothing else.
+import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
+import { badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
+import { createId } from '../lib/ids.js';
+import { apiError } from '../plugins/error-handler.js';
+import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
+import type { Caller, Project } from '../repositories/projects.js';
+import type { FileStorage } from '../storage/index.js';
+import { createCursorCodec } from './admin.js';
+import { createExportOptionsCheck, extensionOf, renderExport, type ExportFormat, type ExportRenderers } from './export-render.js';
+import type { ProjectService } from './projects.js';
+
+export const EXPORT_MESSAGES = {
+  notFound: 'Export not found.',
+  expired: 'Export has expired.',
+  idempotencyConflict: 'Idempotency-Key was used with another request.',
+  idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible ASCII characters.',
+  versionGone: "The project version this export renders is no longer kept.",
+  failed: 'The export could not be rendered.',
+} as const;
+
+/** Files and rows are kept this long after an export finishes; an Idempotency-Key is remembered as long. */
+export const EXPORT_LIFETIME_MS = 24 * 60 * 60 * 1000;
+export const EXPORT_PAGE_DEFAULT = 20;
+/** A finished export not announced after this long is announced by the sweep. */
+const ANNOUNCE_GRACE_MS = 30_000;
+const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
+const EXPORT_ID = /^[a-z0-9]{1,64}$/;
+
+export interface ExportDto {
+  id: string;
+  projectId: string;
+  projectVersion: number;
+  format: string;
+  options: Record<string, unknown>;
+  status: ExportRow['status'];
+  createdAt: string;
+  startedAt: string | null;
+  finishedAt: string | null;
+  error: ExportError | null;
+  downloadUrl: string | null;
+  expiresAt: string | null;
+}
+
+export interface ExportRequest {
+  format: ExportFormat;
+  options?: Record<string, unknown>;
+}
+
+/** Signs and checks the service's own download URLs; S3 presigns its own instead (see presign). */
+export interface DownloadLinks {
+  /** The URL a client downloads a succeeded export from, valid until expiresAt. */
+  urlFor(row: ExportRow & { fileName: string; expiresAt: Date }): Promise<string>;
+}
+
+/** What finishing an export tells (the webhooks). */
+export type ExportFinished = (userId: string, event: 'export.succeeded' | 'export.failed', dto: ExportDto) => Promise<void>;
+
+export type AttemptOutcome = 'succeeded' | 'failed' | 'retry' | 'skipped';
+
+/** JSON with object keys sorted: two bodies that parse to the same value have the same text. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, item]) => item !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** HMAC-signed `/exports/<id>/download?expires=&signature=` links, for storage that cannot presign. */
+export function createSignedDownloadLinks(secret: Buffer, publicBaseUrl: string | null) {
+  const key = createHmac('sha256', secret).update('export-download').digest();
+  const sign = (id: string, expires: number) => createHmac('sha256', key).update(`${id}.${expires}`).digest('base64url');
+  return {
+    urlFor: async (row: { id: string; expiresAt: Date }) => {
+      const expires = Math.floor(row.expiresAt.getTime() / 1000);
+      return `${publicBaseUrl ?? ''}/exports/${row.id}/download?expires=${expires}&signature=${sign(row.id, expires)}`;
+    },
+    /** True when the signature is this service's for that export and expiry (expired or not). */
+    verify(id: string, expires: number, signature: string): boolean {
+      const expected = Buffer.from(sign(id, expires));
+      const presented = Buffer.from(signature);
+      return expected.length === presented.length && timingSafeEqual(expected, presented);
+    },
+  };
+}
+export type SignedDownloadLinks = ReturnType<typeof createSignedDownloadLinks>;
+
+export interface ExportServiceDeps {
+  repository: ExportRepository;
+  projects: ProjectService;
+  renderers: ExportRenderers;
+  storage: FileStorage;
+  links: DownloadLinks;
+  cursorSecret: string;
+  attempts: number;
+  leaseMs: number;
+}
+
+export function createExportService(deps: ExportServiceDeps) {
+  const { repository, storage, links } = deps;
+  const checkOptions = createExportOptionsCheck();
+  const cursors = createCursorCodec(deps.cursorSecret);
+  const listeners: ExportFinished[] = [];
+  const jobDurations: Array<(format: string, outcome: string, seconds: number) => void> = [];
+
+  async function toDto(row: ExportRow): Promise<ExportDto> {
+    const downloadable = row.status === 'succeeded' && row.fileName !== null && row.expiresAt !== null;
+    return {
+      id: row.id,
+      projectId: row.projectId,
+      projectVersion: row.projectVersion,
+      format: row.format,
+      options: row.options,
+      status: row.status,
+      createdAt: row.createdAt.toISOString(),
+      startedAt: row.startedAt?.toISOString() ?? null,
+      finishedAt: row.finishedAt?.toISOString() ?? null,
+      error: row.error,
+      downloadUrl: downloadable ? await links.urlFor(row as ExportRow & { fileName: string; expiresAt: Date }) : null,
+      expiresAt: row.expiresAt?.toISOString() ?? null,
+    };
+  }
+
+  async function announce(row: ExportRow): Promise<void> {
+    const event = row.status === 'succeeded' ? 'export.succeeded' : 'export.failed';
+    const dto = await toDto(row);
+    for (const listener of listeners) await listener(row.userId, event, dto);
+    await repository.markAnnounced(row.id, new Date());
+  }
+
+  async function finishFailed(row: ExportRow, error: ExportError, started: number): Promise<AttemptOutcome> {
+    const now = new Date();
+    if (!(await repository.fail(row.id, error, now, new Date(now.getTime() + EXPORT_LIFETIME_MS)))) return 'skipped';
+    for (const observe of jobDurations) observe(row.format, 'failed', (Date.now() - started) / 1000);
+    const failed = await repository.find(row.id);
+    if (failed) await announce(failed);
+    return 'failed';
+  }
+
+  async function projectAt(row: ExportRow): Promise<Project | ExportError> {
+    const found = await repository.projectState(row.userId, row.projectId, row.projectVersion);
+    if (found.kind === 'project-gone') return apiError(404, MESSAGES.projectNotFound);
+    if (found.kind === 'version-gone') return apiError(409, EXPORT_MESSAGES.versionGone);
+    return { id: row.projectId, userId: row.userId, version: row.projectVersion, ...found.state };
+  }
+
+  return {
+    toDto,
+
+    /** Called after an export finishes, in the process that finished it. */
+    onFinished(listener: ExportFinished) {
+      listeners.push(listener);
+    },
+
+    onJobDuration(observe: (format: string, outcome: string, seconds: number) => void) {
+      jobDurations.push(observe);
+    },
+
+    /**
+     * Records the request. `created` false: the same Idempotency-Key and request within its
+     * lifetime, answered with the export it created then.
+     */
+    async create(caller: Caller, projectId: string, request: ExportRequest, idempotencyKey: string | undefined): Promise<{ export: ExportDto; created: boolean }> {
+      if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest(EXPORT_MESSAGES.idempotencyKeyInvalid);
+      const options = request.options ?? {};
+      checkOptions(request.format, options);
+      const project = await deps.projects.get(caller, projectId);
+      const requestDigest = idempotencyKey === undefined
+        ? null
+        : createHash('sha256').update(canonicalJson({ projectId, body: request })).digest('hex');
+      const now = Date.now();
+      const outcome = await repository.insert(
+        {
+          id: createId(),
+          userId: caller.userId,
+          projectId: project.id,
+          projectVersion: project.version,
+          format: request.format,
+          options,
+          idempotencyKey: idempotencyKey ?? null,
+          requestDigest,
+        },
+        new Date(now - EXPORT_LIFETIME_MS),
+      );
+      if (outcome.kind === 'key-taken') {
+        if (outcome.row.requestDigest !== requestDigest) throw conflict(EXPORT_MESSAGES.idempotencyConflict);
+        return { export: await toDto(outcome.row), created: false };
+      }
+      return { export: await toDto(outcome.row), created: true };
+    },
+
+    async get(userId: string, id: string): Promise<ExportDto> {
+      const row = EXPORT_ID.test(id) ? await repository.findOwned(userId, id, new Date()) : null;
+      if (!row) throw notFound(EXPORT_MESSAGES.notFound);
+      return toDto(row);
+    },
+
+    async list(userId: string, query: { projectId?: string; limit?: number; cursor?: string }): Promise<{ exports: ExportDto[]; nextCursor: string | null }> {
+      const limit = query.limit ?? EXPORT_PAGE_DEFAULT;
+      const after = query.cursor === undefined ? null : cursors.decode(query.cursor);
+      const rows = await repository.listPage(userId, { projectId: query.projectId ?? null, after, limit, now: new Date() });
+      const page = rows.slice(0, limit);
+      const last = page.at(-1);
+      return {
+        exports: await Promise.all(page.map(toDto)),
+        nextCursor: rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }) : null,
+      };
+    },
+
+    /** The stored file of a succeeded export that has not expired; null otherwise. */
+    async downloadable(id: string, now: Date): Promise<ExportRow | null> {
+      const row = EXPORT_ID.test(id) ? await repository.find(id) : null;
+      if (!row || row.status !== 'succeeded' || !row.fileName || !row.expiresAt || row.expiresAt <= now) return null;
+      return row;
+    },
+
+    /**
+     * One render attempt of an export. takeOver: the caller holds the queue's own lock on it (a
+     * stalled job handed to this worker), so a running row is taken even while its lease lasts.
+     * 'retry': a failure that may pass (the row is queued again); the caller schedules the retry.
+     */
+    async attempt(id: string, options: { takeOver: boolean; lastAttempt?: boolean }): Promise<AttemptOutcome> {
+      const started = Date.now();
+      const claimed = await repository.claim(id, new Date(started + deps.leaseMs), options.takeOver, new Date(started));
+      if (!claimed) return 'skipped';
+      if (claimed.attempts > deps.attempts) return finishFailed(claimed, apiError(500, EXPORT_MESSAGES.failed), started);
+      const heartbeat = setInterval(() => {
+        void repository.renew(id, new Date(Date.now() + deps.leaseMs)).catch(() => undefined);
+      }, Math.max(250, Math.floor(deps.leaseMs / 3)));
+      heartbeat.unref();
+      const fileName = `export-${id}.${extensionOf(claimed.format as ExportFormat)}`;
+      try {
+        const project = await projectAt(claimed);
+        if (!('version' in project)) return await finishFailed(claimed, project, started);
+        const file = await renderExport(deps.renderers, project, claimed.format as ExportFormat, claimed.options);
+        await storage.save(fileName, file.body);
+        const finishedAt = new Date();
+        const done = await repository.succeed(
+          id,
+          { fileName, downloadName: file.downloadName, contentType: file.contentType, sizeBytes: file.body.length },
+          finishedAt,
+          new Date(finishedAt.getTime() + EXPORT_LIFETIME_MS),
+        );
+        if (!done) {
+          // Another process finished it meanwhile; this copy is not the one its row names.
+          const row = await repository.find(id);
+          if (row?.fileName !== fileName) await storage.delete(fileName);
+          return 'skipped';
+        }
+        for (const observe of jobDurations) observe(claimed.format, 'succeeded', (Date.now() - started) / 1000);
+        const row = await repository.find(id);
+        if (row) await announce(row);
+        return 'succeeded';
+      } catch (error) {
+        // A 4xx is the design's own problem (preflight errors, a size the style cannot make): final.
+        if (error instanceof HttpError && error.statusCode < 500) {
+          return await finishFailed(claimed, apiError(error.statusCode, error.message), started);
+        }
+        if (options.lastAttempt || claimed.attempts >= deps.attempts) {
+          return await finishFailed(claimed, apiError(500, EXPORT_MESSAGES.failed), started);
+        }
+        await repository.release(id);
+        return 'retry';
+      } finally {
+        clearInterval(heartbeat);
+      }
+    },
+
+    /** Fails an export whose queue job gave up (stalled past its attempts). */
+    async giveUp(id: string): Promise<void> {
+      const row = await repository.find(id);
+      if (row && (row.status === 'queued' || row.status === 'running')) await finishFailed(row, apiError(500, EXPORT_MESSAGES.failed), Date.now());
+    },
+
+    /** Announces finished exports whose process died before it could (listeners are idempotent per export). */
+    async announceMissed(): Promise<number> {
+      const rows = await repository.unannounced(new Date(Date.now() - ANNOUNCE_GRACE_MS), 100);
+      for (const row of rows) await announce(row);
+      return rows.length;
+    },
+
+    /** Removes exports (rows and files) whose lifetime is over; returns how many. */
+    async removeExpired(removeFiles: (names: string[]) => Promise<unknown>): Promise<number> {
+      let removed = 0;
+      for (;;) {
+        const { count, fileNames } = await repository.deleteExpired(new Date(), 100);
+        await removeFiles(fileNames);
+        removed += count;
+        if (count < 100) return removed;
+      }
+    },
+  };
+}
+
+export type ExportService = ReturnType<typeof createExportService>;

@@ -1,0 +1,130 @@
+// Exports on the BullMQ queue (real Redis, a prefix of its own) rendered by two real worker
+// processes sharing a PostgreSQL database and an upload directory with the web process: the
+// workers share the jobs, and one killed with SIGKILL in the middle of a render loses nothing:
+// the other takes the job over once its lock runs out. The queue mode needs a server database
+// (processes cannot share an embedded one), so this file always runs on PostgreSQL.
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { databaseUrl } from '../helpers/app.js';
+import { createScratchDatabase, type ScratchDatabase } from '../helpers/postgres-admin.js';
+import { SHARED_REDIS_URL, uniqueNamespace } from '../helpers/redis.js';
+import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { MAILER, pdfPageSizes, pollExport, sleep, type ExportBody } from './helpers.js';
+import { startWorker, type WorkerProcess } from './worker-process.js';
+
+const LOCAL_POSTGRES = 'postgresql://root@127.0.0.1:5432/postgres';
+
+let scratch: ScratchDatabase;
+let web: ServerProcess;
+let workers: WorkerProcess[] = [];
+let env: Record<string, string>;
+let auth: Record<string, string>;
+
+async function call<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Headers }> {
+  const response = await fetch(`${web.baseUrl}${url}`, {
+    method,
+    headers: { ...auth, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : null) as T, headers: response.headers };
+}
+
+async function uploadImage(bytes: Buffer): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/jpeg' }), 'photo.jpg');
+  const response = await fetch(`${web.baseUrl}/assets`, { method: 'POST', headers: auth, body: form });
+  expect(response.status).toBe(201);
+  return `/files/${((await response.json()) as { asset: { name: string } }).asset.name}`;
+}
+
+const readExport = (id: string) => async () => (await call<{ export: ExportBody }>('GET', `/exports/${id}`)).body.export;
+
+beforeAll(async () => {
+  scratch = await createScratchDatabase(databaseUrl() ?? LOCAL_POSTGRES, 'pf_queue');
+  const uploadDir = mkdtempSync(path.join(tmpdir(), 'pf-queue-uploads-'));
+  env = {
+    DATABASE_URL: scratch.url,
+    UPLOAD_DIR: uploadDir,
+    REDIS_URL: SHARED_REDIS_URL,
+    EXPORT_QUEUE_PREFIX: uniqueNamespace(),
+    EXPORT_LEASE_MS: '3000',
+    EXPORT_CONCURRENCY: '2',
+  };
+  web = await startServer({ databaseUrl: scratch.url, uploadDir, env });
+  workers = await Promise.all([startWorker(env), startWorker(env)]);
+  const email = `queue-${Date.now()}@example.com`;
+  const registered = await call<{ token: string; user: { id: string } }>('POST', '/auth/register', { email, password: 'correct horse battery', name: 'Queue' });
+  auth = { authorization: `Bearer ${registered.body.token}` };
+  const pg_ = new pg.Client({ connectionString: scratch.url });
+  await pg_.connect();
+  await pg_.query(`UPDATE users SET plan = 'pro' WHERE id = $1`, [registered.body.user.id]);
+  await pg_.end();
+}, 120_000);
+
+afterAll(async () => {
+  await Promise.all(workers.map((worker) => worker.kill('SIGTERM')));
+  await web?.stop();
+  await scratch?.drop();
+}, 60_000);
+
+describe('exports on the queue with two worker processes', () => {
+  it('the two workers share the exports, and the web process renders none of them', async () => {
+    const project = await call<{ project: { id: string } }>('POST', '/projects', { name: 'Queue', templateId: 'mailer-box', ...MAILER });
+    expect(project.status).toBe(201);
+    const ids: string[] = [];
+    for (let i = 0; i < 16; i += 1) {
+      const created = await call<{ export: ExportBody }>('POST', `/projects/${project.body.project.id}/exports`, { format: i % 2 ? 'dieline-pdf' : 'preview-png' });
+      expect(created.status).toBe(202);
+      ids.push(created.body.export.id);
+    }
+    for (const id of ids) expect((await pollExport(readExport(id))).status).toBe('succeeded');
+    const [first, second] = workers.map((worker) => worker.logged('succeeded')) as [string[], string[]];
+    expect([...first, ...second].sort()).toEqual([...ids].sort());
+    expect(first.length).toBeGreaterThan(0);
+    expect(second.length).toBeGreaterThan(0);
+  });
+
+  it('a worker killed with SIGKILL in the middle of a render loses no export: the other worker finishes it', async () => {
+    // A large CMYK print: long enough to be killed in the middle of it.
+    const photo = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#3060c0' } })
+      .composite([{ input: await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#f0a020' } }).png().toBuffer(), top: 500, left: 500 }])
+      .jpeg({ quality: 95 })
+      .toBuffer();
+    const imageUrl = await uploadImage(photo);
+    const design = {
+      material: 'kraft',
+      background: { kind: 'image', value: imageUrl },
+      artworks: ['front', 'back', 'lid', 'left', 'right'].map((panelId, i) => ({ id: `a${i}`, panelId, imageUrl, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 })),
+    };
+    const project = await call<{ project: { id: string } }>('POST', '/projects', { name: 'Kill', templateId: 'mailer-box', ...MAILER, artworkJson: design });
+    expect(project.status, JSON.stringify(project.body)).toBe(201);
+    const created = await call<{ export: ExportBody }>('POST', `/projects/${project.body.project.id}/exports`, { format: 'print-pdf', options: { colorSpace: 'cmyk' } });
+    expect(created.status).toBe(202);
+    const id = created.body.export.id;
+
+    const deadline = Date.now() + 30_000;
+    let victim: WorkerProcess | undefined;
+    while (!victim && Date.now() < deadline) {
+      victim = workers.find((worker) => worker.logged('started').includes(id));
+      if (!victim) await sleep(20);
+    }
+    expect(victim, 'no worker started the export').toBeDefined();
+    expect(victim!.logged('succeeded')).not.toContain(id);
+    await victim!.kill('SIGKILL');
+    const survivor = workers.find((worker) => worker !== victim)!;
+
+    const done = await pollExport(readExport(id), 90_000);
+    expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    expect(victim!.logged('succeeded')).not.toContain(id);
+    expect(survivor.logged('started')).toContain(id);
+    expect(survivor.logged('succeeded')).toContain(id);
+    const file = await fetch(`${web.baseUrl}${done.downloadUrl}`);
+    expect(file.status).toBe(200);
+    expect(pdfPageSizes(Buffer.from(await file.arrayBuffer()))).toHaveLength(1);
+  }, 150_000);
+});
