@@ -34,6 +34,8 @@ import metricsRoutes from './routes/metrics.js';
 import projectRoutes from './routes/projects.js';
 import projectModelRoutes from './routes/project-model.js';
 import projectMockupRoutes from './routes/project-mockup.js';
+import projectShareRoutes from './routes/project-shares.js';
+import sharedModelRoutes from './routes/shared-model.js';
 import templateRoutes, { CATALOG_ANSWER } from './routes/templates.js';
 import v1Routes from './routes/v1.js';
 import { AdminUserSchema } from './schemas/admin.js';
@@ -43,6 +45,7 @@ import { AssetSchema } from './schemas/assets.js';
 import { ApiErrorSchema } from './schemas/common.js';
 import { UserSchema } from './schemas/auth.js';
 import { ProjectSchema } from './schemas/projects.js';
+import { ShareSchema } from './schemas/shares.js';
 import { CategorySchema, TemplateSchema } from './schemas/templates.js';
 import { DielineSchema } from './schemas/dielines.js';
 import { createServices } from './services/index.js';
@@ -77,6 +80,7 @@ const SHARED_SCHEMAS = [
   AssetSchema,
   DielineSchema,
   AdminUserSchema,
+  ShareSchema,
 ];
 
 // Timeouts against slow-loris clients when no proxy sits in front.
@@ -173,6 +177,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(projectPrintRoutes, { prefix: '/projects' });
   await app.register(projectModelRoutes, { prefix: '/projects' });
   await app.register(projectMockupRoutes, { prefix: '/projects' });
+  await app.register(projectShareRoutes, { prefix: '/projects' });
+  await app.register(sharedModelRoutes, { prefix: '/shared' });
   await app.register(viewerRoutes);
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });

@@ -1,4 +1,5 @@
-// The packaging viewer: loads one same-origin binary glTF (?model=), lights it with a preset
+// The packaging viewer: loads one same-origin binary glTF (?model=, or ?share=<token> for the
+// model behind a share link), lights it with a preset
 // (?lighting=studio|softbox|dramatic|outdoor), sets the background (?background=#rrggbb) and
 // lets the user orbit. State is published on <body data-state> (loading, ready, error) and the
 // `window.packagingViewer` handle, for embedding pages and the browser tests.
@@ -56,10 +57,31 @@ function modelUrl(param: string | null): URL | null {
   }
 }
 
+/** A share link's token: the model behind it, on this origin, with no login. */
+const SHARE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
+
+function sharedModelUrl(token: string): URL {
+  return new URL(`shared/${token}/model`, window.location.href);
+}
+
+/** Why a model did not load, in words for the person looking at the page. */
+function loadFailure(status: number | null, shared: boolean): string {
+  if (status === null) return 'The model could not be reached: check the connection and reload.';
+  if (status === 404) return shared ? 'This share link does not exist, has expired or was revoked.' : 'The model was not found.';
+  if (status === 401 || status === 403) return 'This model needs its owner\'s sign-in: ask for a share link.';
+  if (status === 503) return 'The model is busy being made: reload in a moment.';
+  return `The model could not be loaded (HTTP ${status}).`;
+}
+
 function start(): void {
   document.body.dataset.state = 'loading';
   const params = new URLSearchParams(window.location.search);
-  const url = modelUrl(params.get('model'));
+  const share = params.get('share');
+  if (share !== null && !SHARE_TOKEN.test(share)) {
+    fail(loadFailure(404, true));
+    return;
+  }
+  const url = share !== null ? sharedModelUrl(share) : modelUrl(params.get('model'));
   if (!url) {
     fail(params.get('model') ? 'Only same-origin model URLs can be shown.' : 'No model: add ?model=<url of a .glb>.');
     return;
@@ -149,28 +171,32 @@ function start(): void {
   controls.addEventListener('change', render);
   window.addEventListener('resize', resize);
 
-  new GLTFLoader().load(
-    url.href,
-    (gltf) => {
-      model = gltf.scene;
-      scene.add(model);
-      const box = new Box3().setFromObject(model);
-      const centre = box.getCenter(new Vector3());
-      size = box.getSize(new Vector3()).length();
-      // Front three-quarter view from slightly above: the front (+Z) face fills most of the view.
-      const distance = size / (2 * Math.tan((camera.fov * Math.PI) / 360)) * 1.05;
-      camera.position.copy(centre).add(new Vector3(0.35, 0.4, 1).normalize().multiplyScalar(distance));
-      camera.near = distance / 100;
-      camera.far = distance * 100;
-      controls.target.copy(centre);
-      controls.update();
-      applyLighting(lighting);
-      resize();
-      status.textContent = '';
-      document.body.dataset.state = 'ready';
+  const onModel = (gltf: { scene: Object3D }) => {
+    model = gltf.scene;
+    scene.add(model);
+    const box = new Box3().setFromObject(model);
+    const centre = box.getCenter(new Vector3());
+    size = box.getSize(new Vector3()).length();
+    // Front three-quarter view from slightly above: the front (+Z) face fills most of the view.
+    const distance = size / (2 * Math.tan((camera.fov * Math.PI) / 360)) * 1.05;
+    camera.position.copy(centre).add(new Vector3(0.35, 0.4, 1).normalize().multiplyScalar(distance));
+    camera.near = distance / 100;
+    camera.far = distance * 100;
+    controls.target.copy(centre);
+    controls.update();
+    applyLighting(lighting);
+    resize();
+    status.textContent = '';
+    document.body.dataset.state = 'ready';
+  };
+
+  // fetch, not the loader's own request: the page tells a missing link from a sign-in or a network failure.
+  fetch(url.href, { credentials: 'same-origin' }).then(
+    async (response) => {
+      if (!response.ok) return fail(loadFailure(response.status, share !== null));
+      new GLTFLoader().parse(await response.arrayBuffer(), '', onModel, () => fail('The model file could not be read.'));
     },
-    undefined,
-    () => fail('The model could not be loaded.'),
+    () => fail(loadFailure(null, share !== null)),
   );
 }
 

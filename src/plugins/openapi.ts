@@ -39,6 +39,7 @@ export const TAGS = [
   { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
   { name: 'admin', description: "Account management for administrators (a JWT whose account's role is admin)." },
   { name: 'viewer', description: 'The 3D viewer page (three.js bundled at build time) for the model routes.' },
+  { name: 'shares', description: "Read-only links to a project's 3D model for people without an account." },
 ];
 
 const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.

@@ -5,6 +5,7 @@ import { createApiKeyRepository } from './api-keys.js';
 import { createAssetRepository } from './assets.js';
 import { createFileDeletionRepository } from './file-deletions.js';
 import { createProjectRepository } from './projects.js';
+import { createShareRepository } from './shares.js';
 import { createUserRepository } from './users.js';
 
 export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 'sql'>) {
@@ -14,6 +15,7 @@ export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 's
     projects: createProjectRepository(prisma, sql),
     assets: createAssetRepository(prisma),
     fileDeletions: createFileDeletionRepository(prisma),
+    shares: createShareRepository(prisma),
   };
 }
 

@@ -18,6 +18,7 @@ import { createModelService } from './models.js';
 import { createPrintTextureSource } from './project-texture.js';
 import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
+import { createShareService } from './shares.js';
 import { createViewerFiles } from './viewer-files.js';
 
 /** storage: the local disk, or the S3 bucket when S3_BUCKET is set (src/storage/select.ts). */
@@ -30,6 +31,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const print = createPrintService(repositories.assets, storage, config.publicBaseUrl);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
+  const sealer = createApiKeySealer(config.apiKeySecret);
+  const projects = createProjectService(repositories.projects);
   return {
     passwordHasher,
     storage,
@@ -37,8 +40,9 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     auth: createAuthService(repositories.users, passwordHasher),
     accounts: createAccountService(repositories.users, passwordHasher, fileJanitor),
     admin: createAdminService(repositories.users, config.jwtSecret),
-    apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
-    projects: createProjectService(repositories.projects),
+    apiKeys: createApiKeyService(repositories.apiKeys, sealer),
+    projects,
+    shares: createShareService(repositories.shares, projects, sealer),
     assets: createAssetService(repositories.assets, storage, fileJanitor),
     fileJanitor,
     dielines: createDielineService(),

@@ -75,7 +75,7 @@ describe(`migrated database matches schema.prisma (${engineName()})`, () => {
   });
 
   it('reads every model of the schema', () => {
-    expect(expected.map((table) => table.model).sort()).toEqual(['ApiKey', 'Asset', 'FileDeletion', 'Project', 'ProjectVersion', 'User']);
+    expect(expected.map((table) => table.model).sort()).toEqual(['ApiKey', 'Asset', 'FileDeletion', 'Project', 'ProjectShare', 'ProjectVersion', 'User']);
   });
 
   it('has exactly the tables of the schema', () => {

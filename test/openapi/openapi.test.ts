@@ -107,7 +107,7 @@ type Surface = 'public' | 'account' | 'v1';
 function surfaceOf(path: string): Surface | undefined {
   if (path.startsWith('/v1/')) return 'v1';
   if (/^\/(auth\/(me|password|sessions)|projects|assets|api-keys|admin)(\/|$)/.test(path)) return 'account';
-  if (path === '/' || /^\/(health|auth\/register|auth\/login|templates|files|viewer)(\/|$)/.test(path)) return 'public';
+  if (path === '/' || /^\/(health|auth\/register|auth\/login|templates|files|viewer|shared)(\/|$)/.test(path)) return 'public';
   return undefined;
 }
 

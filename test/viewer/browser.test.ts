@@ -119,4 +119,57 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
     await page.waitForSelector('body[data-state="error"]', { timeout: 30_000 });
     expect(await page.textContent('#status')).toBe('Only same-origin model URLs can be shown.');
   });
+
+  describe('share links', () => {
+    /** A fresh context: no cookies, no headers, no token, as a visitor who only has the link. */
+    async function visit(path: string): Promise<{ state: string | null; status: string | null; shot: DecodedPng; front: { x: number; y: number } | null }> {
+      const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+      try {
+        const visitor = await context.newPage();
+        visitor.setDefaultTimeout(150_000);
+        await visitor.goto(`${base}${path}`, { waitUntil: 'domcontentloaded' });
+        await visitor.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
+        const front = await visitor.evaluate(() => {
+          const viewer = (globalThis as unknown as { packagingViewer?: { screenPositionOf(name: string): { x: number; y: number } | null } }).packagingViewer;
+          return viewer?.screenPositionOf('front') ?? null;
+        });
+        return {
+          state: await visitor.getAttribute('body', 'data-state'),
+          status: await visitor.textContent('#status'),
+          shot: decodePng(await visitor.screenshot({ type: 'png' })),
+          front,
+        };
+      } finally {
+        await context.close();
+      }
+    }
+
+    it('shows the shared project to a browser with no login, and stops on revoke', async () => {
+      // Over the listening port, so the link is built from the origin the browser uses.
+      const created = await fetch(`${base}/projects/${projectId}/shares`, { method: 'POST', headers: owner.auth });
+      expect(created.status).toBe(201);
+      const { id, url } = ((await created.json()) as { share: { id: string; url: string } }).share;
+      const link = new URL(url);
+      expect(link.origin).toBe(base);
+
+      const seen = await visit(`${link.pathname}${link.search}`);
+      expect(seen.state, seen.status ?? '').toBe('ready');
+      expect(seen.front).not.toBeNull();
+      const [r, g, b] = seen.shot.pixel(seen.front!.x, seen.front!.y);
+      expect(r, `front pixel ${r},${g},${b}`).toBeGreaterThan(120);
+      expect(r - Math.max(g, b), `front pixel ${r},${g},${b}`).toBeGreaterThan(50);
+
+      const revoked = await app.inject({ method: 'DELETE', url: `/projects/${projectId}/shares/${id}`, headers: owner.auth });
+      expect(revoked.statusCode).toBe(204);
+      const after = await visit(`${link.pathname}${link.search}`);
+      expect(after.state).toBe('error');
+      expect(after.status).toBe('This share link does not exist, has expired or was revoked.');
+    });
+
+    it("without a link or a login, the project's model asks for the owner's sign-in", async () => {
+      const seen = await visit(`/viewer?model=${modelParam()}`);
+      expect(seen.state).toBe('error');
+      expect(seen.status).toBe("This model needs its owner's sign-in: ask for a share link.");
+    });
+  });
 });
