@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { TEMPLATES } from '../src/catalog/data.js';
 import { generateDieline } from '../src/dielines/index.js';
 import { buildModel, containerLabelSheet, type ModelInput } from '../src/models/index.js';
-import { placeDesign, renderTexturePng, type PrintSurface } from '../src/print/index.js';
+import { placeDesign, renderTextureJpeg, type PrintSurface } from '../src/print/index.js';
 
 export const MODEL_TARGET_MS = 50;
 export const TEXTURED_TARGET_MS = 500;
@@ -56,7 +56,7 @@ export async function benchModels(iterations = 20): Promise<ModelBenchRow[]> {
           ? generateDieline(template.id, template.defaultDimensions, { material: input.material })
           : containerLabelSheet(template.kind, template.defaultDimensions);
       const placement = placeDesign({ dieline: sheet, state: { background: { kind: 'color', value: '#d0342c' } }, assets: new Map() });
-      return buildModel({ ...input, texture: await renderTexturePng(placement, TEXTURE_PX) });
+      return buildModel({ ...input, texture: await renderTextureJpeg(placement, TEXTURE_PX) });
     });
     rows.push({
       id: '14',

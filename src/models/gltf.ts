@@ -13,7 +13,7 @@ import type { MeshPart, Surface } from './mesh.js';
 export interface WriteOptions {
   rootName: string;
   materials: Record<Surface, PbrMaterial>;
-  /** PNG bytes for the printed surface. */
+  /** JPEG (or PNG) bytes for the printed surface. */
   texture?: Uint8Array;
   /** Keyframes of the part nodes (by name): the box's fold. */
   animation?: NodeAnimation;
@@ -97,7 +97,7 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
     .setRoughnessFactor(pbr.roughness)
     .setDoubleSided(true);
   if (texture) {
-    material.setBaseColorTexture(doc.createTexture('print').setImage(texture).setMimeType('image/png'));
+    material.setBaseColorTexture(doc.createTexture('print').setImage(texture).setMimeType(isJpeg(texture) ? 'image/jpeg' : 'image/png'));
   }
   if (pbr.transmission) {
     const transmission = doc.createExtension(KHRMaterialsTransmission).createTransmission().setTransmissionFactor(pbr.transmission);
@@ -109,3 +109,5 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
   }
   return material;
 }
+
+const isJpeg = (bytes: Uint8Array) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;

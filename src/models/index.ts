@@ -32,7 +32,7 @@ export interface ModelInput {
   finish: FinishId;
   /** Box caliper; the style's default for the material when absent. */
   thicknessMm?: number;
-  /** PNG of the printed blank (boxes) or of the label (containers), applied as base colour. */
+  /** JPEG (or PNG) of the printed blank (boxes) or of the label (containers), applied as base colour. */
   texture?: Uint8Array;
 }
 

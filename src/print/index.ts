@@ -7,6 +7,6 @@ export { MAX_GRADIENT_STOPS } from './background.js';
 export { MAX_IMAGE_PIXELS, MAX_SCALE, MAX_TOTAL_PIXELS, MIN_SCALE, MINIMUM_DPI, placeDesign, RECOMMENDED_DPI } from './placement.js';
 export { dielineSizeFinding, noDielineFinding, preflightPlacement, report, type PreflightReport } from './preflight.js';
 export { renderPrintPdf, type PrintOptions } from './pdf.js';
-export { PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, renderPreviewPng, renderTexturePng } from './preview.js';
+export { PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, renderPreviewPng, renderTextureJpeg } from './preview.js';
 export type { PrintColorSpace } from './images.js';
 export type * from './types.js';

@@ -16,7 +16,7 @@ import {
   referencedAssetNames,
   renderPreviewPng,
   renderPrintPdf,
-  renderTexturePng,
+  renderTextureJpeg,
   report,
   type AssetLookup,
   type DesignState,
@@ -97,9 +97,9 @@ interface Prepared {
 }
 
 /** The sheet's print as a texture, or null when nothing prints on it. */
-function texturePng(placement: Placement<PrintSurface>, sizePx: number): Promise<Buffer> | null {
+function textureJpeg(placement: Placement<PrintSurface>, sizePx: number): Promise<Buffer> | null {
   if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-  return renderTexturePng(placement, sizePx);
+  return renderTextureJpeg(placement, sizePx);
 }
 
 export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null) {
@@ -231,7 +231,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return bounded(async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
         if (!prepared.dieline) return null;
-        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx);
+        return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx);
       });
     },
 
@@ -245,7 +245,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return bounded(async () => {
         const state = (project.artworkJson ?? {}) as DesignState;
         const placement = placeDesign({ dieline: sheet, state, assets: await describeAll(files), publicBaseUrl: baseUrl });
-        return texturePng(placement, sizePx);
+        return textureJpeg(placement, sizePx);
       });
     },
 
