@@ -1,7 +1,7 @@
 // The packaging viewer: loads one same-origin binary glTF (?model=, or ?share=<token> for the
 // model behind a share link), lights it with a preset (?lighting=studio|softbox|dramatic|outdoor)
 // in a room environment over a ground with a soft contact shadow, sets the background
-// (?background=#rrggbb), and offers the controls a shop page needs: presets, the fold (slider and
+// (?background=#rrggbb), and (unless ?controls=none) offers the controls a shop page needs: presets, the fold (slider and
 // play, for models with a `fold` animation), reset view, screenshot (optionally transparent),
 // an iframe embed snippet, keyboard control and a dimensions readout. State is published on
 // <body data-state> (loading, ready, error) and the `window.packagingViewer` handle, for embedding
@@ -123,6 +123,13 @@ function start(): void {
     return;
   }
   let lighting: LightingPreset = lightingParam ?? 'studio';
+  const controlsParam = params.get('controls');
+  if (controlsParam !== null && controlsParam !== 'full' && controlsParam !== 'none') {
+    fail('controls must be full or none.');
+    return;
+  }
+  // controls=none: the model alone (a mockup, a clean embed); the keyboard and mouse still work.
+  const chrome = controlsParam !== 'none';
   const backgroundParam = params.get('background');
   const backgroundOverride = parseHexColor(backgroundParam);
   if (backgroundParam !== null && !backgroundOverride) {
@@ -373,7 +380,7 @@ function start(): void {
     const extent = box.getSize(new Vector3());
     size = extent.length();
     handle.dimensionsMm = { width: Math.round(extent.x * 1000), height: Math.round(extent.y * 1000), depth: Math.round(extent.z * 1000) };
-    element('dimensions').textContent = `${handle.dimensionsMm.width} × ${handle.dimensionsMm.depth} × ${handle.dimensionsMm.height} mm`;
+    if (chrome) element('dimensions').textContent = `${handle.dimensionsMm.width} × ${handle.dimensionsMm.depth} × ${handle.dimensionsMm.height} mm`;
     ground.scale.setScalar(size * 8);
     ground.position.set(centre.x, box.min.y, centre.z);
 
@@ -402,7 +409,7 @@ function start(): void {
     applyLighting(lighting);
     setFold(1);
     wireControls();
-    toolbar.hidden = false;
+    toolbar.hidden = !chrome;
     resize();
     status.textContent = '';
     document.body.dataset.state = 'ready';

@@ -328,6 +328,13 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/viewer\?model=[^"]+" width="640" height="480" [^>]*title="3D packaging preview"><\/iframe>$/);
     });
 
+    it('controls=none shows the model alone (mockups, clean embeds)', async () => {
+      await open(`model=${modelParam()}&controls=none`);
+      expect(await page.isVisible('#toolbar')).toBe(false);
+      expect(await page.textContent('#dimensions')).toBe('');
+      expect(await call<boolean>('viewer.hasFold')).toBe(true);
+    });
+
     it('fits a 375 px wide phone: every control inside the viewport', async () => {
       const phone = await browser.newPage({ viewport: { width: 375, height: 667 }, deviceScaleFactor: 1 });
       try {
