@@ -12,6 +12,7 @@ import { buildBaseline } from './baseline.js';
 import sharp from 'sharp';
 import { benchPrint, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { benchModels } from './models.js';
+import { benchViewer } from './viewer.js';
 import { createTestBucket, s3Env } from '../test/helpers/s3.js';
 import { cpuMicros, createDatabase, freePort, json, JWT_SECRET, median, ROOT, rssBytes, startService, type RunningService } from './support.js';
 
@@ -723,6 +724,9 @@ async function main() {
 
   // 14. 3D models per template, in process: without and with a 2048 px print texture, and sizes.
   if (wanted('14')) for (const row of await benchModels()) record(row);
+
+  // 16. The viewer's time to first frame in chromium (software WebGL), mailer and bottle.
+  if (wanted('16')) for (const row of await benchViewer()) record(row);
 
   await database?.drop();
 

@@ -198,7 +198,7 @@ function start(): void {
           // The key light casts the contact shadow.
           shadowCaster = false;
           directional.castShadow = true;
-          directional.shadow.mapSize.set(1024, 1024);
+          directional.shadow.mapSize.set(512, 512);
           directional.shadow.radius = 6;
           const extent = size * 1.2;
           Object.assign(directional.shadow.camera, { left: -extent, right: extent, top: extent, bottom: -extent, near: size * 0.05, far: size * 8 });
