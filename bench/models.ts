@@ -10,7 +10,7 @@ import { TEMPLATES } from '../src/catalog/data.js';
 import { generateDieline } from '../src/dielines/index.js';
 import { generateContainerLayout } from '../src/dielines/containers/index.js';
 import { buildModel, type ModelInput } from '../src/models/index.js';
-import { placeDesign, renderTexturePng } from '../src/print/index.js';
+import { placeDesign, renderTextureJpeg } from '../src/print/index.js';
 
 export const MODEL_TARGET_MS = 50;
 export const TEXTURED_TARGET_MS = 500;
@@ -55,11 +55,11 @@ export async function benchModels(iterations = 20): Promise<ModelBenchRow[]> {
       const state = { background: { kind: 'color', value: '#d0342c' } };
       if (template.kind === 'box') {
         const dieline = generateDieline(template.id, template.defaultDimensions, { material: input.material });
-        return buildModel({ ...input, texture: await renderTexturePng(placeDesign({ dieline, state, assets: new Map() }), TEXTURE_PX) });
+        return buildModel({ ...input, texture: await renderTextureJpeg(placeDesign({ dieline, state, assets: new Map() }), TEXTURE_PX) });
       }
       const layout = generateContainerLayout(template.id, template.kind, template.defaultDimensions);
       const placement = placeDesign({ dieline: layout.dieline, state, assets: new Map() });
-      return buildModel({ ...input, texture: await renderTexturePng(placement, TEXTURE_PX, layout.textureWindow) });
+      return buildModel({ ...input, texture: await renderTextureJpeg(placement, TEXTURE_PX, layout.textureWindow) });
     });
     rows.push({
       id: '14',

@@ -15,6 +15,7 @@ import { benchExports, EXPORT_CONNECTIONS, EXPORTS_TOTAL, HEALTH_P99_TARGET_MS, 
 import { benchPressPrint, benchPrint, PRESS_CMYK_TARGET_MS, PRESS_RGB_TARGET_MS, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { benchModels } from './models.js';
 import { benchDieFormats } from './die-formats.js';
+import { benchViewer } from './viewer.js';
 import { createTestBucket, s3Env } from '../test/helpers/s3.js';
 import { cpuMicros, createDatabase, freePort, json, JWT_SECRET, median, ROOT, rssBytes, SERVICE_LOG_LEVEL, startService, type RunningService } from './support.js';
 
@@ -766,6 +767,9 @@ async function main() {
       });
     }
   }
+
+  // 16. The viewer's time to first frame in chromium (software WebGL), mailer and bottle.
+  if (wanted('16')) for (const row of await benchViewer()) record(row);
 
   await database?.drop();
 

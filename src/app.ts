@@ -41,6 +41,8 @@ import projectModelRoutes from './routes/project-model.js';
 import projectLayoutRoutes from './routes/project-layout.js';
 import projectMockupRoutes from './routes/project-mockup.js';
 import templateRoutes from './routes/templates.js';
+import projectShareRoutes from './routes/project-shares.js';
+import sharedModelRoutes from './routes/shared-model.js';
 import v1Routes from './routes/v1.js';
 import { AdminUserSchema } from './schemas/admin.js';
 import viewerRoutes from './routes/viewer.js';
@@ -49,6 +51,7 @@ import { AssetSchema } from './schemas/assets.js';
 import { ApiErrorSchema } from './schemas/common.js';
 import { UserSchema } from './schemas/auth.js';
 import { ProjectSchema } from './schemas/projects.js';
+import { ShareSchema } from './schemas/shares.js';
 import { CategorySchema, TemplateSchema } from './schemas/templates.js';
 import { DielineSchema } from './schemas/dielines.js';
 import { SheetLayoutSchema } from './schemas/sheet-layouts.js';
@@ -87,6 +90,7 @@ const SHARED_SCHEMAS = [
   AdminUserSchema,
   ExportSchema,
   WebhookSchema,
+  ShareSchema,
 ];
 
 // Timeouts against slow-loris clients when no proxy sits in front.
@@ -184,6 +188,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(projectModelRoutes, { prefix: '/projects' });
   await app.register(projectMockupRoutes, { prefix: '/projects' });
   await app.register(projectLayoutRoutes, { prefix: '/projects' });
+  await app.register(projectShareRoutes, { prefix: '/projects' });
+  await app.register(sharedModelRoutes, { prefix: '/shared' });
   await app.register(viewerRoutes);
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(fileRoutes, { prefix: '/files' });

@@ -76,6 +76,7 @@ export const MESSAGES = {
   projectChanged: 'The project was changed since you loaded it.',
   versionNotFound: 'Version not found.',
   apiKeyNotFound: 'API key not found.',
+  shareNotFound: 'Share link not found.',
   fileNotFound: 'File not found.',
   noFileUploaded: 'No file was uploaded.',
   fileTooLarge: 'File is larger than 25 MB (26,214,400 bytes).',

@@ -12,9 +12,10 @@ export interface LightSpec {
   from?: [number, number, number];
 }
 
+/** The first directional light of a preset is its key light: it casts the contact shadow. */
 export interface PresetSpec {
   background: string;
-  /** Image-based light from three's RoomEnvironment, 0 = none (it costs a PMREM pass on first use). */
+  /** Strength of the image-based light from three's RoomEnvironment: every preset has some, so metals reflect a room. */
   environment: number;
   exposure: number;
   lights: LightSpec[];
@@ -23,40 +24,40 @@ export interface PresetSpec {
 export const PRESETS: Record<LightingPreset, PresetSpec> = {
   studio: {
     background: '#eceef1',
-    environment: 0,
+    environment: 0.55,
     exposure: 1,
     lights: [
-      { kind: 'hemisphere', color: 0xffffff, ground: 0x8d8d8d, intensity: 1.1 },
-      { kind: 'directional', color: 0xffffff, intensity: 2.2, from: [1.2, 2, 2.4] },
-      { kind: 'directional', color: 0xffffff, intensity: 0.7, from: [-2, 0.8, 1] },
+      { kind: 'directional', color: 0xffffff, intensity: 2.4, from: [1.2, 2.6, 2.4] },
+      { kind: 'hemisphere', color: 0xffffff, ground: 0x8d8d8d, intensity: 0.6 },
+      { kind: 'directional', color: 0xffffff, intensity: 0.6, from: [-2, 0.8, 1] },
     ],
   },
   softbox: {
     background: '#f7f7f5',
-    environment: 0.6,
+    environment: 0.8,
     exposure: 0.9,
     lights: [
-      { kind: 'ambient', color: 0xffffff, intensity: 0.25 },
       { kind: 'directional', color: 0xffffff, intensity: 1.2, from: [0.6, 3, 2] },
+      { kind: 'ambient', color: 0xffffff, intensity: 0.2 },
     ],
   },
   dramatic: {
     background: '#16181d',
-    environment: 0,
+    environment: 0.25,
     exposure: 1.1,
     lights: [
-      { kind: 'ambient', color: 0xffffff, intensity: 0.06 },
       { kind: 'directional', color: 0xfff1dc, intensity: 4.5, from: [-2.5, 1.6, 1.2] },
+      { kind: 'ambient', color: 0xffffff, intensity: 0.04 },
       { kind: 'directional', color: 0x9fb8ff, intensity: 1.6, from: [2, 1, -2.5] },
     ],
   },
   outdoor: {
     background: '#bcd8f0',
-    environment: 0.3,
+    environment: 0.45,
     exposure: 1,
     lights: [
-      { kind: 'hemisphere', color: 0xcfe6ff, ground: 0x6b7d4f, intensity: 1.3 },
       { kind: 'directional', color: 0xfff0d6, intensity: 3.2, from: [1.5, 3, 1.2] },
+      { kind: 'hemisphere', color: 0xcfe6ff, ground: 0x6b7d4f, intensity: 1.1 },
     ],
   },
 };

@@ -4,14 +4,20 @@
  * an image of the whole printed blank lands on every panel where it is printed; the unprinted side
  * is the plain board. Both faces sit half a caliper off the board's mid-plane.
  */
-import type { Dieline } from '../dielines/index.js';
-import { foldDieline } from './fold.js';
+import type { Dieline, DielinePanel } from '../dielines/index.js';
+import { centroid, foldDieline, type FoldedPanel } from './fold.js';
+import { foldAnimation, type NodeAnimation } from './fold-animation.js';
 import { apply, type Rigid, type Vec3 } from './math.js';
 import type { MeshPart, Primitive } from './mesh.js';
-import { centroid } from './fold.js';
 import { triangulate } from './triangulate.js';
 
 const MM = 0.001;
+
+export interface BoxModel {
+  parts: MeshPart[];
+  /** The blank folding from flat to the closed pose the parts are in. */
+  animation: NodeAnimation;
+}
 
 /**
  * `printed` is the sheet the texture is made from when it is not the board itself (the rigid box's
@@ -19,53 +25,74 @@ const MM = 0.001;
  * difference of their frame centres (the wraps keep the trays' frames).
  */
 export function boxParts(dieline: Dieline, printed: Pick<Dieline, 'blank' | 'panels'> = dieline): MeshPart[] {
-  const parts = panelParts(dieline, printed);
+  return boxModel(dieline, printed).parts;
+}
+
+export function boxModel(dieline: Dieline, printed: Pick<Dieline, 'blank' | 'panels'> = dieline): BoxModel {
+  const folded = foldDieline(dieline);
+  const printedPanels = new Map(printed.panels.map((panel) => [panel.id, panel]));
   // The folding stands the board's mid-plane on y = 0; stand the outer faces there instead.
+  const lift = -lowestFace(folded, dieline.thicknessMm);
+  const node = (panel: DielinePanel, transform: Rigid) => panelNode(panel, transform, lift);
+  const parts = folded.map(({ panel, transform }) => ({
+    name: panel.id,
+    primitives: panelPrimitives(panel, dieline, printed.blank, printedPanels.get(panel.id) ?? panel),
+    transform: node(panel, transform),
+  }));
+  return { parts, animation: foldAnimation(dieline, node) };
+}
+
+/** The node of a panel: its mesh is centred on the panel's centroid, in metres. */
+function panelNode(panel: DielinePanel, transform: Rigid, lift: number): Rigid {
+  const [cx, cy] = centroid(panel.polygon);
+  const centre = apply(transform.rotation, [cx, cy, 0]);
+  return {
+    rotation: transform.rotation,
+    translation: [
+      (centre[0] + transform.translation[0]) * MM,
+      (centre[1] + transform.translation[1] + lift) * MM,
+      (centre[2] + transform.translation[2]) * MM,
+    ] as Vec3,
+  };
+}
+
+/** The lowest point of either face of any panel, in millimetres. */
+function lowestFace(folded: FoldedPanel[], thicknessMm: number): number {
+  const half = thicknessMm / 2;
   let lowest = Infinity;
-  for (const part of parts) {
-    for (const primitive of part.primitives) {
-      for (let i = 0; i < primitive.positions.length; i += 3) {
-        const p = apply(part.transform!.rotation, [primitive.positions[i]!, primitive.positions[i + 1]!, primitive.positions[i + 2]!]);
-        lowest = Math.min(lowest, p[1] + part.transform!.translation[1]);
+  for (const { panel, transform } of folded) {
+    for (const [x, y] of panel.polygon) {
+      for (const z of [-half, half]) {
+        lowest = Math.min(lowest, apply(transform.rotation, [x, y, z])[1] + transform.translation[1]);
       }
     }
   }
-  for (const part of parts) part.transform!.translation[1] -= lowest;
-  return parts;
+  return lowest;
 }
 
-function panelParts(dieline: Dieline, printed: Pick<Dieline, 'blank' | 'panels'>): MeshPart[] {
-  const { width, height } = printed.blank;
-  const printedPanels = new Map(printed.panels.map((panel) => [panel.id, panel]));
+function panelPrimitives(panel: DielinePanel, dieline: Dieline, sheet: Dieline['blank'], onSheet: DielinePanel): Primitive[] {
+  const { width, height } = sheet;
+  const du = onSheet.frame.center[0] - panel.frame.center[0];
+  const dv = onSheet.frame.center[1] - panel.frame.center[1];
   const half = (dieline.thicknessMm / 2) * MM;
-  return foldDieline(dieline).map(({ panel, transform }) => {
-    const [cx, cy] = centroid(panel.polygon);
-    const local = panel.polygon.map(([x, y]) => [(x - cx) * MM, (y - cy) * MM] as const);
-    const triangles = triangulate(panel.polygon);
-    const onSheet = printedPanels.get(panel.id) ?? panel;
-    const du = onSheet.frame.center[0] - panel.frame.center[0];
-    const dv = onSheet.frame.center[1] - panel.frame.center[1];
-    // Printed side faces -z in the blank frame (z runs into the sheet).
-    const outside: Primitive = {
-      surface: 'print',
-      positions: local.flatMap(([x, y]) => [x, y, -half]),
-      normals: local.flatMap(() => [0, 0, -1]),
-      uvs: panel.polygon.flatMap(([x, y]) => [(x + du) / width, (y + dv) / height]),
-      indices: triangles.flatMap(([a, b, c]) => orient([a, b, c], panel.polygon, -1)),
-    };
-    const inside: Primitive = {
-      surface: 'inside',
-      positions: local.flatMap(([x, y]) => [x, y, half]),
-      normals: local.flatMap(() => [0, 0, 1]),
-      indices: triangles.flatMap(([a, b, c]) => orient([a, b, c], panel.polygon, 1)),
-    };
-    const centre = apply(transform.rotation, [cx, cy, 0]);
-    const node: Rigid = {
-      rotation: transform.rotation,
-      translation: [(centre[0] + transform.translation[0]) * MM, (centre[1] + transform.translation[1]) * MM, (centre[2] + transform.translation[2]) * MM] as Vec3,
-    };
-    return { name: panel.id, primitives: [outside, inside], transform: node };
-  });
+  const [cx, cy] = centroid(panel.polygon);
+  const local = panel.polygon.map(([x, y]) => [(x - cx) * MM, (y - cy) * MM] as const);
+  const triangles = triangulate(panel.polygon);
+  // Printed side faces -z in the blank frame (z runs into the sheet).
+  const outside: Primitive = {
+    surface: 'print',
+    positions: local.flatMap(([x, y]) => [x, y, -half]),
+    normals: local.flatMap(() => [0, 0, -1]),
+    uvs: panel.polygon.flatMap(([x, y]) => [(x + du) / width, (y + dv) / height]),
+    indices: triangles.flatMap(([a, b, c]) => orient([a, b, c], panel.polygon, -1)),
+  };
+  const inside: Primitive = {
+    surface: 'inside',
+    positions: local.flatMap(([x, y]) => [x, y, half]),
+    normals: local.flatMap(() => [0, 0, 1]),
+    indices: triangles.flatMap(([a, b, c]) => orient([a, b, c], panel.polygon, 1)),
+  };
+  return [outside, inside];
 }
 
 /** The triangle wound so its normal points along `zSign` (counter-clockwise seen from there). */
@@ -74,4 +101,3 @@ function orient(triangle: [number, number, number], polygon: ReadonlyArray<reado
   const z = (b[0] - a[0]) * (c[1] - a[1]) - (b[1] - a[1]) * (c[0] - a[0]);
   return Math.sign(z) === Math.sign(zSign) ? triangle : [triangle[0], triangle[2], triangle[1]];
 }
-

@@ -75,40 +75,62 @@ const ON_LINE_MM = 0.01;
 /** The unprinted side of the blank. */
 const INWARD: Vec3 = [0, 0, 1];
 
+/** The panel each piece folds about (it stays put while the others turn), in piece order. */
+export function foldRoots(style: string): string[] {
+  return (BOX_ORIENTATION[style] ?? []).map((orientation) => orientation.root);
+}
+
 export function hasFoldedModel(style: string): boolean {
   return style in BOX_ORIENTATION;
 }
 
 export function foldDieline(dieline: Dieline): FoldedPanel[] {
+  return foldDielineAt(dieline, () => 1);
+}
+
+/**
+ * The blank part-way folded: `progress(panel)` is how far (0 flat … 1 closed) the panel has turned
+ * about the crease that joins it to its parent. Each piece is placed, seated and centred as in the
+ * closed box, so at progress 1 everywhere this is foldDieline(), and at 0 every piece lies flat in
+ * the plane its root panel has in the closed box.
+ */
+export function foldDielineAt(dieline: Dieline, progress: (panel: DielinePanel) => number): FoldedPanel[] {
   const orientations = BOX_ORIENTATION[dieline.style];
   if (!orientations) throw new Error(`No folding rules for style ${dieline.style}`);
   // A wrap's folds hinge its panels as creases hinge a board's.
   const creases = dieline.paths.filter((path) => path.type === 'crease' || path.type === 'fold').map((path) => [path.points[0]!, path.points[1]!] as const);
   const byId = new Map(dieline.panels.map((panel) => [panel.id, panel]));
   const folded = new Map<string, Rigid>();
+  const closed = new Map<string, Rigid>();
   const parents = new Map<string, string>();
 
   for (const orientation of orientations) {
     const root = byId.get(orientation.root);
     if (!root) throw new Error(`Style ${dieline.style} has no panel ${orientation.root}`);
-    const local = foldPiece(root, dieline.panels.filter((panel) => panel.pieceId === root.pieceId), creases, parents);
+    const piece = dieline.panels.filter((panel) => panel.pieceId === root.pieceId);
+    const local = foldPiece(root, piece, creases, () => 1, parents);
     const place = orient(local, orientation);
-    const pieceFolded = new Map<string, Rigid>();
-    for (const [id, transform] of local) pieceFolded.set(id, compose(place, transform));
-    if (folded.size > 0) seat(pieceFolded, folded, byId, dieline.thicknessMm);
-    for (const [id, transform] of pieceFolded) folded.set(id, transform);
+    const pieceClosed = new Map<string, Rigid>();
+    for (const [id, transform] of local) pieceClosed.set(id, compose(place, transform));
+    const seatShift = closed.size > 0 ? seat(pieceClosed, closed, byId, dieline.thicknessMm) : ([0, 0, 0] as Vec3);
+    for (const [id, transform] of pieceClosed) closed.set(id, transform);
+    const partial = foldPiece(root, piece, creases, progress, parents);
+    for (const [id, transform] of partial) {
+      const placed = compose(place, transform);
+      folded.set(id, { rotation: placed.rotation, translation: add(placed.translation, seatShift) });
+    }
   }
 
-  // Centre the whole model on the Y axis, standing on y = 0.
-  const { min, max } = extent(folded, byId);
+  // Centre the whole model on the Y axis, standing on y = 0 (as the closed box does).
+  const { min, max } = extent(closed, byId);
   const shift: Vec3 = [-(min[0] + max[0]) / 2, -min[1], -(min[2] + max[2]) / 2];
   const t = dieline.thicknessMm;
   return dieline.panels
     .filter((panel) => folded.has(panel.id))
     .map((panel) => {
       const transform = folded.get(panel.id)!;
-      // Inner layers move one caliper along their own inward normal.
-      const inward = INNER_ROLES.has(panel.role) ? apply(transform.rotation, [0, 0, t]) : ([0, 0, 0] as Vec3);
+      // Inner layers move one caliper along their own inward normal, as they close.
+      const inward = INNER_ROLES.has(panel.role) ? apply(transform.rotation, [0, 0, t * progress(panel)]) : ([0, 0, 0] as Vec3);
       const hingedOn = parents.get(panel.id);
       return {
         panel,
@@ -126,6 +148,7 @@ function foldPiece(
   root: DielinePanel,
   panels: DielinePanel[],
   creases: ReadonlyArray<readonly [Point, Point]>,
+  progress: (panel: DielinePanel) => number,
   parents: Map<string, string>,
 ): Map<string, Rigid> {
   const done = new Map<string, Rigid>([[root.id, { rotation: IDENTITY, translation: [0, 0, 0] }]]);
@@ -137,7 +160,7 @@ function foldPiece(
       if (!onBoundary(parent, crease)) continue;
       for (const child of panels) {
         if (done.has(child.id) || !onBoundary(child, crease)) continue;
-        done.set(child.id, compose(parentTransform, hinge(crease, centroid(child.polygon))));
+        done.set(child.id, compose(parentTransform, hinge(crease, centroid(child.polygon), progress(child))));
         parents.set(child.id, parent.id);
         queue.push(child);
       }
@@ -146,13 +169,13 @@ function foldPiece(
   return done;
 }
 
-/** The quarter turn about the crease that carries `towards` to the unprinted side. */
-function hinge([a, b]: readonly [Point, Point], towards: Point): Rigid {
+/** The quarter turn (or `fraction` of it) about the crease that carries `towards` to the unprinted side. */
+function hinge([a, b]: readonly [Point, Point], towards: Point, fraction: number): Rigid {
   const origin: Vec3 = [a[0], a[1], 0];
   const axis = normalize([b[0] - a[0], b[1] - a[1], 0]);
   const arm = sub([towards[0], towards[1], 0], origin);
   const sign = dot(cross(axis, arm), INWARD) >= 0 ? 1 : -1;
-  const rotation = axisAngle(axis, sign * QUARTER_TURN);
+  const rotation = axisAngle(axis, sign * QUARTER_TURN * fraction);
   return { rotation, translation: sub(origin, apply(rotation, origin)) };
 }
 
@@ -174,7 +197,7 @@ function orient(local: Map<string, Rigid>, orientation: Orientation): Rigid {
  * Places a second piece (the rigid box's lid) over the first: same footprint centre, its top
  * panel one caliper above the base's highest point. The first piece stays where it is.
  */
-function seat(piece: Map<string, Rigid>, placed: Map<string, Rigid>, byId: Map<string, DielinePanel>, thicknessMm: number): void {
+function seat(piece: Map<string, Rigid>, placed: Map<string, Rigid>, byId: Map<string, DielinePanel>, thicknessMm: number): Vec3 {
   const below = extent(placed, byId);
   const above = extent(piece, byId);
   const shift: Vec3 = [
@@ -185,6 +208,7 @@ function seat(piece: Map<string, Rigid>, placed: Map<string, Rigid>, byId: Map<s
   for (const [id, transform] of piece) {
     piece.set(id, { rotation: transform.rotation, translation: add(transform.translation, shift) });
   }
+  return shift;
 }
 
 function extent(folded: Map<string, Rigid>, byId: Map<string, DielinePanel>): { min: Vec3; max: Vec3 } {

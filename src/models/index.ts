@@ -7,13 +7,15 @@
  */
 import type { FinishId, MaterialId } from '../catalog/index.js';
 import { generateDieline, generateWrap, hasParts, type BoxDimensions, type Dieline } from '../dielines/index.js';
-import { boxParts } from './boxes.js';
+import { boxModel } from './boxes.js';
 import { containerParts, type ContainerKind } from './containers.js';
 import { writeGlb } from './gltf.js';
 import { CLOSURE, printMaterial, SUBSTRATES } from './materials.js';
+import type { NodeAnimation } from './fold-animation.js';
 import type { MeshPart } from './mesh.js';
 
-export { foldDieline, type FoldedPanel } from './fold.js';
+export { foldDieline, foldDielineAt, type FoldedPanel } from './fold.js';
+export type { NodeAnimation, NodeTrack } from './fold-animation.js';
 export { FINISHES, SUBSTRATES } from './materials.js';
 export { CONTAINER_LIMITS, type ContainerKind } from './containers.js';
 export type { MeshPart, Primitive, Surface } from './mesh.js';
@@ -30,12 +32,16 @@ export interface ModelInput {
   finish: FinishId;
   /** Box caliper; the style's default for the material when absent. */
   thicknessMm?: number;
-  /** PNG of the printed blank (boxes) or of the label (containers), applied as base colour. */
+  /** JPEG (or PNG) of the printed blank (boxes) or of the label (containers), applied as base colour. */
   texture?: Uint8Array;
 }
 
 /** The geometry alone (no materials): what the tests and the texture renderer measure. */
-export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dimensions' | 'thicknessMm' | 'material'>): { parts: MeshPart[]; dieline?: Dieline } {
+export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dimensions' | 'thicknessMm' | 'material'>): {
+  parts: MeshPart[];
+  dieline?: Dieline;
+  animation?: NodeAnimation;
+} {
   if (input.kind === 'box') {
     const dieline = generateDieline(input.templateId, input.dimensions, {
       ...(input.thicknessMm !== undefined ? { thicknessMm: input.thicknessMm } : {}),
@@ -43,17 +49,18 @@ export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dime
     });
     // A rigid box's print is its wraps: the trays wear them.
     const printed = hasParts(input.templateId) ? generateWrap(input.templateId, input.dimensions, { thicknessMm: dieline.thicknessMm }) : dieline;
-    return { parts: boxParts(dieline, printed), dieline };
+    return { ...boxModel(dieline, printed), dieline };
   }
   return { parts: containerParts(input.kind, input.dimensions) };
 }
 
 export async function buildModel(input: ModelInput): Promise<Uint8Array> {
-  const { parts } = modelParts(input);
+  const { parts, animation } = modelParts(input);
   const substrate = SUBSTRATES[input.material];
   return writeGlb(parts, {
     rootName: input.templateId,
     texture: input.texture,
+    ...(animation ? { animation } : {}),
     materials: {
       print: printMaterial(input.material, input.finish, input.texture !== undefined),
       inside: { ...substrate, name: `${substrate.name}-inside` },

@@ -41,6 +41,7 @@ export const TAGS = [
   { name: 'viewer', description: 'The 3D viewer page (three.js bundled at build time) for the model routes.' },
   { name: 'exports', description: 'Print files, previews, models and dielines rendered as jobs: request, poll, download (24 h).' },
   { name: 'webhooks', description: 'Signed (Standard Webhooks) notifications when an export succeeds or fails.' },
+  { name: 'shares', description: "Read-only links to a project's 3D model for people without an account." },
 ];
 
 const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.

@@ -97,7 +97,12 @@ export interface PreviewOptions {
   area?: 'artboard' | 'blank' | Bounds;
   /** Draw the cut and crease lines over the print (default true). */
   dielineLines?: boolean;
+  /** `png` (default), or `jpeg` at TEXTURE_JPEG_QUALITY: the sheet is opaque (printed on white). */
+  encoding?: 'png' | 'jpeg';
 }
+
+/** A 3D texture's JPEG quality: 4:4:4 (no colour subsampling), so small print stays crisp. */
+export const TEXTURE_JPEG_QUALITY = 85;
 
 export async function renderPreviewPng(placement: Placement<PrintSurface>, widthPx: number, options: PreviewOptions = {}): Promise<Buffer> {
   const { dieline } = placement;
@@ -164,15 +169,20 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   }
   parts.push('</svg>');
   const sharp = await loadSharp();
-  return sharp(Buffer.from(parts.join('')), { limitInputPixels: false }).png({ compressionLevel: 6 }).toBuffer();
+  const raster = sharp(Buffer.from(parts.join('')), { limitInputPixels: false });
+  return options.encoding === 'jpeg'
+    ? raster.flatten({ background: '#ffffff' }).jpeg({ quality: TEXTURE_JPEG_QUALITY, chromaSubsampling: '4:4:4' }).toBuffer()
+    : raster.png({ compressionLevel: 6 }).toBuffer();
 }
 
 /**
  * A 3D model's texture: exactly the printed sheet (a box's cut blank, a container's label), no
- * margins or dieline lines, `sizePx` on its longer side; `window`: only that region of the sheet.
+ * margins or dieline lines, `sizePx` on its longer side, as a JPEG; `window`: only that region of the
+ * sheet. The sheet is printed on white, so it never needs transparency (and no UV samples the blank's
+ * margins).
  */
-export function renderTexturePng(placement: Placement<PrintSurface>, sizePx: number, window?: Bounds): Promise<Buffer> {
+export function renderTextureJpeg(placement: Placement<PrintSurface>, sizePx: number, window?: Bounds): Promise<Buffer> {
   const { width, height } = window ?? placement.dieline.blank;
   const widthPx = width >= height ? sizePx : (sizePx * width) / height;
-  return renderPreviewPng(placement, widthPx, { area: window ?? 'blank', dielineLines: false });
+  return renderPreviewPng(placement, widthPx, { area: window ?? 'blank', dielineLines: false, encoding: 'jpeg' });
 }

@@ -3,7 +3,7 @@
 // what the renderers learn to read needs no change here or in the pool. Loaded only in children.
 import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
-import { renderPreviewPng, renderPrintPdf, renderTexturePng, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
+import { renderPreviewPng, renderPrintPdf, renderTextureJpeg, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
 import type { Bounds } from '../dielines/index.js';
 import { assertSvgFiltersBounded } from './svg-filters.js';
 
@@ -16,7 +16,7 @@ export const TASKS = {
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
   'print.preview': ({ placement, widthPx }: { placement: Placement<PrintSurface>; widthPx: number }) => renderPreviewPng(placement, widthPx),
   'print.texture': ({ placement, sizePx, window }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds }) =>
-    renderTexturePng(placement, sizePx, window),
+    renderTextureJpeg(placement, sizePx, window),
 } as const;
 
 export type Tasks = typeof TASKS;

@@ -6,6 +6,7 @@ import { createAssetRepository } from './assets.js';
 import { createExportRepository } from './exports.js';
 import { createFileDeletionRepository } from './file-deletions.js';
 import { createProjectRepository } from './projects.js';
+import { createShareRepository } from './shares.js';
 import { createUserRepository } from './users.js';
 import { createWebhookRepository } from './webhooks.js';
 
@@ -18,6 +19,7 @@ export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 's
     fileDeletions: createFileDeletionRepository(prisma),
     exports: createExportRepository(prisma),
     webhooks: createWebhookRepository(prisma),
+    shares: createShareRepository(prisma),
   };
 }
 

@@ -13,7 +13,13 @@ import { viewerCsp, type ViewerFileName } from '../services/viewer-files.js';
 
 const ViewerQuery = StrictObject({
   model: Type.Optional(Type.String({ maxLength: 2048, description: 'URL of a binary glTF on this origin (e.g. /templates/mailer-box/model).' })),
+  share: Type.Optional(
+    Type.String({ maxLength: 100, description: "A share link's token: shows the model behind it, read-only, with no login (POST /projects/:id/shares)." }),
+  ),
   lighting: Type.Optional(Type.Unsafe<(typeof LIGHTING_IDS)[number]>({ type: 'string', enum: [...LIGHTING_IDS], default: 'studio' })),
+  controls: Type.Optional(
+    Type.Unsafe<'full' | 'none'>({ type: 'string', enum: ['full', 'none'], default: 'full', description: 'none: the model alone, without toolbar or dimensions (mockups, clean embeds).' }),
+  ),
   background: Type.Optional(Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: "Hex colour; default: the lighting preset's." })),
 });
 
@@ -25,7 +31,7 @@ const viewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['viewer'],
-        summary: 'The 3D viewer page: ?model=<same-origin GLB URL>&lighting=<preset>&background=<#hex>',
+        summary: 'The 3D viewer page: ?model=<same-origin GLB URL> or ?share=<token>, &lighting=<preset>&background=<#hex>',
         description:
           'Static HTML with a bundled three.js: loads the model (same-origin URLs only), lights it with one of the ' +
           'four presets (studio, softbox, dramatic, outdoor), sets the background, orbit controls. The page ' +

@@ -20,6 +20,7 @@ import { createModelService } from './models.js';
 import { createPrintTextureSource } from './project-texture.js';
 import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
+import { createShareService } from './shares.js';
 import { createSheetLayoutService } from './sheet-layouts.js';
 import { createViewerFiles } from './viewer-files.js';
 import { createWebhookService } from './webhooks.js';
@@ -36,13 +37,14 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
-  // Webhook secrets are sealed like developer keys (the webhook id as authenticated data).
+  // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
   const sealer = createApiKeySealer(config.apiKeySecret);
+  const projects = createProjectService(repositories.projects);
   const dielines = createDielineService();
   const downloadLinks = createSignedDownloadLinks(config.apiKeySecret, config.publicBaseUrl);
   const exports = createExportService({
     repository: repositories.exports,
-    projects: createProjectService(repositories.projects),
+    projects,
     renderers: { print, models, dielines },
     storage,
     // Object storage hands out its own presigned URLs; the local disk's files are served by the service.
@@ -62,8 +64,9 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     auth: createAuthService(repositories.users, passwordHasher),
     accounts: createAccountService(repositories.users, passwordHasher, fileJanitor),
     admin: createAdminService(repositories.users, config.jwtSecret),
-    apiKeys: createApiKeyService(repositories.apiKeys, createApiKeySealer(config.apiKeySecret)),
-    projects: createProjectService(repositories.projects),
+    apiKeys: createApiKeyService(repositories.apiKeys, sealer),
+    projects,
+    shares: createShareService(repositories.shares, projects, sealer),
     assets: createAssetService(repositories.assets, storage, fileJanitor, renderer),
     renderer,
     fileJanitor,

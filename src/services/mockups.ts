@@ -121,7 +121,7 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
     const timeout = target.timeoutMs;
     slot.model = model;
     await page.setViewportSize({ width, height });
-    await page.goto(`${ORIGIN}/viewer?model=${encodeURIComponent(MODEL_PATH)}&lighting=${lighting}`, { waitUntil: 'domcontentloaded', timeout });
+    await page.goto(`${ORIGIN}/viewer?model=${encodeURIComponent(MODEL_PATH)}&lighting=${lighting}&controls=none`, { waitUntil: 'domcontentloaded', timeout });
     await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout });
     if ((await page.getAttribute('body', 'data-state')) !== 'ready') {
       throw new Error(`The viewer could not show the model: ${(await page.textContent('#status')) ?? ''}`);

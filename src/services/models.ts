@@ -22,7 +22,7 @@ export interface RenderedModel {
   etag: string;
 }
 
-// A model is 15–90 KB without a texture; a project's adds its PNG.
+// A model is 15–90 KB without a texture; a project's adds its JPEG.
 export const MODEL_CACHE_ENTRIES = 128;
 export const MODEL_CACHE_BYTES = 32 * 1024 * 1024;
 /** Textured builds at once: a 4096 px texture is 64 MB of pixels while it is rasterised. */

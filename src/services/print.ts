@@ -116,8 +116,8 @@ interface Prepared {
 }
 
 export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null, renderer: Renderer) {
-  /** The sheet's print as a texture, or null when nothing prints on it. */
-  function texturePng(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, signal?: AbortSignal): Promise<Buffer> | null {
+  /** The sheet's print as a texture (JPEG), or null when nothing prints on it. */
+  function textureJpeg(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, signal?: AbortSignal): Promise<Buffer> | null {
     if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
     return renderer.run('texture', 'print.texture', { placement, sizePx, window }, signal);
   }
@@ -286,7 +286,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return bounded(async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
-        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, signal);
+        return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, signal);
       });
     },
 
@@ -300,7 +300,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return bounded(async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, { part: 'board' }, containers);
         if (!prepared.dieline) return null;
-        return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, signal);
+        return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, signal);
       });
     },
 

@@ -1,4 +1,4 @@
-// What a project's 3D model wears: the PNG of its printed blank (boxes) or print layout (containers). The
+// What a project's 3D model wears: the JPEG of its printed blank (boxes) or print layout (containers). The
 // model service only knows this interface; the print service renders both from the print's layers
 // (background colour, gradient or image, and the placed artworks).
 import type { ContainerOptions } from '../dielines/containers/index.js';
@@ -18,7 +18,7 @@ export interface ProjectTextureRequest {
 }
 
 export interface ProjectTextureSource {
-  /** PNG bytes, or null when the project has nothing printable to show. */
+  /** JPEG bytes, or null when the project has nothing printable to show. */
   render(request: ProjectTextureRequest): Promise<Uint8Array | null>;
   /**
    * What the texture reads besides the project row: the identity of each image the design names

@@ -14,8 +14,7 @@ import type { Dieline } from '../../src/dielines/index.js';
 import { apiError } from '../api-keys/keys.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
-import { decodePng as decodeGlbPng } from '../helpers/png.js';
-import { nodeNamed, readGlb } from '../models/glb.js';
+import { decodeTexture, nodeNamed, readGlb } from '../models/glb.js';
 import { artwork, BLUE, createProject, decodePng, expectColor, GREEN, pixel, rasterisePdf, RED, twoToneJpeg, uploadJpeg } from '../print/harness.js';
 import { registerProAccount } from '../projects/fixtures.js';
 
@@ -188,7 +187,7 @@ describe(`containers print (${engineName()})`, () => {
       expect(response.statusCode, response.body).toBe(200);
       const doc = await readGlb(response.rawPayload);
       const material = nodeNamed(doc, 'back').getMesh()!.listPrimitives()[0]!.getMaterial()!;
-      const png = decodeGlbPng(material.getBaseColorTexture()!.getImage()!);
+      const png = await decodeTexture(material.getBaseColorTexture()!.getImage()!);
       return { body: response.rawPayload, rgb: png.pixel((cx / 160) * png.width, ((cy + quarter) / dieline.blank.height) * png.height).slice(0, 3) };
     };
     const [withModel, plainModel] = [await textureAtBack(withBack), await textureAtBack(plain)];

@@ -3,7 +3,9 @@
 import { NodeIO, type Document, type Node } from '@gltf-transform/core';
 import { KHRMaterialsClearcoat, KHRMaterialsTransmission } from '@gltf-transform/extensions';
 import { validateBytes } from 'gltf-validator';
+import sharp from 'sharp';
 import { expect } from 'vitest';
+import type { DecodedPng } from '../helpers/png.js';
 
 const io = new NodeIO().registerExtensions([KHRMaterialsTransmission, KHRMaterialsClearcoat]);
 
@@ -52,4 +54,25 @@ export function worldPositionsMm(node: Node, index = 0): Array<[number, number, 
     ]);
   }
   return points;
+}
+
+/** A model's texture (JPEG or PNG) decoded to RGBA pixels. */
+export async function decodeTexture(image: Uint8Array): Promise<DecodedPng> {
+  const { data, info } = await sharp(image).ensureAlpha().raw().toBuffer({ resolveWithObject: true });
+  const pixels = new Uint8Array(data);
+  return {
+    width: info.width,
+    height: info.height,
+    pixels,
+    pixel(x, y) {
+      const i = (Math.floor(y) * info.width + Math.floor(x)) * 4;
+      return [pixels[i]!, pixels[i + 1]!, pixels[i + 2]!, pixels[i + 3]!];
+    },
+  };
+}
+
+/** Each channel within `tolerance` of the expected colour (a JPEG texture is lossy). */
+export function expectNearColour(actual: readonly number[], expected: readonly number[], tolerance: number, label = ''): void {
+  const off = expected.some((value, i) => Math.abs(actual[i]! - value) > tolerance);
+  expect(off ? [...actual] : [...expected], label).toEqual([...expected]);
 }

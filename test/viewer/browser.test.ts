@@ -109,8 +109,14 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
   });
 
   it('renders every template model without a load error', async () => {
-    for (const template of TEMPLATES) {
-      await show(`model=${encodeURIComponent(`/templates/${template.id}/model`)}&lighting=softbox`, `template-${template.id}`);
+    // Small: software WebGL draws each pixel on the CPU, and this test only needs each model to load and draw.
+    await page.setViewportSize({ width: 320, height: 240 });
+    try {
+      for (const template of TEMPLATES) {
+        await show(`model=${encodeURIComponent(`/templates/${template.id}/model`)}&lighting=softbox`, `template-${template.id}`);
+      }
+    } finally {
+      await page.setViewportSize({ width: 640, height: 480 });
     }
   });
 
@@ -118,5 +124,240 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
     await page.goto(`${base}/viewer?model=${encodeURIComponent('http://example.com/box.glb')}`);
     await page.waitForSelector('body[data-state="error"]', { timeout: 30_000 });
     expect(await page.textContent('#status')).toBe('Only same-origin model URLs can be shown.');
+  });
+
+  describe('share links', () => {
+    /** A fresh context: no cookies, no headers, no token, as a visitor who only has the link. */
+    async function visit(path: string): Promise<{ state: string | null; status: string | null; shot: DecodedPng; front: { x: number; y: number } | null }> {
+      const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+      try {
+        const visitor = await context.newPage();
+        visitor.setDefaultTimeout(150_000);
+        await visitor.goto(`${base}${path}`, { waitUntil: 'domcontentloaded' });
+        await visitor.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
+        const front = await visitor.evaluate(() => {
+          const viewer = (globalThis as unknown as { packagingViewer?: { screenPositionOf(name: string): { x: number; y: number } | null } }).packagingViewer;
+          return viewer?.screenPositionOf('front') ?? null;
+        });
+        return {
+          state: await visitor.getAttribute('body', 'data-state'),
+          status: await visitor.textContent('#status'),
+          shot: decodePng(await visitor.screenshot({ type: 'png' })),
+          front,
+        };
+      } finally {
+        await context.close();
+      }
+    }
+
+    it('shows the shared project to a browser with no login, and stops on revoke', async () => {
+      // Over the listening port, so the link is built from the origin the browser uses.
+      const created = await fetch(`${base}/projects/${projectId}/shares`, { method: 'POST', headers: owner.auth });
+      expect(created.status).toBe(201);
+      const { id, url } = ((await created.json()) as { share: { id: string; url: string } }).share;
+      const link = new URL(url);
+      expect(link.origin).toBe(base);
+
+      const seen = await visit(`${link.pathname}${link.search}`);
+      expect(seen.state, seen.status ?? '').toBe('ready');
+      expect(seen.front).not.toBeNull();
+      const [r, g, b] = seen.shot.pixel(seen.front!.x, seen.front!.y);
+      expect(r, `front pixel ${r},${g},${b}`).toBeGreaterThan(120);
+      expect(r - Math.max(g, b), `front pixel ${r},${g},${b}`).toBeGreaterThan(50);
+
+      const revoked = await app.inject({ method: 'DELETE', url: `/projects/${projectId}/shares/${id}`, headers: owner.auth });
+      expect(revoked.statusCode).toBe(204);
+      const after = await visit(`${link.pathname}${link.search}`);
+      expect(after.state).toBe('error');
+      expect(after.status).toBe('This share link does not exist, has expired or was revoked.');
+    });
+
+    it("without a link or a login, the project's model asks for the owner's sign-in", async () => {
+      const seen = await visit(`/viewer?model=${modelParam()}`);
+      expect(seen.state).toBe('error');
+      expect(seen.status).toBe("This model needs its owner's sign-in: ask for a share link.");
+    });
+  });
+
+  describe('lighting, finishes, fold and controls', () => {
+    const PRESETS = ['studio', 'softbox', 'dramatic', 'outdoor'];
+
+    beforeAll(async () => {
+      // Six more designs than the free plan holds; a smaller page keeps software WebGL quick.
+      await app.db.prisma.user.update({ where: { id: owner.id }, data: { plan: 'pro' } });
+      await page.setViewportSize({ width: 400, height: 300 });
+    });
+    afterAll(async () => {
+      await page.setViewportSize({ width: 640, height: 480 });
+    });
+
+    async function project(name: string, artworkJson: object, templateId = 'mailer-box'): Promise<string> {
+      const template = TEMPLATES.find((candidate) => candidate.id === templateId)!;
+      const created = await app.inject({ method: 'POST', url: '/projects', headers: owner.auth, payload: { name, templateId, ...template.defaultDimensions, artworkJson } });
+      expect(created.statusCode, created.body).toBe(201);
+      return created.json<{ project: { id: string } }>().project.id;
+    }
+
+    async function open(query: string): Promise<void> {
+      await page.goto(`${base}/viewer?${query}`, { waitUntil: 'domcontentloaded' });
+      await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
+      expect(await page.getAttribute('body', 'data-state'), (await page.textContent('#status')) ?? '').toBe('ready');
+    }
+
+    const call = <T>(script: string) => page.evaluate(`(() => { const viewer = window.packagingViewer; return ${script}; })()`) as Promise<T>;
+
+    /** Mean luminance (0–255), its maximum and its spread in a square around a node's centre. */
+    async function faceLight(node: string, half = 12): Promise<{ mean: number; max: number; spread: number }> {
+      const at = await call<{ x: number; y: number } | null>(`viewer.screenPositionOf(${JSON.stringify(node)})`);
+      expect(at, node).not.toBeNull();
+      const image = decodePng(await page.screenshot({ type: 'png' }));
+      let sum = 0;
+      let squares = 0;
+      let max = 0;
+      let count = 0;
+      for (let y = Math.round(at!.y) - half; y <= Math.round(at!.y) + half; y++) {
+        for (let x = Math.round(at!.x) - half; x <= Math.round(at!.x) + half; x++) {
+          const [r, g, b] = image.pixel(x, y);
+          const luminance = 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+          sum += luminance;
+          squares += luminance * luminance;
+          max = Math.max(max, luminance);
+          count++;
+        }
+      }
+      const mean = sum / count;
+      return { mean, max, spread: Math.sqrt(Math.max(0, squares / count - mean * mean)) };
+    }
+
+    it('foil and metal are never black: every preset lights them through the room environment', async () => {
+      const foil = await project('Foil mailer', { background: { kind: 'color', value: '#c0c0c0' }, finish: 'foil', material: 'cardboard' });
+      await open(`model=${encodeURIComponent(`/projects/${foil}/model?textureSize=512`)}`);
+      for (const preset of PRESETS) {
+        await call(`viewer.setLighting(${JSON.stringify(preset)})`);
+        const { mean } = await faceLight('front');
+        expect(mean, `foil front under ${preset}`).toBeGreaterThan(35);
+      }
+      await open(`model=${encodeURIComponent('/templates/beverage-can/model?material=aluminum&finish=gloss')}`);
+      for (const preset of PRESETS) {
+        await call(`viewer.setLighting(${JSON.stringify(preset)})`);
+        const { mean } = await faceLight('label', 10);
+        expect(mean, `aluminium can under ${preset}`).toBeGreaterThan(35);
+      }
+    });
+
+    it('gloss and matte faces of the same colour differ in their specular highlight', async () => {
+      const design = (finish: string) => ({ background: { kind: 'color', value: '#3a5f8a' }, finish, material: 'cardboard' });
+      const gloss = await project('Gloss mailer', design('gloss'));
+      const matte = await project('Matte mailer', design('matte'));
+      const lights: Record<string, { mean: number; max: number; spread: number }> = {};
+      for (const [name, id] of [['gloss', gloss], ['matte', matte]] as const) {
+        // A dark background, so the brightest pixels near the lid are the lid's own highlight.
+        await open(`model=${encodeURIComponent(`/projects/${id}/model?textureSize=512`)}&lighting=studio&background=%23202020`);
+        lights[name] = await faceLight('lid', 10);
+      }
+      // The clear-coated gloss mirrors the room's bright ceiling on the lid (seen from above at a
+      // grazing angle); matte scatters it: the same blue reads measurably brighter in gloss.
+      expect(lights.gloss!.mean - lights.matte!.mean, JSON.stringify(lights)).toBeGreaterThan(6);
+    });
+
+    it('the fold slider goes from the flat blank to the closed box, and play ends closed', async () => {
+      await open(`model=${modelParam()}`);
+      expect(await call<boolean>('viewer.hasFold')).toBe(true);
+      expect(await page.isVisible('#foldSlider')).toBe(true);
+      const closed = decodePng(await page.screenshot({ type: 'png' }));
+      await page.fill('#foldSlider', '500');
+      await page.dispatchEvent('#foldSlider', 'input');
+      expect(await call<number>('viewer.fold')).toBeCloseTo(0.5, 2);
+      const half = decodePng(await page.screenshot({ type: 'png' }));
+      writeFileSync(new URL('fold-half.png', ARTIFACTS), Buffer.from(await page.screenshot({ type: 'png' })));
+      let difference = 0;
+      for (let k = 0; k < closed.pixels.length; k++) difference += Math.abs(closed.pixels[k]! - half.pixels[k]!);
+      expect(difference / closed.pixels.length, 'half-folded differs from closed').toBeGreaterThan(2);
+      await page.click('#foldPlay');
+      for (let waited = 0; (await call<number>('viewer.fold')) < 1; waited += 100) {
+        expect(waited, 'the fold plays to the end').toBeLessThan(60_000);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const again = decodePng(await page.screenshot({ type: 'png' }));
+      let back = 0;
+      for (let k = 0; k < closed.pixels.length; k++) back += Math.abs(closed.pixels[k]! - again.pixels[k]!);
+      expect(back / closed.pixels.length, 'played to the end, the box is closed again').toBeLessThan(1);
+    });
+
+    it('preset buttons, keyboard, zoom limits, reset view, dimensions, screenshot and embed snippet', async () => {
+      await open(`model=${modelParam()}`);
+      const mailer = TEMPLATES.find((template) => template.id === 'mailer-box')!;
+      const dims = await call<{ width: number; height: number; depth: number }>('viewer.dimensionsMm');
+      // Outside size: the inside dimensions plus the board, within a few calipers.
+      expect(dims.width).toBeGreaterThanOrEqual(mailer.defaultDimensions.widthMm);
+      expect(dims.width).toBeLessThan(mailer.defaultDimensions.widthMm + 25);
+      expect(dims.height).toBeGreaterThanOrEqual(mailer.defaultDimensions.heightMm);
+      expect(await page.textContent('#dimensions')).toBe(`${dims.width} × ${dims.depth} × ${dims.height} mm`);
+
+      await page.click('button[data-preset="dramatic"]');
+      expect(await call<string>('viewer.lighting')).toBe('dramatic');
+      expect(await page.getAttribute('button[data-preset="dramatic"]', 'aria-pressed')).toBe('true');
+      await page.focus('#viewer');
+      await page.keyboard.press('2');
+      expect(await call<string>('viewer.lighting')).toBe('softbox');
+
+      const home = decodePng(await page.screenshot({ type: 'png' }));
+      await page.keyboard.press('ArrowLeft');
+      await page.keyboard.press('ArrowLeft');
+      const turned = decodePng(await page.screenshot({ type: 'png' }));
+      let moved = 0;
+      for (let k = 0; k < home.pixels.length; k++) moved += Math.abs(home.pixels[k]! - turned.pixels[k]!);
+      expect(moved / home.pixels.length, 'arrow keys turn the view').toBeGreaterThan(1);
+      const start = await call<number>('viewer.cameraDistance()');
+      for (let i = 0; i < 30; i++) await page.keyboard.press('-');
+      const farthest = await call<number>('viewer.cameraDistance()');
+      expect(farthest).toBeLessThanOrEqual(start * 3 + 1e-6);
+      for (let i = 0; i < 40; i++) await page.keyboard.press('+');
+      const nearest = await call<number>('viewer.cameraDistance()');
+      expect(nearest).toBeGreaterThanOrEqual(start * 0.35 - 1e-6);
+      await page.click('#reset');
+      expect(await call<number>('viewer.cameraDistance()')).toBeCloseTo(start, 6);
+      const reset = decodePng(await page.screenshot({ type: 'png' }));
+      let drift = 0;
+      for (let k = 0; k < home.pixels.length; k++) drift += Math.abs(home.pixels[k]! - reset.pixels[k]!);
+      expect(drift / home.pixels.length, 'reset view restores the first view').toBeLessThan(0.5);
+
+      const opaque = decodePng(Buffer.from((await call<string>('viewer.screenshot(false)')).split(',')[1]!, 'base64'));
+      const transparent = decodePng(Buffer.from((await call<string>('viewer.screenshot(true)')).split(',')[1]!, 'base64'));
+      expect(opaque.pixel(2, 2)[3]).toBe(255);
+      expect(transparent.pixel(2, 2)[3]).toBe(0);
+      const front = await call<{ x: number; y: number }>('viewer.screenPositionOf("front")');
+      expect(transparent.pixel(Math.round(front.x), Math.round(front.y))[3]).toBe(255);
+
+      await page.click('#embedToggle');
+      const snippet = await page.inputValue('#embedCode');
+      expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/viewer\?model=[^"]+" width="640" height="480" [^>]*title="3D packaging preview"><\/iframe>$/);
+    });
+
+    it('controls=none shows the model alone (mockups, clean embeds)', async () => {
+      await open(`model=${modelParam()}&controls=none`);
+      expect(await page.isVisible('#toolbar')).toBe(false);
+      expect(await page.textContent('#dimensions')).toBe('');
+      expect(await call<boolean>('viewer.hasFold')).toBe(true);
+    });
+
+    it('fits a 375 px wide phone: every control inside the viewport', async () => {
+      const phone = await browser.newPage({ viewport: { width: 375, height: 667 }, deviceScaleFactor: 1 });
+      try {
+        await phone.setExtraHTTPHeaders(owner.auth);
+        phone.setDefaultTimeout(150_000);
+        await phone.goto(`${base}/viewer?model=${modelParam()}`, { waitUntil: 'domcontentloaded' });
+        await phone.waitForSelector('body[data-state="ready"]', { timeout: 150_000 });
+        for (const selector of ['button[data-preset="studio"]', 'button[data-preset="outdoor"]', '#foldSlider', '#reset', '#screenshot', '#embedToggle']) {
+          const box = await phone.locator(selector).boundingBox();
+          expect(box, selector).not.toBeNull();
+          expect(box!.x, selector).toBeGreaterThanOrEqual(0);
+          expect(box!.x + box!.width, selector).toBeLessThanOrEqual(375);
+          expect(box!.y + box!.height, selector).toBeLessThanOrEqual(667);
+        }
+      } finally {
+        await phone.close();
+      }
+    });
   });
 });

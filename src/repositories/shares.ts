@@ -1,0 +1,88 @@
+// Share links in the database: the token's digest (the lookup) and the sealed token (the owner's
+// list shows the link again), never the token itself.
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { EditorState } from '../schemas/projects.js';
+import type { Project } from './projects.js';
+
+export interface SealedShare {
+  id: string;
+  projectId: string;
+  userId: string;
+  tokenDigest: string;
+  sealedToken: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+}
+
+export type NewShare = SealedShare;
+
+const shareFields = {
+  id: true,
+  projectId: true,
+  userId: true,
+  tokenDigest: true,
+  sealedToken: true,
+  createdAt: true,
+  expiresAt: true,
+} as const;
+
+/** The project was deleted between the owner check and the insert. */
+export class ShareTargetMissingError extends Error {}
+
+export function createShareRepository(prisma: PrismaClient) {
+  return {
+    async create(share: NewShare): Promise<SealedShare> {
+      try {
+        return await prisma.projectShare.create({ data: share, select: shareFields });
+      } catch (error) {
+        if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2003') {
+          throw new ShareTargetMissingError();
+        }
+        throw error;
+      }
+    },
+
+    /** The project's links, newest first. */
+    listForProject(userId: string, projectId: string): Promise<SealedShare[]> {
+      return prisma.projectShare.findMany({
+        where: { userId, projectId },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        select: shareFields,
+      });
+    },
+
+    /** Deletes the link only when it is this owner's link to this project. */
+    async deleteOwned(userId: string, projectId: string, id: string): Promise<boolean> {
+      const { count } = await prisma.projectShare.deleteMany({ where: { id, projectId, userId } });
+      return count > 0;
+    },
+
+    /** One unique-index lookup with the project it opens, whatever its expiry (the caller decides). */
+    async findProjectByDigest(tokenDigest: string): Promise<{ expiresAt: Date | null; project: Project } | null> {
+      const row = await prisma.projectShare.findUnique({
+        where: { tokenDigest },
+        select: { expiresAt: true, project: true },
+      });
+      if (!row) return null;
+      const { project } = row;
+      return {
+        expiresAt: row.expiresAt,
+        project: {
+          id: project.id,
+          userId: project.userId,
+          name: project.name,
+          templateId: project.templateId,
+          widthMm: project.widthMm,
+          heightMm: project.heightMm,
+          depthMm: project.depthMm,
+          artworkJson: project.artworkJson as EditorState,
+          createdAt: project.createdAt,
+          updatedAt: project.updatedAt,
+          version: project.version,
+        },
+      };
+    },
+  };
+}
+
+export type ShareRepository = ReturnType<typeof createShareRepository>;

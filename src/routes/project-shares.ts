@@ -1,0 +1,73 @@
+// Share links of the caller's project: create, list, revoke. Registered under /projects; JWT.
+import { Type } from '@sinclair/typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import type { FastifyRequest } from 'fastify';
+import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
+import { CreateShareBody, ShareListReply, ShareParams, ShareReply, toShareDto } from '../schemas/shares.js';
+
+const security = [{ bearerAuth: [] }];
+
+const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
+  const baseUrl = (request: FastifyRequest) => app.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+
+  app.post(
+    '/:id/shares',
+    {
+      schema: {
+        tags: ['shares'],
+        summary: "Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link",
+        operationId: 'createShare',
+        security,
+        params: IdParams,
+        querystring: EmptyQuery,
+        body: CreateShareBody,
+        response: { 201: ShareReply, ...errorResponses(400, 401, 404, 413, 415) },
+      },
+    },
+    async function createShare(request, reply) {
+      const share = await app.services.shares.create(request.caller, request.params.id, request.body?.expiresInDays, baseUrl(request));
+      return reply.code(201).send({ share: toShareDto(share) });
+    },
+  );
+
+  app.get(
+    '/:id/shares',
+    {
+      schema: {
+        tags: ['shares'],
+        summary: "List the project's share links, newest first",
+        operationId: 'listShares',
+        security,
+        params: IdParams,
+        querystring: EmptyQuery,
+        response: { 200: ShareListReply, ...errorResponses(400, 401, 404) },
+      },
+    },
+    async function listShares(request) {
+      const shares = await app.services.shares.list(request.caller, request.params.id, baseUrl(request));
+      return { shares: shares.map(toShareDto) };
+    },
+  );
+
+  app.delete(
+    '/:id/shares/:shareId',
+    {
+      schema: {
+        tags: ['shares'],
+        summary: 'Revoke a share link; it stops working at once on every process',
+        operationId: 'revokeShare',
+        security,
+        params: ShareParams,
+        querystring: EmptyQuery,
+        response: { 204: Type.Null({ description: 'Revoked. Empty body.' }), ...errorResponses(400, 401, 404) },
+      },
+    },
+    async function revokeShare(request, reply) {
+      await app.services.shares.revoke(request.caller, request.params.id, request.params.shareId);
+      return reply.code(204).send(null);
+    },
+  );
+};
+
+export default projectShareRoutes;
