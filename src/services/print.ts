@@ -53,7 +53,7 @@ import {
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
-const RENDERER_VERSION = 2;
+const RENDERER_VERSION = 3;
 
 export interface RenderedFile {
   body: Buffer;
