@@ -77,6 +77,7 @@ export const MESSAGES = {
   versionNotFound: 'Version not found.',
   apiKeyNotFound: 'API key not found.',
   shareNotFound: 'Share link not found.',
+  layoutNeedsBox: (id: string) => `Template '${id}' is a container: sheet layouts are for box templates.`,
   fileNotFound: 'File not found.',
   noFileUploaded: 'No file was uploaded.',
   fileTooLarge: 'File is larger than 25 MB (26,214,400 bytes).',

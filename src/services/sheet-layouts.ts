@@ -4,7 +4,7 @@
 import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, type Dieline } from '../dielines/index.js';
 import { BlankTooLargeError, layoutSheet, type SheetLayout, type SheetSpec } from '../dielines/layout.js';
 import { renderSheetPdf } from '../dielines/sheet-pdf.js';
-import { badRequest, HttpError } from '../errors.js';
+import { badRequest, HttpError, MESSAGES } from '../errors.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import type { Project } from '../repositories/projects.js';
 import type { LayoutQuery, LayoutReplyBody } from '../schemas/sheet-layouts.js';
@@ -17,6 +17,8 @@ const CACHE_BYTES = 16 * 1024 * 1024;
 
 function projectDieline(project: Project): Dieline {
   const template = requireDielineTemplate(project.templateId);
+  // A container's print layout is a label or a film, not a folding blank to lay out on a sheet.
+  if (template.kind !== 'box') throw badRequest(MESSAGES.layoutNeedsBox(template.id));
   try {
     return generateDieline(
       template.id,

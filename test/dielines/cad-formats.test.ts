@@ -253,11 +253,22 @@ describe(`format=dxf and format=cf2 on the dieline routes (${engineName()})`, ()
     }
   });
 
-  it('a container has no die: 400 for DXF and CF2 as for every format', async () => {
-    const response = await get('/templates/round-bottle/dieline?format=dxf');
-    expect(response.statusCode).toBe(400);
-    expect(response.json<{ message: string }>().message).toBe("Template 'round-bottle' has no dieline.");
-    const cf2 = await get('/templates/round-bottle/dieline?format=cf2');
-    expect(cf2.statusCode).toBe(400);
+  it("a container's print layout comes as DXF and CF2: a label's die-cut outline on CUT, a can band (trim only) without", async () => {
+    for (const id of ['round-bottle', 'beverage-can']) {
+      const dieline = (await get(`/templates/${id}/dieline`)).json<{ dieline: Dieline }>().dieline;
+      const dxf = await get(`/templates/${id}/dieline?format=dxf`);
+      expect(dxf.statusCode, dxf.body).toBe(200);
+      expect(dxf.headers['content-type']).toBe('application/dxf');
+      expect(dxf.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="${id}-[0-9.x]+\\.dxf"$`));
+      const [reading] = await readDxf([dxf.body]);
+      expect(reading!.errors, id).toEqual([]);
+      const cut = dieline.paths.some((path) => path.type === 'cut');
+      expect(cut, id).toBe(id === 'round-bottle');
+      expect('CUT' in reading!.lengths, id).toBe(cut);
+      if (cut) expectLength(reading!.lengths.CUT, dielineLength(dieline, 'cut'), `${id} CUT`);
+      const cf2 = parseCf2((await get(`/templates/${id}/dieline?format=cf2`)).body);
+      expect(cf2.rules.some((rule) => rule.type === 1), id).toBe(cut);
+      expect(cf2.rules.some((rule) => rule.type === 2), id).toBe(false);
+    }
   });
 });

@@ -243,7 +243,7 @@ describe(`GET /projects/:id/layout (${engineName()})`, () => {
     const bottle = await createProject({ templateId: 'round-bottle' });
     const container = await get(`/projects/${bottle}/layout`);
     expect(container.statusCode).toBe(400);
-    expect(container.json()).toEqual(apiError(400, "Template 'round-bottle' has no dieline."));
+    expect(container.json()).toEqual(apiError(400, "Template 'round-bottle' is a container: sheet layouts are for box templates."));
     expect((await app.inject({ method: 'GET', url: `/projects/${big}/layout` })).statusCode).toBe(401);
   });
 

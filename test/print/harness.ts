@@ -89,6 +89,15 @@ export function pixel(raster: Raster, xPx: number, yPx: number): Rgb {
 }
 
 /** Asserts a colour within a small tolerance (JPEG, anti-aliasing). */
+/**
+ * The channel (0 red, 1 green, 2 blue) is well above the others: a print file's pure sRGB primary
+ * is outside the press gamut, so a reader showing it through the OutputIntent gives a duller colour.
+ */
+export function expectDominant(actual: readonly number[], channel: number, label: string): void {
+  const others = actual.slice(0, 3).filter((_, i) => i !== channel);
+  expect(others.every((value) => actual[channel]! > value + 50), `${label}: ${actual.join(',')}`).toBe(true);
+}
+
 export function expectColor(actual: Rgb, expected: Rgb, label: string, tolerance = 40): void {
   const off = actual.some((c, i) => Math.abs(c - expected[i]!) > tolerance);
   expect(off ? actual : expected, label).toEqual(expected);

@@ -16,6 +16,7 @@ import {
   createProject,
   decodePng,
   expectColor,
+  expectDominant,
   GREEN,
   pageBoxes,
   pixel,
@@ -45,11 +46,6 @@ const rotate = ([x, y]: Point, deg: number): Point => {
 
 function get(url: string, account = owner, headers: Record<string, string> = {}) {
   return app.inject({ method: 'GET', url, headers: { ...account.auth, ...headers } });
-}
-
-function expectDominant(actual: number[], channel: number, label: string): void {
-  const others = actual.filter((_, i) => i !== channel);
-  expect(others.every((value) => actual[channel]! > value + 50), `${label}: ${actual.join(',')}`).toBe(true);
 }
 
 /** Within the bounding box of the scale-0.5 image on front (plus 2 mm). */
