@@ -15,7 +15,7 @@ import { apiError } from '../api-keys/keys.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { decodeTexture, nodeNamed, readGlb } from '../models/glb.js';
-import { artwork, BLUE, createProject, decodePng, expectColor, expectDominant, GREEN, pixel, rasterisePdf, RED, twoToneJpeg, uploadJpeg } from '../print/harness.js';
+import { artwork, createProject, decodePng, expectColor, expectDominant, GREEN, pixel, rasterisePdf, RED, twoToneJpeg, uploadJpeg } from '../print/harness.js';
 import { registerProAccount } from '../projects/fixtures.js';
 
 const CONTAINER_CODES = ['SEAL_AREA', 'OVERLAP_AREA', 'DISTORTION_ZONE'];
