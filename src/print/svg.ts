@@ -6,8 +6,7 @@
  * rgb they stay RGB under the page's DefaultRGB (sRGB). Raster images inside an SVG and links are
  * left out: an SVG may name files on this machine, and PDF/X forbids annotations.
  */
-import { Resvg } from '@resvg/resvg-js';
-import SVGtoPDF from 'svg-to-pdfkit';
+import type SVGtoPDFFunction from 'svg-to-pdfkit';
 import type { PrintCondition } from './conditions.js';
 import { rgbToCmyk } from './cmyk.js';
 import type { Rgb } from './types.js';
@@ -18,7 +17,13 @@ type Cmyk = [number, number, number, number];
  * The SVG with text as outlines and every colour as #rrggbb. The root keeps its viewBox but loses
  * its width and height, so the drawing fills the rectangle it is placed in.
  */
-export function normaliseSvg(bytes: Buffer): string {
+// Loaded on first use, like pdfkit: only print files with an SVG need them.
+let modules: Promise<{ Resvg: typeof import('@resvg/resvg-js').Resvg; SVGtoPDF: typeof SVGtoPDFFunction }> | undefined;
+const loadModules = () =>
+  (modules ??= Promise.all([import('@resvg/resvg-js'), import('svg-to-pdfkit')]).then(([resvg, svgToPdf]) => ({ Resvg: resvg.Resvg, SVGtoPDF: svgToPdf.default })));
+
+export async function normaliseSvg(bytes: Buffer): Promise<string> {
+  const { Resvg } = await loadModules();
   const svg = new Resvg(bytes, { font: { loadSystemFonts: true }, imageRendering: 0 }).toString();
   return svg.replace(/<svg\b[^>]*>/, (root) => root.replace(/\s(?:width|height)="[^"]*"/g, ''));
 }
@@ -49,11 +54,13 @@ export interface SvgTarget {
 export interface PreparedSvg {
   svg: string;
   palette: Map<string, Cmyk> | null;
+  draw: typeof SVGtoPDFFunction;
 }
 
 export async function prepareSvg(bytes: Buffer, target: SvgTarget): Promise<PreparedSvg> {
-  const svg = normaliseSvg(bytes);
-  return { svg, palette: target.colorSpace === 'cmyk' ? await cmykPalette(svg, target.condition) : null };
+  const svg = await normaliseSvg(bytes);
+  const { SVGtoPDF } = await loadModules();
+  return { svg, palette: target.colorSpace === 'cmyk' ? await cmykPalette(svg, target.condition) : null, draw: SVGtoPDF };
 }
 
 interface RefData {
@@ -80,7 +87,7 @@ export function drawSvg(doc: PDFKit.PDFDocument, prepared: PreparedSvg, width: n
     return ref;
   };
   try {
-    SVGtoPDF(doc as never, prepared.svg, 0, 0, {
+    prepared.draw(doc as never, prepared.svg, 0, 0, {
       width,
       height,
       assumePt: true,
@@ -93,7 +100,7 @@ export function drawSvg(doc: PDFKit.PDFDocument, prepared: PreparedSvg, width: n
               if (!color) return color;
               // svg-to-pdfkit passes pdfkit colours through; a CMYK array is one pdfkit accepts.
               const cmykColor = prepared.palette!.get(rgbKey(color[0])) ?? [0, 0, 0, 100];
-              return [cmykColor, color[1]] as unknown as SVGtoPDF.Color;
+              return [cmykColor, color[1]] as unknown as SVGtoPDFFunction.Color;
             },
           }
         : {}),

@@ -106,3 +106,41 @@ export async function separations(pdf: Buffer, dpi = 20): Promise<Plate[]> {
   }
   return plates.sort((a, b) => a.name.localeCompare(b.name));
 }
+
+/** The JPEG's quantisation tables (DQT segments, 8-bit), in stream order. */
+export function jpegQuantisationTables(jpeg: Buffer): number[][] {
+  const tables: number[][] = [];
+  let i = 2;
+  while (i + 4 <= jpeg.length && jpeg[i] === 0xff) {
+    const marker = jpeg[i + 1]!;
+    const length = jpeg.readUInt16BE(i + 2);
+    if (marker === 0xda) break;
+    if (marker === 0xdb) {
+      for (let j = i + 4; j < i + 2 + length; ) {
+        const wide = jpeg[j]! >> 4;
+        tables.push([...jpeg.subarray(j + 1, j + 1 + 64)]);
+        j += 1 + 64 * (wide + 1);
+      }
+    }
+    i += 2 + length;
+  }
+  return tables;
+}
+
+/** The JPEG standard's (Annex K) luminance table scaled to `quality` as libjpeg does. */
+export function annexKLuminance(quality: number): number[] {
+  const base = [
+    16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103,
+    77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+  ];
+  const scale = quality < 50 ? 5000 / quality : 200 - 2 * quality;
+  return base.map((value) => Math.max(1, Math.min(255, Math.floor((value * scale + 50) / 100))));
+}
+
+/** The file with every stream decompressed (qpdf --qdf), as text: content operators readable. */
+export function uncompressed(pdf: Buffer): string {
+  return withPdfFile(pdf, (file, dir) => {
+    execFileSync('qpdf', ['--qdf', '--object-streams=disable', file, `${dir}/qdf.pdf`]);
+    return readFileSync(`${dir}/qdf.pdf`).toString('latin1');
+  });
+}

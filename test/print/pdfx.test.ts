@@ -14,7 +14,20 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { artwork, catalogDieline, createProject, pixel, rasterisePdf, type Rgb } from './harness.js';
-import { qpdfCheck, readPdf, separations, streamBytes, text, withPdfFile, type PdfDict, type PdfObjects, type Plate } from './pdf-reader.js';
+import {
+  annexKLuminance,
+  jpegQuantisationTables,
+  qpdfCheck,
+  readPdf,
+  separations,
+  streamBytes,
+  text,
+  uncompressed,
+  withPdfFile,
+  type PdfDict,
+  type PdfObjects,
+  type Plate,
+} from './pdf-reader.js';
 
 const CARTON = { widthMm: 60, heightMm: 120, depthMm: 40 };
 const PROFILES = new URL('../../src/print/profiles/', import.meta.url);
@@ -163,6 +176,14 @@ describe('PDF/X-4 print files', () => {
     expect(passed[0]!.dict['/Filter']).toBe('/DCTDecode');
     const photoImage = placed.find(({ ref, dict }) => ref !== passed[0]!.ref && dict['/Filter'] === '/DCTDecode');
     expect(photoImage, 'the photo as one JPEG stream').toBeDefined();
+    // At quality 90: the stream's quantisation table is the standard one scaled to 90 (one table for all four channels).
+    const sum = (values: number[]) => values.reduce((a, b) => a + b, 0);
+    const quantisation = jpegQuantisationTables(streamBytes(pdf, photoImage!.ref, true));
+    expect(quantisation.map(sum)).toEqual([sum(annexKLuminance(90))]);
+    // Nothing is left in device RGB: no RGB colour operator, no DeviceRGB space.
+    const content = uncompressed(pdf);
+    expect(content).not.toMatch(/\s(rg|RG)\s/);
+    expect(content).not.toContain('/DeviceRGB');
     // The one ICC profile in the file is the OutputIntent's.
     expect(iccStreams(read)).toHaveLength(1);
 
