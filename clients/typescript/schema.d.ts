@@ -256,7 +256,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a box template as JSON, SVG or PDF
+         * Generate the flat dieline of a box template as JSON, SVG, PDF, DXF or CF2
          * @description Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the material (or for the style), bleedMm to 3 and format to json. Container templates have no dieline (400). A size or caliper the style cannot be built at is a 400 naming the parameter.
          *
          *     Public: no credential needed.
@@ -344,7 +344,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a box template as JSON, SVG or PDF
+         * Generate the flat dieline of a box template as JSON, SVG, PDF, DXF or CF2
          * @description Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the material (or for the style), bleedMm to 3 and format to json. Container templates have no dieline (400). A size or caliper the style cannot be built at is a 400 naming the parameter.
          *
          *     Requires `x-api-key: pf_…` (apiKey).
@@ -588,7 +588,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a project's box as JSON, SVG or PDF
+         * Generate the flat dieline of a project's box as JSON, SVG, PDF, DXF or CF2
          * @description Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
