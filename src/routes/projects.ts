@@ -228,7 +228,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     {
       schema: {
         tags: ['projects'],
-        summary: "Generate the flat dieline of a project's box, or its container's print layout, as JSON, SVG or PDF",
+        summary: "Generate the flat dieline of a project's box, or its container's print layout, as JSON, SVG, PDF, DXF or CF2",
         description:
           "Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the " +
           "box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3. " +

@@ -93,7 +93,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
     {
       schema: {
         tags: ['templates'],
-        summary: "Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG or PDF",
+        summary: "Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG, PDF, DXF or CF2",
         description:
           "Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the " +
           'material (or for the style), bleedMm to 3 and format to json. Containers answer their print layout ' +

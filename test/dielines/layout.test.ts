@@ -34,22 +34,21 @@ function shapeOf(dieline: Dieline) {
 }
 
 /** The test's own placement: turn clockwise (y down) about the blank, then move the bounding box to (x, y). */
-function placed(dieline: Dieline, copy: SheetLayout['copies'][number]): Point[][] {
-  const { width: w, height: h } = dieline.blank;
-  const turn = (p: Point): Point => {
+function placePoints(dieline: Dieline, copy: SheetLayout['copies'][number], points: readonly Point[]): Point[] {
+  return points.map((p) => {
     let [x, y] = p;
-    let width = w;
-    let height = h;
+    let height = dieline.blank.height;
+    let width = dieline.blank.width;
     for (let k = 0; k < copy.rotationDeg / 90; k++) {
       [x, y] = [height - y, x];
       [width, height] = [height, width];
     }
-    return [x, y];
-  };
-  return outlinesOf(dieline).map((outline) => outline.map((p) => {
-    const [x, y] = turn(p);
-    return [x + copy.x, y + copy.y] as Point;
-  }));
+    return [x + copy.x, y + copy.y];
+  });
+}
+
+function placed(dieline: Dieline, copy: SheetLayout['copies'][number]): Point[][] {
+  return outlinesOf(dieline).map((outline) => placePoints(dieline, copy, outline));
 }
 
 function edges(outlines: Point[][]): [Point, Point][] {
@@ -247,21 +246,25 @@ describe(`GET /projects/:id/layout (${engineName()})`, () => {
     expect((await app.inject({ method: 'GET', url: `/projects/${big}/layout` })).statusCode).toBe(401);
   });
 
-  it('format=pdf: the press sheet, every copy’s die on the CutContour and Crease plates and nothing elsewhere', async () => {
+  it.each([
+    ['upright copies', 620, false],
+    ['copies turned a quarter', 787, true],
+  ] as const)('format=pdf, %s: the press sheet, every copy’s die on the CutContour and Crease plates and nothing elsewhere', async (_label, sheetWidth, turned) => {
     const id = await createProject({ templateId: 'reverse-tuck-carton', widthMm: 70, depthMm: 70, heightMm: 180 });
-    const query = 'sheetWidthMm=620&sheetHeightMm=1092';
+    const query = `sheetWidthMm=${sheetWidth}&sheetHeightMm=1092`;
     const { layout } = (await get(`/projects/${id}/layout?${query}`)).json<{ layout: SheetLayout }>();
+    expect(layout.rotated).toBe(turned);
     const response = await get(`/projects/${id}/layout?${query}&format=pdf`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toBe('inline; filename="reverse-tuck-carton-70x70x180-sheet-620x1092.pdf"');
+    expect(response.headers['content-disposition']).toBe(`inline; filename="reverse-tuck-carton-70x70x180-sheet-${sheetWidth}x1092.pdf"`);
     const dieline = (await get(`/projects/${id}/dieline`)).json<{ dieline: Dieline }>().dieline;
     const dir = await mkdtemp(join(tmpdir(), 'sheet-'));
     try {
       await writeFile(join(dir, 'sheet.pdf'), response.rawPayload);
       const { stdout } = await run('pdfinfo', [join(dir, 'sheet.pdf')]);
       const size = /Page size:\s+([\d.]+) x ([\d.]+) pts/.exec(stdout)!;
-      expect(Number(size[1])).toBeCloseTo(620 * PT_PER_MM, 1);
+      expect(Number(size[1])).toBeCloseTo(sheetWidth * PT_PER_MM, 1);
       expect(Number(size[2])).toBeCloseTo(1092 * PT_PER_MM, 1);
       const dpi = 20;
       await run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=tiffsep', `-r${dpi}`, '-o', join(dir, 'sep.tif'), join(dir, 'sheet.pdf')]);
@@ -272,12 +275,26 @@ describe(`GET /projects/:id/layout (${engineName()})`, () => {
         return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
       });
       const slack = 25.4 / dpi + 0.5;
-      for (const plate of ['CutContour', 'Crease']) {
+      // Each plate's lines where the test itself puts them: the die, turned and moved copy by copy.
+      const lines = (type: string): [Point, Point][] =>
+        layout.copies.flatMap((copy) =>
+          dieline.paths
+            .filter((path) => path.type === type)
+            .flatMap((path) => {
+              const points = placePoints(dieline, copy, path.points);
+              const count = path.closed ? points.length : points.length - 1;
+              return Array.from({ length: count }, (_, i): [Point, Point] => [points[i]!, points[(i + 1) % points.length]!]);
+            }),
+        );
+      for (const [plate, type] of [['CutContour', 'cut'], ['Crease', 'crease']] as const) {
+        const expected = lines(type);
+        const near = ([x, y]: Point) => expected.some(([a, b]) => distanceToSegment([x, y], a, b) <= slack);
         const ink = await separationInk(join(dir, `sep(${plate}).tif`), dpi);
         expect(ink.length, plate).toBeGreaterThan(100);
         for (const [x, y] of ink) {
           const inside = boxes.some((b) => x >= b.minX - slack && x <= b.maxX + slack && y >= b.minY - slack && y <= b.maxY + slack);
           expect(inside, `${plate} ink at ${x}, ${y} outside every copy`).toBe(true);
+          expect(near([x, y]), `${plate} ink at ${x}, ${y} on no ${type} line`).toBe(true);
         }
         boxes.forEach((b, index) => {
           const mine = ink.filter(([x, y]) => x >= b.minX - slack && x <= b.maxX + slack && y >= b.minY - slack && y <= b.maxY + slack);
