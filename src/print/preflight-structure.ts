@@ -9,7 +9,7 @@
  */
 import { distanceToSegment, pointInPolygon } from '../dielines/geometry.js';
 import type { DielinePath, Point } from '../dielines/index.js';
-import { rotate } from './placement.js';
+import { imageCorners } from './placement.js';
 import type { BackgroundPaint, Finding, Placement, PlacedImage, PrintSurface, Rgb } from './types.js';
 
 /** Where the print puts ink on glue areas: `knockout` leaves them blank, `print` prints over them. */
@@ -27,35 +27,85 @@ export interface StructureOptions {
 /** Coordinates are rounded to 1 µm: closer than this counts as touching. */
 const EPSILON_MM = 0.01;
 
-type Segment = readonly [Point, Point];
+/** A line segment with its bounding box, computed once per check. */
+interface Segment {
+  a: Point;
+  b: Point;
+  box: Box;
+}
 
-/** A placed image's frame: blank point ↦ image-local point. */
+/** A closed polygon as segments, with its bounding box. */
+interface Outline {
+  points: readonly Point[];
+  segments: Segment[];
+  box: Box;
+}
+
+/** A placed image's frame: blank point ↦ image-local point, and its bounding box on the blank. */
 interface ImageFrame {
   image: PlacedImage;
   halfWidth: number;
   halfHeight: number;
+  box: Box;
   toLocal(p: Point): Point;
+}
+
+interface Box {
+  minX: number;
+  minY: number;
+  maxX: number;
+  maxY: number;
 }
 
 function frameOf(image: PlacedImage): ImageFrame {
   const [cx, cy] = image.center;
+  const a = (-image.rotationDeg * Math.PI) / 180;
+  const c = Math.cos(a);
+  const s = Math.sin(a);
   return {
     image,
     halfWidth: image.width / 2,
     halfHeight: image.height / 2,
-    toLocal: ([x, y]) => rotate([x - cx, y - cy], -image.rotationDeg),
+    box: boxOf(imageCorners(image)),
+    // The inverse of the image's clockwise turn (placement.ts `rotate` by -rotationDeg).
+    toLocal: ([x, y]) => [(x - cx) * c - (y - cy) * s, (x - cx) * s + (y - cy) * c],
   };
+}
+
+function boxOf(points: readonly Point[]): Box {
+  const box = { minX: Infinity, minY: Infinity, maxX: -Infinity, maxY: -Infinity };
+  for (const [x, y] of points) {
+    box.minX = Math.min(box.minX, x);
+    box.minY = Math.min(box.minY, y);
+    box.maxX = Math.max(box.maxX, x);
+    box.maxY = Math.max(box.maxY, y);
+  }
+  return box;
+}
+
+/** The two boxes come within `gap` of each other. */
+function near(a: Box, b: Box, gap = 0): boolean {
+  return a.minX - gap <= b.maxX && b.minX - gap <= a.maxX && a.minY - gap <= b.maxY && b.minY - gap <= a.maxY;
 }
 
 function segmentsOf(points: readonly Point[], closed: boolean): Segment[] {
   const out: Segment[] = [];
   const n = points.length;
-  for (let i = 0; i < (closed ? n : n - 1); i++) out.push([points[i]!, points[(i + 1) % n]!]);
+  for (let i = 0; i < (closed ? n : n - 1); i++) {
+    const a = points[i]!;
+    const b = points[(i + 1) % n]!;
+    out.push({ a, b, box: boxOf([a, b]) });
+  }
   return out;
 }
 
+function outlineOf(points: readonly Point[]): Outline {
+  return { points, segments: segmentsOf(points, true), box: boxOf(points) };
+}
+
 /** Liang–Barsky: does a–b (image-local) have a part of positive length strictly inside the image? */
-function runsThrough(frame: ImageFrame, [a, b]: Segment): boolean {
+function runsThrough(frame: ImageFrame, { a, b, box }: Segment): boolean {
+  if (!near(frame.box, box)) return false;
   const hw = frame.halfWidth - EPSILON_MM;
   const hh = frame.halfHeight - EPSILON_MM;
   if (hw <= 0 || hh <= 0) return false;
@@ -84,12 +134,13 @@ function runsThrough(frame: ImageFrame, [a, b]: Segment): boolean {
 }
 
 /** The image shares area with the polygon (not just an edge or a corner). */
-function overlaps(frame: ImageFrame, polygon: readonly Point[]): boolean {
-  return pointInPolygon(frame.image.center, polygon) || segmentsOf(polygon, true).some((segment) => runsThrough(frame, segment));
+function overlaps(frame: ImageFrame, outline: Outline): boolean {
+  if (!near(frame.box, outline.box)) return false;
+  return pointInPolygon(frame.image.center, outline.points) || outline.segments.some((segment) => runsThrough(frame, segment));
 }
 
 /** Distance from a segment that does not run through the image to the image rectangle. */
-function distanceOutside(frame: ImageFrame, [a, b]: Segment): number {
+function distanceOutside(frame: ImageFrame, { a, b }: Segment): number {
   const { halfWidth: hw, halfHeight: hh } = frame;
   const p = frame.toLocal(a);
   const q = frame.toLocal(b);
@@ -107,6 +158,8 @@ function backgroundInks(background: BackgroundPaint): boolean {
   return true;
 }
 
+const glueSeverity = (mode: GlueAreasMode) => (mode === 'knockout' ? 'info' : 'warning');
+
 function gluePhrase(mode: GlueAreasMode): string {
   return mode === 'knockout' ? 'it is knocked out there (glueAreas=knockout)' : 'glued areas should stay free of ink';
 }
@@ -115,85 +168,119 @@ function listed(ids: readonly string[]): string {
   return ids.length === 1 ? ids[0]! : `${ids.slice(0, -1).join(', ')} and ${ids[ids.length - 1]}`;
 }
 
+interface GlueArea {
+  panelId: string;
+  outline: Outline;
+}
+
+/** What the checks read of one piece, built once for all its images. */
+interface PieceStructure {
+  pieceId: string;
+  outline: DielinePath | undefined;
+  holes: DielinePath[];
+  cuts: Segment[];
+  bleed: Segment[];
+  panels: { id: string; outline: Outline }[];
+}
+
+interface Context {
+  folds: Segment[];
+  glueAreas: GlueArea[];
+  margin: number;
+  mode: GlueAreasMode;
+}
+
 export function structureFindings(placement: Placement<PrintSurface>, options: StructureOptions = {}): Finding[] {
   const surface = placement.dieline;
   // A wrapping label repeats along x: its seam is no edge. Its own checks belong to the label.
   if (surface.wrapWidth) return [];
-  const mode = options.glueAreas ?? DEFAULT_GLUE_AREAS;
-  const glueSeverity = mode === 'knockout' ? 'info' : 'warning';
-  const margin = (surface as { safeMarginMm?: number }).safeMarginMm ?? DEFAULT_SAFE_MARGIN_MM;
-  const glueAreas = surface.paths.filter((path) => path.type === 'glue');
-  const folds = surface.paths.filter((path) => path.type === 'crease' || path.type === 'fold').flatMap((path) => segmentsOf(path.points, path.closed));
+  const context: Context = {
+    folds: surface.paths.filter((path) => path.type === 'crease' || path.type === 'fold').flatMap((path) => segmentsOf(path.points, path.closed)),
+    glueAreas: surface.paths.filter((path) => path.type === 'glue').map((path) => ({ panelId: path.panelId!, outline: outlineOf(path.points) })),
+    // A box's dieline states its safe margin; other print surfaces take the default.
+    margin: (surface as { safeMarginMm?: number }).safeMarginMm ?? DEFAULT_SAFE_MARGIN_MM,
+    mode: options.glueAreas ?? DEFAULT_GLUE_AREAS,
+  };
   const findings: Finding[] = [];
-
   const background = placement.pieces.find((piece) => piece.background !== null)?.background ?? null;
   if (background && backgroundInks(background)) {
-    for (const glue of glueAreas) {
+    for (const glue of context.glueAreas) {
       findings.push({
-        severity: glueSeverity,
+        severity: glueSeverity(context.mode),
         code: 'GLUE_AREA',
-        message: `The background covers the glue area of ${glue.panelId}; ${gluePhrase(mode)}.`,
-        panelId: glue.panelId!,
+        message: `The background covers the glue area of ${glue.panelId}; ${gluePhrase(context.mode)}.`,
+        panelId: glue.panelId,
+      });
+    }
+  }
+  for (const layers of placement.pieces) {
+    const piece = pieceStructure(surface, layers.piece.id, layers.bleed);
+    for (const image of layers.images) findings.push(...imageFindings(image, piece, context));
+  }
+  return findings;
+}
+
+function pieceStructure(surface: PrintSurface, pieceId: string, bleed: readonly Point[]): PieceStructure {
+  const cutPaths = surface.paths.filter((path) => path.type === 'cut' && path.pieceId === pieceId);
+  return {
+    pieceId,
+    outline: cutPaths.find((path) => path.role === 'outline'),
+    holes: cutPaths.filter((path) => path.role === 'hole'),
+    cuts: cutPaths.flatMap((path) => segmentsOf(path.points, true)),
+    bleed: segmentsOf(bleed, true),
+    panels: surface.panels.filter((panel) => panel.pieceId === pieceId).map((panel) => ({ id: panel.id, outline: outlineOf(panel.polygon) })),
+  };
+}
+
+function imageFindings(image: PlacedImage, piece: PieceStructure, { folds, glueAreas, margin, mode }: Context): Finding[] {
+  const findings: Finding[] = [];
+  const frame = frameOf(image);
+  const about = { artworkId: image.artworkId, panelId: image.panelId };
+  const name = `${image.artworkId} on ${image.panelId}`;
+
+  if (piece.bleed.some((segment) => runsThrough(frame, segment))) {
+    findings.push({ severity: 'warning', code: 'CLIPPED', message: `${name} runs past the bleed of ${piece.pieceId}, so part of it is cut off.`, ...about });
+  }
+
+  const { outline, holes, cuts } = piece;
+  if (outline && !cuts.some((segment) => runsThrough(frame, segment)) && insideTrim(image.center, outline, holes)) {
+    let nearest = Infinity;
+    for (const segment of cuts) {
+      // Segments farther than the margin cannot set the finding.
+      if (near(frame.box, segment.box, margin)) nearest = Math.min(nearest, distanceOutside(frame, segment));
+    }
+    if (nearest < margin - EPSILON_MM) {
+      findings.push({
+        severity: 'warning',
+        code: 'SAFE_ZONE',
+        message: `${name} comes within ${formatMm(nearest)} mm of a cut edge; keep artwork ${formatMm(margin)} mm inside the trim or extend it into the bleed.`,
+        ...about,
       });
     }
   }
 
-  const panels = new Map(surface.panels.map((panel) => [panel.id, panel]));
-  for (const layers of placement.pieces) {
-    const pieceId = layers.piece.id;
-    const cutPaths = surface.paths.filter((path) => path.type === 'cut' && path.pieceId === pieceId);
-    const outline = cutPaths.find((path) => path.role === 'outline');
-    const holes = cutPaths.filter((path) => path.role === 'hole');
-    const cuts = cutPaths.flatMap((path) => segmentsOf(path.points, true));
-    const bleed = segmentsOf(layers.bleed, true);
-    const piecePanels = surface.panels.filter((panel) => panel.pieceId === pieceId);
+  const others = piece.panels.filter((panel) => panel.id !== image.panelId && overlaps(frame, panel.outline)).map((panel) => panel.id);
+  if (others.length > 0 || folds.some((segment) => runsThrough(frame, segment))) {
+    findings.push({
+      severity: 'info',
+      code: 'CROSSES_FOLD',
+      message:
+        others.length > 0
+          ? `${name} crosses a fold or a slot onto ${listed(others)}; check how it reads on the folded box.`
+          : `${name} crosses a fold; check how it reads on the folded box.`,
+      ...about,
+    });
+  }
 
-    for (const image of layers.images) {
-      const frame = frameOf(image);
-      const about = { artworkId: image.artworkId, panelId: image.panelId };
-      const name = `${image.artworkId} on ${image.panelId}`;
-
-      if (bleed.some((segment) => runsThrough(frame, segment))) {
-        findings.push({ severity: 'warning', code: 'CLIPPED', message: `${name} runs past the bleed of ${pieceId}, so part of it is cut off.`, ...about });
-      }
-
-      if (outline && !cuts.some((segment) => runsThrough(frame, segment)) && insideTrim(image.center, outline, holes)) {
-        const nearest = Math.min(...cuts.map((segment) => distanceOutside(frame, segment)));
-        if (nearest < margin - EPSILON_MM) {
-          findings.push({
-            severity: 'warning',
-            code: 'SAFE_ZONE',
-            message: `${name} comes within ${formatMm(nearest)} mm of a cut edge; keep artwork ${formatMm(margin)} mm inside the trim or extend it into the bleed.`,
-            ...about,
-          });
-        }
-      }
-
-      const own = panels.get(image.panelId);
-      const others = piecePanels.filter((panel) => panel.id !== own?.id && overlaps(frame, panel.polygon)).map((panel) => panel.id);
-      if (others.length > 0 || folds.some((segment) => runsThrough(frame, segment))) {
-        findings.push({
-          severity: 'info',
-          code: 'CROSSES_FOLD',
-          message:
-            others.length > 0
-              ? `${name} crosses a fold or a slot onto ${listed(others)}; check how it reads on the folded box.`
-              : `${name} crosses a fold; check how it reads on the folded box.`,
-          ...about,
-        });
-      }
-
-      for (const glue of glueAreas) {
-        if (!overlaps(frame, glue.points)) continue;
-        findings.push({
-          severity: glueSeverity,
-          code: 'GLUE_AREA',
-          message: `${image.artworkId} covers the glue area of ${glue.panelId}; ${gluePhrase(mode)}.`,
-          artworkId: image.artworkId,
-          panelId: glue.panelId!,
-        });
-      }
-    }
+  for (const glue of glueAreas) {
+    if (!overlaps(frame, glue.outline)) continue;
+    findings.push({
+      severity: glueSeverity(mode),
+      code: 'GLUE_AREA',
+      message: `${image.artworkId} covers the glue area of ${glue.panelId}; ${gluePhrase(mode)}.`,
+      artworkId: image.artworkId,
+      panelId: glue.panelId,
+    });
   }
   return findings;
 }

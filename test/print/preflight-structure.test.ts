@@ -26,11 +26,15 @@ const preflight = (templateId: string, artworkJson: object, dims: object = CARTO
 
 const summary = (findings: Finding[]) => findings.map((f) => [f.code, f.severity, f.artworkId, f.panelId]);
 
-/** offsetY that puts the image's top edge `gap` mm below the front's top cut edge (negative: above it). */
-function belowTopEdge(gap: number): number {
+/**
+ * offsetY that puts the image's top edge `gap` mm below the front's top cut edge (negative: above
+ * it). The 3000 × 2000 px image at the default scale 0.5 is half the front's width and two thirds
+ * as high; turned a quarter, its height on the panel is its width.
+ */
+function belowTopEdge(gap: number, quarterTurn = false): number {
   const front = generateDieline('reverse-tuck-carton', CARTON).panels.find((panel) => panel.id === 'front')!;
-  // The 3000 × 2000 px image at the default scale 0.5: half the front's width, two thirds as high.
-  const halfHeight = (0.5 * front.frame.width * (2 / 3)) / 2;
+  const width = 0.5 * front.frame.width;
+  const halfHeight = (quarterTurn ? width : width * (2 / 3)) / 2;
   return -front.frame.height / 2 + gap + halfHeight;
 }
 
@@ -63,6 +67,15 @@ describe(`preflight sees safe zones, folds, clipping and glue (${engineName()})`
     expect(clear.findings).toEqual([]);
     const intoBleed = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { offsetY: belowTopEdge(-2) })] });
     expect(intoBleed.findings).toEqual([]);
+  });
+
+  it('SAFE_ZONE follows the artwork as turned: a quarter turn brings its long side to the edge', async () => {
+    const turned = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { rotationDeg: 90, offsetY: belowTopEdge(1, true) })] });
+    expect(summary(turned.findings)).toEqual([['SAFE_ZONE', 'warning', 'art-1', 'front']]);
+    expect(turned.findings[0]!.message).toMatch(/^art-1 on front comes within 1 mm of a cut edge;/);
+    // The same offset unturned leaves about 7 mm: clean.
+    const upright = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { offsetY: belowTopEdge(1, true) })] });
+    expect(upright.findings).toEqual([]);
   });
 
   it('CLIPPED: artwork partly past the bleed outline is a warning', async () => {
