@@ -156,6 +156,23 @@ describe(`bounded renders (${engineName()})`, () => {
       expect(refused.body.message).toBe("The SVG's filters are too costly to render: feTurbulence numOctaves is 10, at most 4 is rendered.");
     });
 
+    it('a deviation is measured in pixels: 0.5 user units in a 10-unit viewBox drawn 4000 px wide is a 200 px blur → 422', async () => {
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000" viewBox="0 0 10 10"><filter id="b"><feGaussianBlur stdDeviation="0.5"/></filter><rect width="10" height="10" filter="url(#b)"/></svg>';
+      const refused = await upload(attacker, Buffer.from(svg), 'image/svg+xml');
+      expectApiError(refused, 422);
+      expect(refused.body.message).toBe("The SVG's filters are too costly to render: feGaussianBlur stdDeviation is 200 px, at most 100 px is rendered.");
+    });
+
+    it('a filter hidden in an entity (character references in its text) is refused before librsvg sees it', async () => {
+      const svg =
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY f "&#60;filter id=\'m\'&#62;&#60;feMorphology radius=\'1000\'/&#62;&#60;/filter&#62;">]>' +
+        '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">&f;<rect width="2000" height="2000" filter="url(#m)"/></svg>';
+      const refused = await upload(attacker, Buffer.from(svg), 'image/svg+xml');
+      // The content check refuses any internal DTD subset; the filter check would refuse this entity too.
+      expectApiError(refused, 415);
+      expect(await assetCount(attacker)).toBe(0);
+    });
+
     it('a small SVG with a modest drop shadow and morphology uploads: 201 with its size and a thumbnail', async () => {
       const answer = await upload(other, modestFilterSvg(), 'image/svg+xml');
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
