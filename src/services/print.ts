@@ -34,6 +34,8 @@ import { projectThicknessMm, strongEtag } from './dielines.js';
 
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
+/** Jobs of one account waiting behind its running one; beyond that the account gets a 503. */
+export const PRINT_PER_ACCOUNT_QUEUE = 2;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
 const RENDERER_VERSION = 1;
 
@@ -107,13 +109,28 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
   let inFlight = 0;
   const baseUrl = publicBaseUrl ?? undefined;
 
-  async function bounded<T>(task: () => Promise<T>): Promise<T> {
-    if (inFlight >= PRINT_CONCURRENCY + PRINT_QUEUE) throw new HttpError(503, MESSAGES.printBusy);
+  const accounts = new Map<string, { limit: ReturnType<typeof createLimiter>; inFlight: number }>();
+
+  /**
+   * One account renders one job at a time (its next ones wait, at most PRINT_PER_ACCOUNT_QUEUE), so
+   * a costly design holds one render child, never all of them, and other accounts keep the rest.
+   * userId null: work that renders nothing (preflight) is not held behind the account's render.
+   */
+  async function bounded<T>(userId: string | null, task: () => Promise<T>): Promise<T> {
+    const account = userId === null ? null : (accounts.get(userId) ?? { limit: createLimiter(1), inFlight: 0 });
+    if (inFlight >= PRINT_CONCURRENCY + PRINT_QUEUE || (account && account.inFlight > PRINT_PER_ACCOUNT_QUEUE)) {
+      throw new HttpError(503, MESSAGES.printBusy);
+    }
+    if (account) {
+      accounts.set(userId!, account);
+      account.inFlight++;
+    }
     inFlight++;
     try {
-      return await limit(task);
+      return await (account ? account.limit(() => limit(task)) : limit(task));
     } finally {
       inFlight--;
+      if (account && --account.inFlight === 0) accounts.delete(userId!);
     }
   }
 
@@ -192,7 +209,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
     /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
     async preflight(project: Project): Promise<{ body: string; etag: string }> {
       const files = await ownedFiles(project);
-      const result = await bounded(async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM)));
+      const result = await bounded(null, async () => preflightOf(await prepare(project, files, DEFAULT_BLEED_MM)));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -211,7 +228,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return {
         etag: inputEtag('print', project, options, files),
         render: (signal) =>
-          bounded(async () => {
+          bounded(project.userId, async () => {
             const prepared = await prepare(project, files, options.bleedMm);
             const checked = preflightOf(prepared);
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
@@ -228,7 +245,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
      */
     async texture(project: Project, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
-      return bounded(async () => {
+      return bounded(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
         if (!prepared.dieline) return null;
         return texturePng(place({ ...prepared, dieline: prepared.dieline }), sizePx, signal);
@@ -242,7 +259,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
      */
     async labelTexture(project: Project, sheet: PrintSurface, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
-      return bounded(async () => {
+      return bounded(project.userId, async () => {
         const state = (project.artworkJson ?? {}) as DesignState;
         const placement = placeDesign({ dieline: sheet, state, assets: await describeAll(files), publicBaseUrl: baseUrl });
         return texturePng(placement, sizePx, signal);
@@ -262,7 +279,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return {
         etag: inputEtag('preview', project, { width }, files),
         render: (signal) =>
-          bounded(async () => {
+          bounded(project.userId, async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
             return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width }, signal);

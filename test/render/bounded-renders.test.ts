@@ -38,7 +38,7 @@ interface Answer {
 
 async function upload(account: TestAccount, data: Buffer, type: string): Promise<Answer> {
   const form = new FormData();
-  form.append('file', new Blob([data], { type }), type === 'image/png' ? 'small.png' : 'drawing.svg');
+  form.append('file', new Blob([data], { type }), `upload.${type.split('/')[1]!.replace('svg+xml', 'svg')}`);
   const response = await fetch(`${base}/assets`, { method: 'POST', headers: account.auth, body: form });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown>, at: Date.now() };
 }
@@ -60,6 +60,22 @@ async function get(account: TestAccount, url: string): Promise<Answer> {
 }
 
 const stats = () => app.services.renderer.stats();
+
+/** A mailer box with the named stored image on its front, at half the panel's width. */
+async function createProject(account: TestAccount, imageName: string): Promise<string> {
+  const response = await fetch(`${base}/projects`, {
+    method: 'POST',
+    headers: { ...account.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Render test',
+      templateId: 'mailer-box',
+      ...MAILER,
+      artworkJson: { artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${imageName}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
+    }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { project: { id: string } }).project.id;
+}
 
 /** Waits until pool has a child running a task; returns its pid. */
 async function busyChild(pool: 'analysis' | 'print'): Promise<number> {
@@ -228,18 +244,7 @@ describe(`bounded renders (${engineName()})`, () => {
       expect(stored.status).toBe(201);
       const asset = stored.body.asset as { name: string };
       await app.services.storage.save(asset.name, blurMorphologyBomb());
-      const response = await fetch(`${base}/projects`, {
-        method: 'POST',
-        headers: { ...attacker.auth, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'Bomb',
-          templateId: 'mailer-box',
-          ...MAILER,
-          artworkJson: { artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${asset.name}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
-        }),
-      });
-      expect(response.status).toBe(201);
-      projectId = ((await response.json()) as { project: { id: string } }).project.id;
+      projectId = await createProject(attacker, asset.name);
     }, 60_000);
 
     for (const [what, url] of [
@@ -259,6 +264,26 @@ describe(`bounded renders (${engineName()})`, () => {
         expect(stats().print.busy).toBe(0);
       }, 60_000);
     }
+
+    it("one account's renders of it take one print child at a time: another account's preview is made while they run", async () => {
+      const photo = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
+      const stored = await upload(other, photo, 'image/jpeg');
+      expect(stored.status).toBe(201);
+      const ownProject = await createProject(other, (stored.body.asset as { name: string }).name);
+
+      // Two prints: each would hold a child until its deadline.
+      let bombAnswered = false;
+      const bombs = [2, 1].map((bleedMm) =>
+        get(attacker, `/projects/${projectId}/print?bleedMm=${bleedMm}`).finally(() => {
+          bombAnswered = true;
+        }),
+      );
+      await busyChild('print');
+      const preview = await get(other, `/projects/${ownProject}/preview`);
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      expect(bombAnswered, "the other account's preview was made before either of the bomb's prints ended").toBe(false);
+      for (const answer of await Promise.all(bombs)) expect([200, 503]).toContain(answer.status);
+    }, 90_000);
 
     it('a client that goes away during its print: the child is killed', async () => {
       const killedBefore = await killCount('print', 'cancelled');
