@@ -109,7 +109,6 @@ export function createRenderPool(options: PoolOptions) {
       execArgv: [`--max-old-space-size=${options.heapMb}`, ...entry.execArgv],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, RENDER_CHILD: options.name },
     });
     const worker: Worker = { child, job: null, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
     workers.add(worker);

@@ -2,8 +2,9 @@
 // primitives whose cost grows with a parameter (a blur's deviation, a morphology's radius, a
 // turbulence's octaves, a convolution's kernel) are capped in pixels of the SVG's own size (its
 // user units times the root's width/viewBox scale), and a filtered SVG's raster is capped. A value
-// this scan cannot read as a number is refused, as is an entity whose text could hide markup. What
-// still gets past (a scale set deep in a transform) is bounded by the render's deadline.
+// this scan cannot read as a number is refused. Entities cannot hide a filter from it: an upload
+// with an internal DTD subset is not taken for an SVG at all (image-type.ts). What still gets past
+// (a scale set deep in a transform) is bounded by the render's deadline.
 
 /** feGaussianBlur and feDropShadow stdDeviation, in pixels of the SVG's size. */
 export const MAX_BLUR_PX = 100;
@@ -29,7 +30,6 @@ export class SvgTooCostlyError extends Error {
 const ATTRIBUTES = `((?:[^>"']|"[^"]*"|'[^']*')*)`;
 const PRIMITIVE = new RegExp(`<(?:[\\w.-]+:)?(fe[A-Z][A-Za-z]*)\\b${ATTRIBUTES}>`, 'g');
 const ROOT = new RegExp(`<(?:[\\w.-]+:)?svg\\b${ATTRIBUTES}>`);
-const ENTITY = /<!ENTITY\s[^>]*?(["'])([\s\S]*?)\1/g;
 /** Units at libvips' default SVG density (72 dpi). */
 const UNIT_PX: Readonly<Record<string, number>> = { '': 1, px: 1, pt: 1, pc: 12, in: 72, cm: 72 / 2.54, mm: 7.2 / 2.54 };
 
@@ -72,9 +72,6 @@ function capped(name: string, parameter: string, values: number[] | null, max: n
 /** Throws SvgTooCostlyError when the SVG's filters exceed the caps above; returns otherwise. */
 export function assertSvgFiltersBounded(svg: Buffer | string): void {
   const text = typeof svg === 'string' ? svg : svg.toString('utf8');
-  for (const [, , value] of text.matchAll(ENTITY)) {
-    if (/[<&]/.test(value!)) throw new SvgTooCostlyError('an entity declaration contains markup or references');
-  }
   const primitives = [...text.matchAll(PRIMITIVE)];
   if (primitives.length === 0) return;
   if (primitives.length > MAX_FILTER_PRIMITIVES) {

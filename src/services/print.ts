@@ -52,6 +52,8 @@ import {
 
 export const PRINT_CONCURRENCY = 2;
 export const PRINT_QUEUE = 4;
+/** Jobs of one account waiting behind its running one; beyond that the account gets a 503. */
+export const PRINT_PER_ACCOUNT_QUEUE = 2;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
 const RENDERER_VERSION = 3;
 
@@ -126,13 +128,28 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
   let inFlight = 0;
   const baseUrl = publicBaseUrl ?? undefined;
 
-  async function bounded<T>(task: () => Promise<T>): Promise<T> {
-    if (inFlight >= PRINT_CONCURRENCY + PRINT_QUEUE) throw new HttpError(503, MESSAGES.printBusy);
+  const accounts = new Map<string, { limit: ReturnType<typeof createLimiter>; inFlight: number }>();
+
+  /**
+   * One account renders one job at a time (its next ones wait, at most PRINT_PER_ACCOUNT_QUEUE), so
+   * a costly design holds one render child, never all of them, and other accounts keep the rest.
+   * userId null: work that renders nothing (preflight) is not held behind the account's render.
+   */
+  async function bounded<T>(userId: string | null, task: () => Promise<T>): Promise<T> {
+    const account = userId === null ? null : (accounts.get(userId) ?? { limit: createLimiter(1), inFlight: 0 });
+    if (inFlight >= PRINT_CONCURRENCY + PRINT_QUEUE || (account && account.inFlight > PRINT_PER_ACCOUNT_QUEUE)) {
+      throw new HttpError(503, MESSAGES.printBusy);
+    }
+    if (account) {
+      accounts.set(userId!, account);
+      account.inFlight++;
+    }
     inFlight++;
     try {
-      return await limit(task);
+      return await (account ? account.limit(() => limit(task)) : limit(task));
     } finally {
       inFlight--;
+      if (account && --account.inFlight === 0) accounts.delete(userId!);
     }
   }
 
@@ -243,7 +260,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       const files = await ownedFiles(project);
       const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
       const part = printedPart(project, query);
-      const result = await bounded(async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part, containers), query.condition, options));
+      const result = await bounded(null, async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part, containers), query.condition, options));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -266,7 +283,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return {
         etag: inputEtag('print', project, [options, part, optionsKey(project, containers)], files),
         render: (signal) =>
-          bounded(async () => {
+          bounded(project.userId, async () => {
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
             const checked = preflightOf(prepared);
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
@@ -283,7 +300,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
      */
     async texture(project: Project, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
-      return bounded(async () => {
+      return bounded(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
         return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, signal);
@@ -297,7 +314,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
      */
     async containerTexture(project: Project, containers: ContainerOptions, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
-      return bounded(async () => {
+      return bounded(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, { part: 'board' }, containers);
         if (!prepared.dieline) return null;
         return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, signal);
@@ -319,7 +336,7 @@ export function createPrintService(assetRows: AssetRepository, storage: FileStor
       return {
         etag: inputEtag('preview', project, [{ width, ...part }, optionsKey(project, containers)], files),
         render: (signal) =>
-          bounded(async () => {
+          bounded(project.userId, async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, containers);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
             return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width }, signal);

@@ -38,7 +38,7 @@ interface Answer {
 
 async function upload(account: TestAccount, data: Buffer, type: string): Promise<Answer> {
   const form = new FormData();
-  form.append('file', new Blob([data], { type }), type === 'image/png' ? 'small.png' : 'drawing.svg');
+  form.append('file', new Blob([data], { type }), `upload.${type.split('/')[1]!.replace('svg+xml', 'svg')}`);
   const response = await fetch(`${base}/assets`, { method: 'POST', headers: account.auth, body: form });
   return { status: response.status, headers: response.headers, body: (await response.json()) as Record<string, unknown>, at: Date.now() };
 }
@@ -60,6 +60,22 @@ async function get(account: TestAccount, url: string): Promise<Answer> {
 }
 
 const stats = () => app.services.renderer.stats();
+
+/** A mailer box with the named stored image on its front, at half the panel's width. */
+async function createProject(account: TestAccount, imageName: string): Promise<string> {
+  const response = await fetch(`${base}/projects`, {
+    method: 'POST',
+    headers: { ...account.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Render test',
+      templateId: 'mailer-box',
+      ...MAILER,
+      artworkJson: { artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${imageName}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
+    }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { project: { id: string } }).project.id;
+}
 
 /** Waits until pool has a child running a task; returns its pid. */
 async function busyChild(pool: 'analysis' | 'print'): Promise<number> {
@@ -156,6 +172,23 @@ describe(`bounded renders (${engineName()})`, () => {
       expect(refused.body.message).toBe("The SVG's filters are too costly to render: feTurbulence numOctaves is 10, at most 4 is rendered.");
     });
 
+    it('a deviation is measured in pixels: 0.5 user units in a 10-unit viewBox drawn 4000 px wide is a 200 px blur → 422', async () => {
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000" viewBox="0 0 10 10"><filter id="b"><feGaussianBlur stdDeviation="0.5"/></filter><rect width="10" height="10" filter="url(#b)"/></svg>';
+      const refused = await upload(attacker, Buffer.from(svg), 'image/svg+xml');
+      expectApiError(refused, 422);
+      expect(refused.body.message).toBe("The SVG's filters are too costly to render: feGaussianBlur stdDeviation is 200 px, at most 100 px is rendered.");
+    });
+
+    it('a filter hidden in an entity (character references in its text) is refused before librsvg sees it', async () => {
+      const svg =
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY f "&#60;filter id=\'m\'&#62;&#60;feMorphology radius=\'1000\'/&#62;&#60;/filter&#62;">]>' +
+        '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">&f;<rect width="2000" height="2000" filter="url(#m)"/></svg>';
+      const refused = await upload(attacker, Buffer.from(svg), 'image/svg+xml');
+      // The content check refuses any internal DTD subset; the filter check would refuse this entity too.
+      expectApiError(refused, 415);
+      expect(await assetCount(attacker)).toBe(0);
+    });
+
     it('a small SVG with a modest drop shadow and morphology uploads: 201 with its size and a thumbnail', async () => {
       const answer = await upload(other, modestFilterSvg(), 'image/svg+xml');
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
@@ -211,18 +244,7 @@ describe(`bounded renders (${engineName()})`, () => {
       expect(stored.status).toBe(201);
       const asset = stored.body.asset as { name: string };
       await app.services.storage.save(asset.name, blurMorphologyBomb());
-      const response = await fetch(`${base}/projects`, {
-        method: 'POST',
-        headers: { ...attacker.auth, 'content-type': 'application/json' },
-        body: JSON.stringify({
-          name: 'Bomb',
-          templateId: 'mailer-box',
-          ...MAILER,
-          artworkJson: { artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${asset.name}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
-        }),
-      });
-      expect(response.status).toBe(201);
-      projectId = ((await response.json()) as { project: { id: string } }).project.id;
+      projectId = await createProject(attacker, asset.name);
     }, 60_000);
 
     for (const [what, url] of [
@@ -242,6 +264,26 @@ describe(`bounded renders (${engineName()})`, () => {
         expect(stats().print.busy).toBe(0);
       }, 60_000);
     }
+
+    it("one account's renders of it take one print child at a time: another account's preview is made while they run", async () => {
+      const photo = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
+      const stored = await upload(other, photo, 'image/jpeg');
+      expect(stored.status).toBe(201);
+      const ownProject = await createProject(other, (stored.body.asset as { name: string }).name);
+
+      // Two prints: each would hold a child until its deadline.
+      let bombAnswered = false;
+      const bombs = [2, 1].map((bleedMm) =>
+        get(attacker, `/projects/${projectId}/print?bleedMm=${bleedMm}`).finally(() => {
+          bombAnswered = true;
+        }),
+      );
+      await busyChild('print');
+      const preview = await get(other, `/projects/${ownProject}/preview`);
+      expect(preview.status, JSON.stringify(preview.body)).toBe(200);
+      expect(bombAnswered, "the other account's preview was made before either of the bomb's prints ended").toBe(false);
+      for (const answer of await Promise.all(bombs)) expect([200, 503]).toContain(answer.status);
+    }, 90_000);
 
     it('a client that goes away during its print: the child is killed', async () => {
       const killedBefore = await killCount('print', 'cancelled');
