@@ -180,6 +180,20 @@ describe('exports rendered in the web process', () => {
     expect(failed.error).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'The export could not be rendered.' });
   });
 
+  it("removes an account's export files with the account", async () => {
+    const account = await registerAccount(app);
+    const projectId = await createProject(app, account, 'mailer-box', {}, MAILER);
+    const id = (await post(projectId, { format: 'dieline-svg' }, {}, account)).json<{ export: ExportBody }>().export.id;
+    const done = await pollInjected(app, `/exports/${id}`, account.auth);
+    const { fileName } = await app.db.prisma.export.findUniqueOrThrow({ where: { id } });
+    expect(await app.services.storage.stat(fileName!)).not.toBeNull();
+    const deleted = await app.inject({ method: 'DELETE', url: '/auth/me', headers: account.auth, payload: { password: account.password } });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await app.db.prisma.export.findUnique({ where: { id } })).toBeNull();
+    expect(await app.services.storage.stat(fileName!)).toBeNull();
+    expectApiError(await download(done.downloadUrl!), 410, 'Export has expired.');
+  });
+
   it('expires 24 h after finishing: the link answers 410 and the row and file are removed', async () => {
     const projectId = await createProject(app, owner, 'mailer-box', printableDesign(imageUrl), MAILER);
     const id = (await post(projectId, { format: 'dieline-svg' })).json<{ export: ExportBody }>().export.id;
