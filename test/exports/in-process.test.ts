@@ -148,6 +148,11 @@ describe('exports rendered in the web process', () => {
     expectApiError(await post(projectId, { format: 'gif' }), 400);
     const listed = await app.inject({ method: 'GET', url: `/exports?projectId=${projectId}`, headers: owner.auth });
     expect(listed.json<{ exports: ExportBody[] }>().exports).toEqual([]);
+    // A revoked token is a 401 before anything about the request is judged.
+    const leaving = await registerAccount(app);
+    expect((await app.inject({ method: 'DELETE', url: '/auth/sessions', headers: leaving.auth })).statusCode).toBe(204);
+    expectApiError(await post(projectId, { format: 'print-pdf', options: { bleedMm: 'three' } }, {}, leaving), 401, 'Invalid or expired token.');
+    expectApiError(await post(projectId, { format: 'print-pdf' }, {}, leaving), 401, 'Invalid or expired token.');
   });
 
   it('fails an export whose design cannot print, with the reason', async () => {
