@@ -83,6 +83,9 @@ describe('exports on the queue with two worker processes', () => {
       ids.push(created.body.export.id);
     }
     for (const id of ids) expect((await pollExport(readExport(id))).status).toBe('succeeded');
+    // A worker logs an attempt's end just after writing it to the database.
+    const loggedAll = () => workers.flatMap((worker) => worker.logged('succeeded')).length >= ids.length;
+    for (let waited = 0; !loggedAll() && waited < 5_000; waited += 50) await sleep(50);
     const [first, second] = workers.map((worker) => worker.logged('succeeded')) as [string[], string[]];
     expect([...first, ...second].sort()).toEqual([...ids].sort());
     expect(first.length).toBeGreaterThan(0);
@@ -120,6 +123,7 @@ describe('exports on the queue with two worker processes', () => {
 
     const done = await pollExport(readExport(id), 90_000);
     expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    for (let waited = 0; !survivor.logged('succeeded').includes(id) && waited < 5_000; waited += 50) await sleep(50);
     expect(victim!.logged('succeeded')).not.toContain(id);
     expect(survivor.logged('started')).toContain(id);
     expect(survivor.logged('succeeded')).toContain(id);
