@@ -12,6 +12,8 @@ import type { MessageRow, WebhookRepository } from '../repositories/webhooks.js'
 import { resolveWebhookUrl, WebhookAddressError, type WebhookPolicy } from '../services/webhooks.js';
 
 const BATCH = 10;
+/** Deliveries in flight at once per process; more wait for the next pass. */
+const IN_FLIGHT_MAX = 50;
 const RESPONSE_BYTES_READ = 4096;
 
 export type DeliveryOutcome = 'succeeded' | 'failed' | 'timeout' | 'refused';
@@ -121,14 +123,16 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   async function pass(): Promise<void> {
     do {
       again = false;
+      const room = Math.min(BATCH, IN_FLIGHT_MAX - inFlight.size);
+      if (room <= 0) return;
       const now = new Date();
-      const messages = await repository.claimDue(now, new Date(now.getTime() + options.timeoutMs * 2 + 5_000), BATCH);
+      const messages = await repository.claimDue(now, new Date(now.getTime() + options.timeoutMs * 2 + 5_000), room);
       for (const message of messages) {
         const delivery = deliver(message).catch((error: unknown) => options.onError?.(error));
         inFlight.add(delivery);
         void delivery.finally(() => inFlight.delete(delivery));
       }
-      if (messages.length === BATCH) again = true;
+      if (messages.length === room) again = true;
     } while (again && !stopped);
   }
 

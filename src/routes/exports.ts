@@ -25,6 +25,8 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
   app.post(
     '/:id/exports',
     {
+      // The project read checks the caller's account in its own statement (see plugins/authentication.ts).
+      config: { accountCheckedByRoute: true },
       schema: {
         tags: ['exports'],
         summary: 'Export the project as it is now (its current version), rendered as a job',

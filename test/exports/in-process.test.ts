@@ -148,6 +148,11 @@ describe('exports rendered in the web process', () => {
     expectApiError(await post(projectId, { format: 'gif' }), 400);
     const listed = await app.inject({ method: 'GET', url: `/exports?projectId=${projectId}`, headers: owner.auth });
     expect(listed.json<{ exports: ExportBody[] }>().exports).toEqual([]);
+    // A revoked token is a 401 before anything about the request is judged.
+    const leaving = await registerAccount(app);
+    expect((await app.inject({ method: 'DELETE', url: '/auth/sessions', headers: leaving.auth })).statusCode).toBe(204);
+    expectApiError(await post(projectId, { format: 'print-pdf', options: { bleedMm: 'three' } }, {}, leaving), 401, 'Invalid or expired token.');
+    expectApiError(await post(projectId, { format: 'print-pdf' }, {}, leaving), 401, 'Invalid or expired token.');
   });
 
   it('fails an export whose design cannot print, with the reason', async () => {
@@ -178,6 +183,20 @@ describe('exports rendered in the web process', () => {
     const failed = await pollInjected(app, `/exports/${exhausted}`, owner.auth);
     expect(failed.status).toBe('failed');
     expect(failed.error).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'The export could not be rendered.' });
+  });
+
+  it("removes an account's export files with the account", async () => {
+    const account = await registerAccount(app);
+    const projectId = await createProject(app, account, 'mailer-box', {}, MAILER);
+    const id = (await post(projectId, { format: 'dieline-svg' }, {}, account)).json<{ export: ExportBody }>().export.id;
+    const done = await pollInjected(app, `/exports/${id}`, account.auth);
+    const { fileName } = await app.db.prisma.export.findUniqueOrThrow({ where: { id } });
+    expect(await app.services.storage.stat(fileName!)).not.toBeNull();
+    const deleted = await app.inject({ method: 'DELETE', url: '/auth/me', headers: account.auth, payload: { password: account.password } });
+    expect(deleted.statusCode, deleted.body).toBe(204);
+    expect(await app.db.prisma.export.findUnique({ where: { id } })).toBeNull();
+    expect(await app.services.storage.stat(fileName!)).toBeNull();
+    expectApiError(await download(done.downloadUrl!), 410, 'Export has expired.');
   });
 
   it('expires 24 h after finishing: the link answers 410 and the row and file are removed', async () => {

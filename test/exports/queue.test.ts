@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl } from '../helpers/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/postgres-admin.js';
 import { SHARED_REDIS_URL, uniqueNamespace } from '../helpers/redis.js';
-import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { freePort, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { MAILER, pdfPageSizes, pollExport, sleep, type ExportBody } from './helpers.js';
 import { startWorker, type WorkerProcess } from './worker-process.js';
 
@@ -23,6 +23,8 @@ let web: ServerProcess;
 let workers: WorkerProcess[] = [];
 let env: Record<string, string>;
 let auth: Record<string, string>;
+let metricsPort: number;
+const METRICS = 'worker-metrics-token-for-tests';
 
 async function call<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Headers }> {
   const response = await fetch(`${web.baseUrl}${url}`, {
@@ -56,7 +58,8 @@ beforeAll(async () => {
     EXPORT_CONCURRENCY: '2',
   };
   web = await startServer({ databaseUrl: scratch.url, uploadDir, env });
-  workers = await Promise.all([startWorker(env), startWorker(env)]);
+  metricsPort = await freePort();
+  workers = await Promise.all([startWorker({ ...env, WORKER_METRICS_PORT: String(metricsPort), METRICS_TOKEN: METRICS }), startWorker(env)]);
   const email = `queue-${Date.now()}@example.com`;
   const registered = await call<{ token: string; user: { id: string } }>('POST', '/auth/register', { email, password: 'correct horse battery', name: 'Queue' });
   auth = { authorization: `Bearer ${registered.body.token}` };
@@ -83,10 +86,20 @@ describe('exports on the queue with two worker processes', () => {
       ids.push(created.body.export.id);
     }
     for (const id of ids) expect((await pollExport(readExport(id))).status).toBe('succeeded');
+    // A worker logs an attempt's end just after writing it to the database.
+    const loggedAll = () => workers.flatMap((worker) => worker.logged('succeeded')).length >= ids.length;
+    for (let waited = 0; !loggedAll() && waited < 5_000; waited += 50) await sleep(50);
     const [first, second] = workers.map((worker) => worker.logged('succeeded')) as [string[], string[]];
     expect([...first, ...second].sort()).toEqual([...ids].sort());
     expect(first.length).toBeGreaterThan(0);
     expect(second.length).toBeGreaterThan(0);
+    // The first worker's own /metrics counts its renders by format and outcome.
+    const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } });
+    expect(scraped.status).toBe(200);
+    const text = await scraped.text();
+    const counted = [...text.matchAll(/^export_job_duration_seconds_count\{format="(preview-png|dieline-pdf)",outcome="succeeded"\} (\d+)$/gm)];
+    expect(counted.reduce((sum, match) => sum + Number(match[2]), 0)).toBe(first.length);
+    expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(404);
   });
 
   it('a worker killed with SIGKILL in the middle of a render loses no export: the other worker finishes it', async () => {
@@ -120,6 +133,7 @@ describe('exports on the queue with two worker processes', () => {
 
     const done = await pollExport(readExport(id), 90_000);
     expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    for (let waited = 0; !survivor.logged('succeeded').includes(id) && waited < 5_000; waited += 50) await sleep(50);
     expect(victim!.logged('succeeded')).not.toContain(id);
     expect(survivor.logged('started')).toContain(id);
     expect(survivor.logged('succeeded')).toContain(id);
