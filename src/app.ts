@@ -157,9 +157,15 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
       async (instance) => {
         const services = createServices(config, instance.db);
         instance.decorate('services', services);
-        // Renders still running get half the grace period, then their children are killed.
-        instance.addHook('preClose', async () => services.renderer.close(config.shutdownGraceMs / 2));
+        // Requests in flight at shutdown still get their renders (an upload whose body is still
+        // arriving needs its analysis); half the grace period on, every child still running is
+        // killed, so the requests waiting on them answer 503 and the server can finish closing.
+        let killRenders: NodeJS.Timeout | undefined;
+        instance.addHook('preClose', async () => {
+          killRenders = setTimeout(() => void services.renderer.close(), config.shutdownGraceMs / 2);
+        });
         instance.addHook('onClose', async () => {
+          clearTimeout(killRenders);
           await services.renderer.close();
           await services.mockups?.close();
           await services.closeStorage();

@@ -45,7 +45,7 @@ const EnvSchema = Type.Object({
   CHROMIUM_PATH: Type.String({ minLength: 1, default: '/usr/bin/chromium' }),
   RENDER_ANALYSIS_CHILDREN: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
   RENDER_PRINT_CHILDREN: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
-  RENDER_QUEUE: Type.Integer({ minimum: 0, maximum: 100, default: 8 }),
+  RENDER_QUEUE: Type.Integer({ minimum: 0, maximum: 200, default: 32 }),
   RENDER_ANALYSIS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
   RENDER_PRINT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 60000 }),
   RENDER_PREVIEW_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
