@@ -1,5 +1,5 @@
 /**
- * Writes docs/preview-example.png, the README's preview picture: a mailer-box with a gradient
+ * Writes docs/preview-example.png, the preview picture of docs/print-pipeline.md: a mailer-box with a gradient
  * background and three placed images, rendered by the same code as GET /projects/:id/preview.
  * Run: npx tsx scripts/make-preview-example.ts
  */

@@ -1,6 +1,6 @@
 // The client factory: the only place that knows which engine is in use. Above it, code sees a
 // PrismaClient, a ping and a single-connection SQL session for the migrator.
-import { existsSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
 import { mkdir, readFile } from 'node:fs/promises';
 import { PGlite } from '@electric-sql/pglite';
 import { PrismaPg } from '@prisma/adapter-pg';
@@ -160,8 +160,9 @@ function discardingFailedConnections(adapter: SqlDriverAdapter): SqlDriverAdapte
 
 async function openEmbedded({ dataDir, initialDump }: Extract<DatabaseTarget, { kind: 'embedded' }>): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
-  // A dump is only a starting point: an existing directory keeps its own data.
-  const startFrom = initialDump && (inMemory || !existsSync(dataDir)) ? new Blob([await readFile(initialDump)]) : undefined;
+  // A dump is only a starting point: a directory that holds a database keeps its own data.
+  const isNew = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+  const startFrom = initialDump && isNew ? new Blob([await readFile(initialDump)]) : undefined;
   if (!inMemory) await mkdir(dataDir, { recursive: true });
   const pglite = await PGlite.create(dataDir, startFrom ? { loadDataDir: startFrom } : {});
   const adapter = new PrismaPGlite(pglite);

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { createTestApp, databaseUrl, engineName, testConfig, uniqueEmail } from '../helpers/app.js';
+import { createTestApp, databaseUrl, embeddedTestDatabase, engineName, testConfig, uniqueEmail } from '../helpers/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createScratchDatabase } from '../helpers/postgres-admin.js';
 import { serverEnv } from '../helpers/server-process.js';
@@ -43,7 +43,7 @@ describe(`npm run admin (${engineName()})`, () => {
   /** An app on the command's database. The embedded database admits one process at a time: close it before running the command. */
   function openApp(): Promise<App> {
     const config = testConfig(env);
-    return createTestApp(env, databaseUrl() ? config : { ...config, database: { kind: 'embedded', dataDir: path.join(dataDir, 'pgdata') } });
+    return createTestApp(env, databaseUrl() ? config : { ...config, database: { ...embeddedTestDatabase(), dataDir: path.join(dataDir, 'pgdata') } });
   }
 
   // Each run starts tsx and, on the embedded engine, opens the database from disk: slow on a busy machine.

@@ -2,6 +2,7 @@ import { Agent, request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
+import { registerAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName, testConfig } from '../helpers/app.js';
 import { listenLocally } from '../helpers/raw-http.js';
 
@@ -58,6 +59,16 @@ describe(`error contract (${engineName()})`, () => {
         message: 'Unsupported Content-Type for this route: send the body as application/json.',
       });
     }
+  });
+
+  it('answers 415 naming multipart/form-data on the upload route, for another type or none', async () => {
+    const account = await registerAccount(app);
+    for (const headers of [{ ...account.auth, 'content-type': 'text/plain' }, account.auth]) {
+      const response = await app.inject({ method: 'POST', url: '/assets', headers, payload: Buffer.from('abc') });
+      expect(response.statusCode).toBe(415);
+      expect(response.json().message).toBe('Unsupported Content-Type for this route: send the body as multipart/form-data.');
+    }
+    expect(await app.inject({ method: 'GET', url: '/assets', headers: account.auth }).then((r) => r.json().total)).toBe(0);
   });
 
   it('answers 415 naming application/json for a JSON body sent without a Content-Type', async () => {

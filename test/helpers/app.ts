@@ -17,7 +17,7 @@ export function databaseUrl(): string | null {
 }
 
 /** The embedded engine's target for a new in-memory database that starts migrated. */
-export function embeddedTestDatabase(): DatabaseTarget {
+export function embeddedTestDatabase(): Extract<DatabaseTarget, { kind: 'embedded' }> {
   const template = inject('embeddedTemplate');
   return { kind: 'embedded', dataDir: 'memory://', ...(template ? { initialDump: template } : {}) };
 }

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { openDatabase } from '../../src/db/database.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { createTestApp, databaseUrl, testConfig } from '../helpers/app.js';
+import { createTestApp, databaseUrl, embeddedTestDatabase, testConfig } from '../helpers/app.js';
 import { startTcpRelay, type CutMode, type TcpRelay } from '../helpers/tcp-relay.js';
 
 const UNAVAILABLE = { statusCode: 503, error: 'Service Unavailable', message: 'Database is unavailable.' };
@@ -239,7 +239,7 @@ if (!url) {
   describe('database outage on the embedded engine (database closed under the running app)', () => {
     it('answers 503 within 5 s, stays live, and its files keep exactly the acknowledged writes', async () => {
       const dataDir = mkdtempSync(path.join(tmpdir(), 'pf-outage-pglite-'));
-      const config = { ...testConfig(), database: { kind: 'embedded' as const, dataDir } };
+      const config = { ...testConfig(), database: { ...embeddedTestDatabase(), dataDir } };
       const database = await openDatabase(config.database);
       const app = await buildApp(config, { database, logger: false });
       await app.ready();
