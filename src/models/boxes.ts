@@ -2,7 +2,9 @@
  * The six box templates as folded panels: one mesh part per panel, named by its panelId. The
  * printed side carries UVs into the printed blank (u = x / blank width, v = y / blank height), so
  * an image of the whole printed blank lands on every panel where it is printed; the unprinted side
- * is the plain board. Both faces sit half a caliper off the board's mid-plane.
+ * is the plain board. Both faces sit half a caliper off the board's mid-plane, and a flat strip of
+ * plain board closes every edge between them, so a thick board (corrugated) shows its edge as board
+ * rather than an open gap.
  */
 import type { Dieline, DielinePanel } from '../dielines/index.js';
 import { centroid, foldDieline, type FoldedPanel } from './fold.js';
@@ -92,7 +94,37 @@ function panelPrimitives(panel: DielinePanel, dieline: Dieline, sheet: Dieline['
     normals: local.flatMap(() => [0, 0, 1]),
     indices: triangles.flatMap(([a, b, c]) => orient([a, b, c], panel.polygon, 1)),
   };
-  return [outside, inside];
+  return [outside, inside, edgeStrips(local, half)];
+}
+
+/** One quad per polygon edge from the printed face to the unprinted one, facing out of the panel. */
+function edgeStrips(local: ReadonlyArray<readonly [number, number]>, half: number): Primitive {
+  const positions: number[] = [];
+  const normals: number[] = [];
+  const indices: number[] = [];
+  // Outward in-plane normal of edge (dx, dy): (dy, −dx) on a counter-clockwise outline.
+  const turn = Math.sign(signedArea(local)) || 1;
+  local.forEach(([x0, y0], i) => {
+    const [x1, y1] = local[(i + 1) % local.length]!;
+    const length = Math.hypot(x1 - x0, y1 - y0);
+    if (length === 0) return;
+    const n: Vec3 = [((y1 - y0) / length) * turn, (-(x1 - x0) / length) * turn, 0];
+    const base = positions.length / 3;
+    positions.push(x0, y0, -half, x1, y1, -half, x1, y1, half, x0, y0, half);
+    for (let k = 0; k < 4; k++) normals.push(...n);
+    // (b − a) × (c − a) for a, b, c = corners 0, 1, 2 is edge × (+z): along n when turn = +1.
+    indices.push(...(turn > 0 ? [base, base + 1, base + 2, base, base + 2, base + 3] : [base, base + 2, base + 1, base, base + 3, base + 2]));
+  });
+  return { surface: 'inside', positions, normals, indices };
+}
+
+function signedArea(polygon: ReadonlyArray<readonly [number, number]>): number {
+  let area = 0;
+  polygon.forEach(([x0, y0], i) => {
+    const [x1, y1] = polygon[(i + 1) % polygon.length]!;
+    area += x0 * y1 - x1 * y0;
+  });
+  return area / 2;
 }
 
 /** The triangle wound so its normal points along `zSign` (counter-clockwise seen from there). */

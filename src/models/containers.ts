@@ -22,6 +22,8 @@ import { requireInRange } from '../dielines/limits.js';
 import { gridPrimitive, type MeshPart, type Primitive, type Surface } from './mesh.js';
 
 const MM = 0.001;
+/** The pouch's sealed film: its two faces' distance at the middle of the top seal. */
+const SEAL_GAP_MM = 0.5;
 const SEGMENTS = 64;
 
 export { CONTAINER_LIMITS, type ContainerKind };
@@ -60,9 +62,19 @@ function lathe(surface: Surface, profile: readonly ProfilePoint[], label = false
   }, true);
 }
 
-function latheLabel({ radius, bottom, top }: LatheLabel): MeshPart {
-  return part('label', lathe('print', [[radius, bottom], [radius, top]], true));
+/**
+ * A wrapped label; `withBack` adds its paper side just inside it, facing in, so a label on glass
+ * shows its paper, not its print, through the container.
+ */
+function latheLabel({ radius, bottom, top }: LatheLabel, withBack: boolean): MeshPart {
+  const printed = lathe('print', [[radius, bottom], [radius, top]], true);
+  if (!withBack) return part('label', printed);
+  // Top to bottom: the profile's normal and winding turn inwards.
+  return part('label', printed, lathe('label-back', [[radius - LABEL_BACK_INSET_MM, top], [radius - LABEL_BACK_INSET_MM, bottom]]));
 }
+
+/** How far the label's paper side sits inside its printed side. */
+const LABEL_BACK_INSET_MM = 0.1;
 
 /** A flat disc at height y facing up (+1) or down (−1). */
 function disc(surface: Surface, radius: number, y: number, facing: 1 | -1): Primitive {
@@ -110,7 +122,7 @@ function bottle(dims: BoxDimensions): MeshPart[] {
   const body: ProfilePoint[] = [[r - 3, 0], [r - 0.5, 0.6], [r, 3], ...shoulder, [neckR, h - capHeight + 1]];
   return [
     part('body', lathe('body', body), disc('body', r - 3, 0, -1)),
-    latheLabel(LATHE_LABELS.bottle(dims)),
+    latheLabel(LATHE_LABELS.bottle(dims), true),
     closure('cap', neckR + 1.5, h - capHeight, h),
   ];
 }
@@ -123,7 +135,7 @@ function jar(dims: BoxDimensions): MeshPart[] {
   const body: ProfilePoint[] = [[r - 3, 0], [r - 0.8, 0.8], [r, 3], [r, neckStart], [neckR, bodyTop - 1], [neckR, bodyTop + 1]];
   return [
     part('body', lathe('body', body), disc('body', r - 3, 0, -1)),
-    latheLabel(LATHE_LABELS.jar(dims)),
+    latheLabel(LATHE_LABELS.jar(dims), true),
     closure('cap', r + 0.5, bodyTop, h),
   ];
 }
@@ -135,10 +147,39 @@ function can(dims: BoxDimensions): MeshPart[] {
   const rimHeight = CAN_RIM_MM;
   const bottomDome: ProfilePoint[] = [[neckR * 0.75, 4], [r * 0.85, 0], [r, CAN_BASE_MM]];
   const neck: ProfilePoint[] = [[r, h - CAN_NECK_MM], [r * 0.97, h - 9], [neckR, h - rimHeight - 1], [neckR + 0.6, h - rimHeight], [neckR + 0.6, h], [neckR - 0.6, h]];
+  const lid = h - 1.5;
   return [
-    latheLabel(LATHE_LABELS.can(dims)),
-    part('body', lathe('body', bottomDome), disc('body', neckR * 0.75, 4, -1), lathe('body', neck), disc('body', neckR - 0.6, h - 1.5, 1)),
+    latheLabel(LATHE_LABELS.can(dims), false),
+    part('body', lathe('body', bottomDome), disc('body', neckR * 0.75, 4, -1), lathe('body', neck), disc('body', neckR - 0.6, lid, 1)),
+    canTab(d, lid),
   ];
+}
+
+/**
+ * The can's ring pull on its lid: a flat ring (an oval with a finger hole) riveted at the lid's
+ * centre, its nose towards the front and its ring towards the back, scaled with the diameter.
+ */
+function canTab(d: number, lid: number): MeshPart {
+  const s = d / 66;
+  const bottom = lid + 0.25;
+  const top = bottom + 0.4;
+  // Outer oval centred behind the rivet; the hole sits in its rear part.
+  const outer = { cz: -6.5 * s, a: 7 * s, b: 12.5 * s };
+  const hole = { cz: -9.5 * s, a: 4.5 * s, b: 7 * s };
+  const ring = (y: number, facing: 1 | -1): Primitive =>
+    gridPrimitive(
+      'closure',
+      1,
+      SEGMENTS,
+      (row, col) => {
+        const oval = row === 0 ? outer : hole;
+        const phi = (col / SEGMENTS) * 2 * Math.PI - Math.PI;
+        return { position: [oval.a * Math.sin(phi) * MM, y * MM, (oval.cz + oval.b * Math.cos(phi)) * MM], normal: [0, facing, 0] };
+      },
+      facing === 1,
+    );
+  const rivet = closure('rivet', 2.2 * s, top, top + 0.6);
+  return part('tab', ring(top, 1), ring(bottom, -1), ...rivet.primitives);
 }
 
 function tube({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
@@ -187,12 +228,15 @@ function tube({ widthMm: d, heightMm: h }: BoxDimensions): MeshPart[] {
 function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart[] {
   // Front and back faces bulge to half the gusset at the bottom and close to a flat seal at the top.
   const seal = Math.min(15, h * 0.08);
+  // The film's faces never meet in a plane: even in the flat top seal they keep SEAL_GAP_MM apart
+  // (closing to the side edges), so the seal's front and back never fight for the same pixels.
+  const across = (x: number): number => Math.sqrt(Math.max(0, 1 - Math.pow((2 * x) / w, 2)));
   const rows = 24;
   const cols = 24;
   const bulge = (x: number, y: number): number => {
-    const across = Math.sqrt(Math.max(0, 1 - Math.pow((2 * x) / w, 2)));
     const along = y >= h - seal ? 0 : Math.pow(1 - y / (h - seal), 0.7);
-    return (g / 2) * across * (0.25 + 0.75 * along) * (y >= h - seal ? 0 : Math.min(1, (h - seal - y) / seal));
+    const bulging = (g / 2) * across(x) * (0.25 + 0.75 * along) * (y >= h - seal ? 0 : Math.min(1, (h - seal - y) / seal));
+    return Math.max(bulging, (SEAL_GAP_MM / 2) * across(x));
   };
   // Both faces wear the pouch's web (front W × H, gusset W × G, back W × H upside down): the
   // front's UVs cover the web's top H, the back's its bottom H turned half round.
@@ -233,7 +277,19 @@ function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart
     },
     false,
   );
-  return [face('label', 1), face('back', -1), part('gusset', bottom)];
+  // The seal's top edge: a strip closing the gap between the faces.
+  const topEdge = gridPrimitive(
+    'body',
+    1,
+    cols,
+    (row, col) => {
+      const x = -w / 2 + (w * col) / cols;
+      const z = bulge(x, h) * (row === 0 ? 1 : -1);
+      return { position: [x * MM, h * MM, z * MM], normal: [0, 1, 0] };
+    },
+    true,
+  );
+  return [face('label', 1), face('back', -1), part('gusset', bottom), part('seal', topEdge)];
 }
 
 const BUILDERS: Record<ContainerKind, (dims: BoxDimensions) => MeshPart[]> = { bottle, jar, can, tube, pouch };

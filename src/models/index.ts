@@ -10,7 +10,7 @@ import { generateDieline, generateWrap, hasParts, type BoxDimensions, type Dieli
 import { boxModel } from './boxes.js';
 import { containerParts, type ContainerKind } from './containers.js';
 import { writeGlb } from './gltf.js';
-import { CLOSURE, printMaterial, SUBSTRATES } from './materials.js';
+import { CLOSURE, LABEL_BACK, printMaterial, SUBSTRATES } from './materials.js';
 import type { NodeAnimation } from './fold-animation.js';
 import type { MeshPart } from './mesh.js';
 
@@ -66,6 +66,7 @@ export async function buildModel(input: ModelInput): Promise<Uint8Array> {
       inside: { ...substrate, name: `${substrate.name}-inside` },
       body: substrate,
       closure: CLOSURE,
+      'label-back': LABEL_BACK,
     },
   });
 }

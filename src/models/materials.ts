@@ -44,6 +44,9 @@ export const FINISHES: Record<FinishId, Pick<PbrMaterial, 'metallic' | 'roughnes
 
 export const CLOSURE: PbrMaterial = { name: 'closure', baseColor: linearColor('#2b2b2e'), metallic: 0, roughness: 0.45 };
 
+/** The unprinted back of a label: opaque paper, so glass never shows the print from inside. */
+export const LABEL_BACK: PbrMaterial = { name: 'label-back', baseColor: linearColor('#eeece6'), metallic: 0, roughness: 0.9 };
+
 /** The printed surface: white ink base (or the substrate where nothing is printed) with the finish. */
 export function printMaterial(material: MaterialId, finish: FinishId, textured: boolean): PbrMaterial {
   const substrate = SUBSTRATES[material];

@@ -8,9 +8,10 @@ import type { Rigid } from './math.js';
  * - print: the printed outside (box panels, container labels): base-colour texture + finish;
  * - inside: the unprinted side of the board;
  * - body: the container's own material (glass, plastic, aluminium);
- * - closure: caps and lids.
+ * - closure: caps, lids and the can's tab;
+ * - label-back: the paper side of a container's label, facing in (opaque, seen through glass).
  */
-export type Surface = 'print' | 'inside' | 'body' | 'closure';
+export type Surface = 'print' | 'inside' | 'body' | 'closure' | 'label-back';
 
 export interface Primitive {
   surface: Surface;
