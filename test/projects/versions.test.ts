@@ -134,12 +134,35 @@ describe(`project versions (${engineName()})`, () => {
     ['a fraction', '1.5'],
     ['a number beyond the column', '2147483648'],
     ['a huge number', '99999999999999999999999'],
+    // Other spellings of a number: Ajv would coerce each of them.
+    ['hexadecimal', '0x1'],
+    ['a leading zero', '01'],
+    ['a plus sign', '+1'],
+    ['a leading space', '%201'],
+    ['a decimal point', '1.0'],
+    ['an exponent', '1e1'],
   ])('answers 400 to %s as a version number', async (_label, version) => {
     const created = await api.created(account, { name: 'Params', templateId: 'mailer-box' });
     await api.update(account, created.id, { name: 'Params 2' });
     expectApiError(await get(`/projects/${created.id}/versions/${version}`), 400, /^params\/version /);
     expectApiError(await restore(created.id, version), 400, /^params\/version /);
     expect((await current(created.id)).name).toBe('Params 2');
+    expect((await get(`/projects/${created.id}/versions/${version}`)).json().message).toBe(
+      'params/version must be an integer from 1 to 2147483647 written in plain digits.',
+    );
+  });
+
+  it('refuses a body on restore, which takes none, and restores nothing', async () => {
+    const created = await api.created(account, { name: 'Body', templateId: 'mailer-box' });
+    await api.update(account, created.id, { name: 'Body 2' });
+    const refused = await app.inject({
+      method: 'POST',
+      url: `/projects/${created.id}/versions/1/restore`,
+      headers: account.auth,
+      payload: { name: 'ignored?' },
+    });
+    expectApiError(refused, 400, /^body /);
+    expect((await current(created.id)).name).toBe('Body 2');
   });
 
   it("answers 404 \"Project not found.\" for another account's project, on every version route", async () => {
