@@ -8,6 +8,7 @@ import type { SqlDriverAdapter, SqlQuery, Transaction } from '@prisma/driver-ada
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { DatabaseTarget } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { lockDataDirectory } from './directory-lock.js';
 import { isDatabaseUnreachable } from './errors.js';
 import type { SqlSession } from './sql.js';
 
@@ -35,8 +36,15 @@ export interface DatabaseEvents {
   onBackgroundError?: (error: Error) => void;
 }
 
-export async function openDatabase(target: DatabaseTarget, events: DatabaseEvents = {}): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target.dataDir);
+/** Who opens an embedded data directory, as its lock names it to another process (directory-lock.ts). */
+export interface DirectoryUser {
+  /** The port a server will serve on; absent for a command. */
+  port?: number;
+  command?: string;
+}
+
+export async function openDatabase(target: DatabaseTarget, events: DatabaseEvents = {}, user: DirectoryUser = {}): Promise<Database> {
+  return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target.dataDir, user);
 }
 
 async function openPostgres(
@@ -157,9 +165,20 @@ function discardingFailedConnections(adapter: SqlDriverAdapter): SqlDriverAdapte
   return wrapped;
 }
 
-async function openEmbedded(dataDir: string): Promise<Database> {
-  if (!dataDir.startsWith('memory://')) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir);
+async function openEmbedded(dataDir: string, user: DirectoryUser): Promise<Database> {
+  const onDisk = !dataDir.startsWith('memory://');
+  // Before anything touches the directory: another process holding it means nothing is opened.
+  const unlock = onDisk
+    ? lockDataDirectory(dataDir, { port: user.port ?? null, command: user.command ?? process.argv.slice(1, 3).join(' ') })
+    : () => undefined;
+  let pglite: PGlite;
+  try {
+    if (onDisk) await mkdir(dataDir, { recursive: true });
+    pglite = await PGlite.create(dataDir);
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const adapter = new PrismaPGlite(pglite);
   const prisma = new PrismaClient({ adapter });
   const sql = await adapter.connect();
@@ -184,8 +203,12 @@ async function openEmbedded(dataDir: string): Promise<Database> {
       return run;
     },
     close: once(async () => {
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        unlock();
+      }
     }),
   };
 }
