@@ -1,24 +1,15 @@
 // dpi is the resolution the file records, in its own fields, or null: never libvips' default.
 // Each format with and without a recorded resolution, uploaded through POST /assets.
-import { crc32 } from 'node:zlib';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { exifResolution, jfifResolution } from '../../src/lib/recorded-resolution.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
+import { pngChunk } from '../../test-proxy/png.js';
 import { uploadFile } from './helpers.js';
 
 const plain = () => sharp({ create: { width: 40, height: 30, channels: 3, background: '#c03' } });
-
-function pngChunk(type: string, data: Buffer): Buffer {
-  const head = Buffer.alloc(8);
-  head.writeUInt32BE(data.length, 0);
-  head.write(type, 4, 'latin1');
-  const crc = Buffer.alloc(4);
-  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
-  return Buffer.concat([head, data, crc]);
-}
 
 /** A PNG whose pHYs chunk (libvips writes one) says `perUnit` pixels per unit (1 = metre, 0 = aspect ratio only). */
 async function pngWithPhys(perUnit: number, unit: 0 | 1): Promise<Buffer> {
