@@ -82,7 +82,8 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
   let stderr = '';
   child.stderr?.on('data', (chunk) => (stderr += chunk));
   const url = `http://127.0.0.1:${port}`;
-  const deadline = Date.now() + 30_000;
+  // A shared, busy host can take a while to start a process: the bound only catches one that never answers.
+  const deadline = Date.now() + 120_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`service exited during start-up: ${stderr}`);
     try {
@@ -93,7 +94,7 @@ export async function startService(options: ServiceOptions = {}): Promise<Runnin
     }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
-      throw new Error('service did not answer /health within 30 s');
+      throw new Error('service did not answer /health within 120 s');
     }
     await new Promise((resolve) => setTimeout(resolve, 5));
   }

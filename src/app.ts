@@ -1,6 +1,6 @@
 // buildApp(config) assembles the service; it never listens and never touches process signals
 // (src/server.ts does). Register order: framework setup → cross-cutting plugins → services → routes.
-import Fastify, { type FastifyReply, type FastifyServerOptions } from 'fastify';
+import Fastify, { type FastifyServerOptions } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import fp from 'fastify-plugin';
 import type { DestinationStream } from 'pino';
@@ -16,8 +16,9 @@ import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
 import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
+import { answerRoutingError } from './plugins/routing-errors.js';
 import frameworkAnswersPlugin, { answerClientError, FRAMEWORK_HTTP_OPTIONS } from './plugins/framework-answers.js';
-import errorHandlerPlugin, { apiError, type ApiError } from './plugins/error-handler.js';
+import errorHandlerPlugin from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
 import metricsPlugin from './plugins/metrics.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -58,12 +59,6 @@ import { SheetLayoutSchema } from './schemas/sheet-layouts.js';
 import { createServices } from './services/index.js';
 
 export const JSON_BODY_LIMIT = 1024 * 1024;
-
-const FRAMEWORK_ROUTING_ERRORS: Record<string, ApiError> = {
-  // A malformed percent-encoding or an over-long path parameter cannot name a resource that exists.
-  FST_ERR_BAD_URL: apiError(404, 'The URL is malformed.'),
-  FST_ERR_MAX_PARAM_LENGTH: apiError(404, 'A path parameter is too long.'),
-};
 
 export interface BuildOptions {
   /** A database opened by the caller; otherwise the app opens config.database itself. */
@@ -123,11 +118,9 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     pluginTimeout: 120_000,
     forceCloseConnections: 'idle',
     schemaErrorFormatter: (errors, dataVar) => new Error(formatValidationError(errors, dataVar)),
-    // Router-level failures happen before any hook: answer them as ApiErrors too, never echoing the path.
-    frameworkErrors: (error, request, reply: FastifyReply) => {
-      const body = FRAMEWORK_ROUTING_ERRORS[error.code] ?? apiError(400, 'The request could not be routed.');
-      void reply.code(body.statusCode).header('x-request-id', request.id).send(body);
-    },
+    // Router-level failures happen before any hook: answered as ApiErrors too (credentials
+    // first where the prefix requires them), never echoing the path.
+    frameworkErrors: answerRoutingError,
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   const validators = createValidators();

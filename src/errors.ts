@@ -75,6 +75,7 @@ export const MESSAGES = {
   projectNotFound: 'Project not found.',
   projectChanged: 'The project was changed since you loaded it.',
   versionNotFound: 'Version not found.',
+  versionParam: 'params/version must be an integer from 1 to 2147483647 written in plain digits.',
   apiKeyNotFound: 'API key not found.',
   shareNotFound: 'Share link not found.',
   layoutNeedsBox: (id: string) => `Template '${id}' is a container: sheet layouts are for box templates.`,

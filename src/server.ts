@@ -46,7 +46,8 @@ if (config.database.kind === 'embedded') {
 
 // The embedded engine compiles its WebAssembly off the main thread: start it before loading the
 // app's modules so the two overlap (a third of the start-up time).
-const embeddedDatabase = config.database.kind === 'embedded' ? openDatabase(config.database) : undefined;
+const embeddedDatabase =
+  config.database.kind === 'embedded' ? openDatabase(config.database, {}, { port: config.port, command: 'the service' }) : undefined;
 embeddedDatabase?.catch(() => undefined);
 const { buildApp } = await import('./app.js');
 const logStream = logOutput(process.stdout, config.production);

@@ -5,7 +5,8 @@ import { crc32, deflateSync } from 'node:zlib';
 const SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
 const CHUNK_OVERHEAD = 12;
 
-function chunk(type: string, data: Buffer): Buffer {
+/** One PNG chunk: length, type, data and its CRC. */
+export function pngChunk(type: string, data: Buffer): Buffer {
   const head = Buffer.alloc(8);
   head.writeUInt32BE(data.length, 0);
   head.write(type, 4, 'ascii');
@@ -23,15 +24,15 @@ export function pngOfSize(size: number): Buffer {
   header[9] = 2; // colour type: RGB
   const parts = [
     SIGNATURE,
-    chunk('IHDR', header),
-    chunk('IDAT', deflateSync(Buffer.from([0, 0xd0, 0x40, 0x20]))),
+    pngChunk('IHDR', header),
+    pngChunk('IDAT', deflateSync(Buffer.from([0, 0xd0, 0x40, 0x20]))),
   ];
-  const end = chunk('IEND', Buffer.alloc(0));
+  const end = pngChunk('IEND', Buffer.alloc(0));
   const bare = parts.reduce((total, part) => total + part.length, end.length);
   const padding = size - bare - CHUNK_OVERHEAD;
   if (padding < 0) throw new Error(`A PNG cannot be smaller than ${bare + CHUNK_OVERHEAD} bytes here.`);
   // Deterministic, incompressible-looking filler so a byte-for-byte comparison means something.
   const filler = Buffer.alloc(padding);
   for (let i = 0; i < padding; i += 1) filler[i] = (i * 2654435761) >>> 24;
-  return Buffer.concat([...parts, chunk('paDd', filler), end]);
+  return Buffer.concat([...parts, pngChunk('paDd', filler), end]);
 }

@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from '../test/helpers/postgres-admin.js';
 import { freePort, startServer, type ServerProcess } from '../test/helpers/server-process.js';
+import { earlyCases, repeat, viaCurl, viaFetch, viaSlowSocket, type EarlyCase, type Outcome } from '../test/helpers/early-answers.js';
 import { startNginx, type NginxProcess } from './nginx.js';
 import { pngOfSize } from './png.js';
 
@@ -18,6 +19,8 @@ const MAX_UPLOAD = 25 * 1024 * 1024;
 const LOCAL_CLIENT = '127.0.0.2';
 /** Enough to catch a race that shows once in three (or once in forty) tries. */
 const OVERSIZED_TRIES = 60;
+/** Each early answer of POST /assets, from each client. */
+const EARLY_TRIES = Number(process.env.EARLY_TRIES ?? 200);
 
 interface ApiKeyReply {
   apiKey: { id: string; key: string };
@@ -295,6 +298,28 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
     expect(answers.filter((status) => status === '502')).toEqual([]);
     // nginx saw no connection closed under it.
     expect(nginx?.errorLog()).not.toMatch(/prematurely closed|reset by peer|broken pipe/i);
+  });
+
+  describe('early answers on POST /assets arrive through nginx, from every client', () => {
+    const expectAnswers = (outcomes: Outcome[], early: EarlyCase) => {
+      expect(outcomes).toHaveLength(EARLY_TRIES);
+      expect(outcomes.filter((outcome) => outcome.status !== early.status).slice(0, 3)).toEqual([]);
+      for (const outcome of outcomes) expect(JSON.parse(outcome.body)).toMatchObject({ statusCode: early.status, message: early.message });
+    };
+    const concurrencyOf = (early: EarlyCase) => (early.status === 413 ? 4 : 1);
+    const casesNow = () => earlyCases({ authorization: `Bearer ${token}` });
+
+    for (const index of [0, 1, 2, 3]) {
+      it(`case ${index + 1}: Node's fetch, a slow raw socket and curl each get every answer`, { timeout: 600_000 }, async () => {
+        expect(token).not.toBe('');
+        const early = casesNow()[index]!;
+        const url = `${api}/assets`;
+        expectAnswers(await repeat(EARLY_TRIES, concurrencyOf(early), () => viaFetch(url, early)), early);
+        expectAnswers(await repeat(EARLY_TRIES, concurrencyOf(early), () => viaSlowSocket(url, early)), early);
+        expectAnswers(await viaCurl(url, early, EARLY_TRIES, workDir, concurrencyOf(early)), early);
+        expect(nginx?.errorLog()).not.toMatch(/prematurely closed|reset by peer|broken pipe/i);
+      });
+    }
   });
 
   it('sees the caller’s address through nginx, never a client-written X-Forwarded-For', async () => {

@@ -9,7 +9,7 @@ import { createServices } from '../services/index.js';
 
 try {
   const config = loadConfig();
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, {}, { command: 'npm run assets:backfill' });
   try {
     await database.withSession((session) => migrate(session));
     const controller = new AbortController();

@@ -6,7 +6,7 @@ import { withDotenv } from '../lib/dotenv.js';
 
 try {
   const config = loadConfig(withDotenv(process.env).env);
-  const database = await openDatabase(config.database);
+  const database = await openDatabase(config.database, {}, { command: 'npm run db:migrate' });
   try {
     const { applied } = await database.withSession((session) => migrate(session));
     console.log(applied.length ? `Applied ${applied.length} migration(s): ${applied.join(', ')}` : 'Database is up to date.');

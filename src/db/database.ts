@@ -9,6 +9,7 @@ import type { SqlDriverAdapter, SqlQuery, Transaction } from '@prisma/driver-ada
 import { PrismaPGlite } from 'pglite-prisma-adapter';
 import type { DatabaseTarget } from '../config.js';
 import { PrismaClient } from '../generated/prisma/client.js';
+import { lockDataDirectory } from './directory-lock.js';
 import { isDatabaseUnreachable } from './errors.js';
 import type { SqlSession } from './sql.js';
 
@@ -36,8 +37,15 @@ export interface DatabaseEvents {
   onBackgroundError?: (error: Error) => void;
 }
 
-export async function openDatabase(target: DatabaseTarget, events: DatabaseEvents = {}): Promise<Database> {
-  return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target);
+/** Who opens an embedded data directory, as its lock names it to another process (directory-lock.ts). */
+export interface DirectoryUser {
+  /** The port a server will serve on; absent for a command. */
+  port?: number;
+  command?: string;
+}
+
+export async function openDatabase(target: DatabaseTarget, events: DatabaseEvents = {}, user: DirectoryUser = {}): Promise<Database> {
+  return target.kind === 'postgres' ? openPostgres(target, events) : openEmbedded(target, user);
 }
 
 async function openPostgres(
@@ -158,13 +166,23 @@ function discardingFailedConnections(adapter: SqlDriverAdapter): SqlDriverAdapte
   return wrapped;
 }
 
-async function openEmbedded({ dataDir, initialDump }: Extract<DatabaseTarget, { kind: 'embedded' }>): Promise<Database> {
+async function openEmbedded({ dataDir, initialDump }: Extract<DatabaseTarget, { kind: 'embedded' }>, user: DirectoryUser): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
-  // A dump is only a starting point: a directory that holds a database keeps its own data.
-  const isNew = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
-  const startFrom = initialDump && isNew ? new Blob([await readFile(initialDump)]) : undefined;
-  if (!inMemory) await mkdir(dataDir, { recursive: true });
-  const pglite = await PGlite.create(dataDir, startFrom ? { loadDataDir: startFrom } : {});
+  // Before anything touches the directory: another process holding it means nothing is opened.
+  const unlock = inMemory
+    ? () => undefined
+    : lockDataDirectory(dataDir, { port: user.port ?? null, command: user.command ?? process.argv.slice(1, 3).join(' ') });
+  let pglite: PGlite;
+  try {
+    // A dump is only a starting point: a directory that holds a database keeps its own data.
+    const isNew = inMemory || !existsSync(dataDir) || readdirSync(dataDir).length === 0;
+    const startFrom = initialDump && isNew ? new Blob([await readFile(initialDump)]) : undefined;
+    if (!inMemory) await mkdir(dataDir, { recursive: true });
+    pglite = await PGlite.create(dataDir, startFrom ? { loadDataDir: startFrom } : {});
+  } catch (error) {
+    unlock();
+    throw error;
+  }
   const adapter = new PrismaPGlite(pglite);
   const prisma = new PrismaClient({ adapter });
   const sql = await adapter.connect();
@@ -189,8 +207,12 @@ async function openEmbedded({ dataDir, initialDump }: Extract<DatabaseTarget, { 
       return run;
     },
     close: once(async () => {
-      await prisma.$disconnect();
-      await pglite.close();
+      try {
+        await prisma.$disconnect();
+        await pglite.close();
+      } finally {
+        unlock();
+      }
     }),
   };
 }

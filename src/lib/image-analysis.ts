@@ -6,8 +6,10 @@
 // storage hands over its bytes. SVG is always handed over as bytes and rasterised by librsvg,
 // which loads no external resource: a buffer input has no base URL (from a path, relative
 // references would resolve to the files beside it), and librsvg refuses http(s) references.
+import { open } from 'node:fs/promises';
 import sharp, { type Metadata } from 'sharp';
 import { SVG_IMAGE } from './image-type.js';
+import { exifResolution, jfifResolution, PNG_HEAD_BYTES, pngResolution } from './recorded-resolution.js';
 import { lowerLibvipsWorkerPriority } from './worker-priority.js';
 
 /** More pixels than this (width × height of one frame) is a decompression bomb. */
@@ -88,7 +90,7 @@ export async function analyseImage(input: ImageInput, mimeType: string): Promise
       .resize({ width: THUMBNAIL_MAX_PX, height: THUMBNAIL_MAX_PX, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 80 })
       .toBuffer();
-    const facts = factsOf(metadata, mimeType);
+    const facts = factsOf(metadata, mimeType, await recordedDpi(input, metadata));
     // libvips decodes every GIF with an alpha channel: whether it is used shows in the pixels.
     if (facts.hasAlpha && metadata.format === 'gif') facts.hasAlpha = !(await sharp(thumbnail).stats()).isOpaque;
     return { facts, thumbnail };
@@ -102,7 +104,36 @@ export async function analyseImage(input: ImageInput, mimeType: string): Promise
   }
 }
 
-function factsOf(metadata: Metadata, mimeType: string): ImageFacts {
+/**
+ * The resolution the file records, never libvips' default (72 for a JPEG without one, pHYs
+ * without a unit read as pixels per millimetre): PNG from its pHYs chunk; JPEG from its EXIF
+ * block, else its JFIF header; WebP from its EXIF chunk; GIF and AVIF record none.
+ */
+async function recordedDpi(input: ImageInput, metadata: Metadata): Promise<number | null> {
+  switch (metadata.format) {
+    case 'png':
+      return pngResolution(await leadingBytes(input, PNG_HEAD_BYTES));
+    case 'jpeg':
+      return exifResolution(metadata.exif) ?? jfifResolution(await leadingBytes(input, 18));
+    case 'webp':
+      return exifResolution(metadata.exif);
+    default:
+      return null;
+  }
+}
+
+async function leadingBytes(input: ImageInput, count: number): Promise<Buffer> {
+  if (Buffer.isBuffer(input)) return input.subarray(0, count);
+  const file = await open(input.path, 'r');
+  try {
+    const { buffer, bytesRead } = await file.read(Buffer.alloc(count), 0, count, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await file.close();
+  }
+}
+
+function factsOf(metadata: Metadata, mimeType: string, dpi: number | null): ImageFacts {
   // EXIF orientation 5–8 turns the image a quarter: the size is the one it is shown at.
   const oriented = metadata.autoOrient ?? { width: metadata.width, height: metadata.height };
   const isSvg = mimeType === SVG_IMAGE.mime;
@@ -110,7 +141,7 @@ function factsOf(metadata: Metadata, mimeType: string): ImageFacts {
     widthPx: positiveInteger(oriented.width),
     heightPx: positiveInteger(oriented.height),
     // For SVG libvips reports the density it rasterised at, not one the file records.
-    dpi: isSvg || !metadata.density ? null : Math.round(metadata.density * 100) / 100,
+    dpi: isSvg || dpi === null ? null : Math.round(dpi * 100) / 100,
     colorSpace: COLOR_SPACES[metadata.space ?? ''] ?? 'other',
     hasAlpha: metadata.hasAlpha === true,
   };

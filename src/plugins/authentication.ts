@@ -61,6 +61,8 @@ async function authenticationPlugin(app: FastifyInstance) {
     sign: { algorithm: 'HS256', expiresIn: TOKEN_LIFETIME },
     verify: {
       algorithms: ['HS256'],
+      // Every token this service signs expires: one without an expiry was not made here.
+      requiredClaims: ['exp'],
       // An editor sends the same token with every request: a verified token's claims are kept
       // (keyed by the token's SHA-256, until its expiry and at most 10 minutes) so its signature
       // and claims are checked once, not on every request. Revocation does not depend on this:

@@ -19,7 +19,7 @@ async function databasePlugin(app: FastifyInstance, { config, database, ownsData
     database ??
     (await openDatabase(config.database, {
       onBackgroundError: (error) => app.log.warn({ err: error }, 'database connection error'),
-    }));
+    }, { port: config.port, command: 'the service' }));
   try {
     const { applied } = await db.withSession((session) => migrate(session));
     if (applied.length > 0) app.log.info({ applied }, 'applied database migrations');

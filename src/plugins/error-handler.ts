@@ -103,7 +103,11 @@ async function errorHandlerPlugin(app: FastifyInstance) {
     } else {
       reply.header('connection', 'close');
     }
-    if (body.statusCode >= 500) {
+    if (body.statusCode >= 500 && error instanceof HttpError) {
+      // A deliberate refusal (a busy print or mockup queue, a closing process): expected under
+      // load, so no stack and no error level.
+      request.log.warn({ statusCode: body.statusCode, reason: body.message }, 'request refused');
+    } else if (body.statusCode >= 500) {
       request.log.error({ err: error }, 'request failed');
     } else {
       request.log.info({ statusCode: body.statusCode, reason: body.message }, 'request rejected');

@@ -12,7 +12,7 @@ import {
   RegisterBody,
   TokenReply,
 } from '../schemas/auth.js';
-import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import { EmptyQuery, errorResponses, NoBody } from '../schemas/common.js';
 import { logAccountDeletion } from './account-deletion.js';
 
 const security = [{ bearerAuth: [] }];
@@ -120,6 +120,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: 'Sign out everywhere: every token issued so far stops working',
         security,
         querystring: EmptyQuery,
+        body: NoBody,
         response: { 204: Type.Null({ description: 'Signed out. Empty body.' }), ...errorResponses(400, 401) },
       },
     },

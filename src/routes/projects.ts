@@ -5,7 +5,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { KeyedRouteOptions } from './v1-designs.js';
 import { Type } from '@sinclair/typebox';
 import { NotModified } from '../schemas/assets.js';
-import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
+import { EmptyQuery, errorResponses, IdParams, NoBody } from '../schemas/common.js';
 import { DielineResponse, ProjectDielineQuery } from '../schemas/dielines.js';
 import { toProjectDto, toProjectVersionDto } from '../schemas/dto.js';
 import {
@@ -21,6 +21,8 @@ import {
   VersionParams,
   VersionReply,
 } from '../schemas/projects.js';
+import type { FastifyRequest } from 'fastify';
+import { badRequest, MESSAGES } from '../errors.js';
 import { matchesEtag } from '../lib/http-caching.js';
 import { PROJECT_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import { ifMatchPrecondition, projectEtag, sendProject } from './project-etag.js';
@@ -184,6 +186,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.get(
     '/:id/versions/:version',
     {
+      preValidation: canonicalVersion,
       schema: {
         tags: ['projects'],
         summary: 'Read one recorded version with its artworkJson',
@@ -202,6 +205,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.post(
     '/:id/versions/:version/restore',
     {
+      preValidation: canonicalVersion,
       schema: {
         tags: ['projects'],
         summary: 'Bring a recorded version back as the current state',
@@ -212,6 +216,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
         params: VersionParams,
         querystring: EmptyQuery,
         headers: IfMatchHeaders,
+        body: NoBody,
         response: { 200: ProjectReply, ...errorResponses(400, 401, 404, 412) },
       },
     },
@@ -246,5 +251,17 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     },
   );
 };
+
+// 1 to 2147483647 as plain decimal digits: "01", "+1", " 1", "1.0", "1e1" and "0x1" would each
+// coerce to a number, and name the same version by another spelling.
+const CANONICAL_VERSION = /^[1-9][0-9]{0,9}$/;
+const VERSION_MAX = 2_147_483_647;
+
+/** preValidation: the version path parameter as it was written, before coercion reads it. */
+async function canonicalVersion(request: FastifyRequest): Promise<void> {
+  const { version } = request.params as { version?: unknown };
+  if (typeof version === 'string' && CANONICAL_VERSION.test(version) && Number(version) <= VERSION_MAX) return;
+  throw badRequest(MESSAGES.versionParam);
+}
 
 export default projectRoutes;

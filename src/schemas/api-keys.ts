@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { ApiKey } from '../services/api-keys.js';
-import { Id, IsoDateTime, StrictObject } from './common.js';
+import { Id, IsoDateTime, NoBody } from './common.js';
 
 export const ApiKeySchema = Type.Object(
   {
@@ -17,9 +17,7 @@ export const ApiKeySchema = Type.Object(
 );
 
 /** POST /api-keys takes no body: none, `{}` or `null` is accepted; any field is a 400. */
-export const IssueApiKeyBody = Type.Union([StrictObject({}), Type.Null()], {
-  description: 'No body. An empty object is tolerated; any field is rejected.',
-});
+export const IssueApiKeyBody = NoBody;
 
 export const ApiKeyReply = Type.Object({ apiKey: Type.Ref(ApiKeySchema) });
 

@@ -7,6 +7,11 @@ export const StrictObject = <T extends TProperties>(properties: T, options: Obje
 
 export const EmptyQuery = StrictObject({});
 
+/** A route that takes no body: none, `{}` or `null` is accepted; any field is a 400. */
+export const NoBody = Type.Union([StrictObject({}), Type.Null()], {
+  description: 'No body. An empty object is tolerated; any field is rejected.',
+});
+
 export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' });
 
 export const Id = Type.String({ minLength: 1, maxLength: 64, description: 'Opaque cuid2 identifier.' });

@@ -1,19 +1,10 @@
 // One access-log line per request at the default level, instead of Fastify's two.
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { testConfig, engineName } from '../helpers/app.js';
+import { captureLogLines } from '../helpers/log-capture.js';
 
-function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
-  return { lines, stream };
-}
+const capture = captureLogLines;
 
 describe(`the access log (${engineName()})`, () => {
   let app: App;

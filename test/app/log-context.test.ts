@@ -1,16 +1,10 @@
-import { Writable } from 'node:stream';
 import pino from 'pino';
 import { describe, expect, it } from 'vitest';
 import { logContextMixin, setLogContext } from '../../src/lib/log-context.js';
+import { captureLogLines } from '../helpers/log-capture.js';
 
 function capture() {
-  const lines: Array<Record<string, unknown>> = [];
-  const stream = new Writable({
-    write(chunk: Buffer, _encoding, callback) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      callback();
-    },
-  });
+  const { lines, stream } = captureLogLines();
   return { lines, logger: pino({ mixin: logContextMixin }, stream) };
 }
 

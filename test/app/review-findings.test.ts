@@ -1,7 +1,6 @@
 // Credentials before URL errors, bodies refused where a route takes none, tokens that must expire,
 // and deliberate 503s logged without a stack.
 import { createHmac } from 'node:crypto';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { HttpError, MESSAGES } from '../../src/errors.js';
@@ -9,6 +8,7 @@ import { apiError, registerAdmin } from '../accounts/helpers.js';
 import { issueKey, type IssuedKey } from '../api-keys/keys.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName, TEST_JWT_SECRET, testConfig } from '../helpers/app.js';
+import { captureLogLines } from '../helpers/log-capture.js';
 import { listenLocally, rawRequest, type RawResponse } from '../helpers/raw-http.js';
 
 const base64url = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -84,13 +84,7 @@ describe(`credentials, bodies and tokens (${engineName()})`, () => {
 
 describe(`a deliberate 503 is logged at warn without a stack (${engineName()})`, () => {
   it('logs the print queue refusal as a warning naming the reason', async () => {
-    const lines: Array<Record<string, unknown>> = [];
-    const stream = new Writable({
-      write(chunk: Buffer, _encoding, callback) {
-        for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-        callback();
-      },
-    });
+    const { lines, stream } = captureLogLines();
     const logged = await buildApp({ ...testConfig(), logLevel: 'info' }, { logStream: stream });
     // The print service's refusal when its queue is full, as its routes throw it.
     logged.get('/busy-for-this-test', async () => {

@@ -88,7 +88,8 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
 
     it('a tall image keeps its aspect ratio with its longer side at 512', async () => {
       const asset = await stored(await made.png(600, 2400, 3, 150), 'image/png');
-      expect(asset).toMatchObject({ widthPx: 600, heightPx: 2400, dpi: 150 });
+      // Written as 5906 pixels per metre: 150.01 dpi.
+      expect(asset).toMatchObject({ widthPx: 600, heightPx: 2400, dpi: 150.01 });
       const { info } = await thumbnailOf(asset);
       expect([info.width, info.height]).toEqual([128, 512]);
     });
