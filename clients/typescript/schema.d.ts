@@ -256,7 +256,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG or PDF
+         * Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG, PDF, DXF or CF2
          * @description Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the material (or for the style), bleedMm to 3 and format to json. Containers answer their print layout (wrap-around label or shrink sleeve, can band, tube laminate, pouch web; thicknessMm does not apply) and take labelStyle, overlapMm, fitMm and seamMm where they apply; elsewhere those are a 400. dielineAvailable on the template stays false for containers: they have no folding blank. A size or caliper the style cannot be built at is a 400 naming the parameter.
          *
          *     Public: no credential needed.
@@ -344,7 +344,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG or PDF
+         * Generate the flat dieline of a box template, or a container's print layout, as JSON, SVG, PDF, DXF or CF2
          * @description Dimensions default to the template's defaultDimensions, thicknessMm to a typical board for the material (or for the style), bleedMm to 3 and format to json. Containers answer their print layout (wrap-around label or shrink sleeve, can band, tube laminate, pouch web; thicknessMm does not apply) and take labelStyle, overlapMm, fitMm and seamMm where they apply; elsewhere those are a 400. dielineAvailable on the template stays false for containers: they have no folding blank. A size or caliper the style cannot be built at is a 400 naming the parameter.
          *
          *     Requires `x-api-key: pf_…` (apiKey).
@@ -538,8 +538,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a project's box as JSON, SVG or PDF
-         * @description Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3.
+         * Generate the flat dieline of a project's box, or its container's print layout, as JSON, SVG, PDF, DXF or CF2
+         * @description Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3. Containers take labelStyle, overlapMm, fitMm and seamMm where they apply (elsewhere a 400).
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -635,7 +635,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG whose filters are too costly to render → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -882,7 +882,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Generate the flat dieline of a project's box, or its container's print layout, as JSON, SVG or PDF
+         * Generate the flat dieline of a project's box, or its container's print layout, as JSON, SVG, PDF, DXF or CF2
          * @description Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3. Containers take labelStyle, overlapMm, fitMm and seamMm where they apply (elsewhere a 400).
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
@@ -904,8 +904,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Check a project for print: missing panels and assets, resolution, bleed, glue areas, material
-         * @description Check a project for print: missing panels and assets, resolution, bleed, glue areas, material.
+         * Check a project for print: missing panels and assets, resolution, bleed, glue areas, material, ink coverage
+         * @description Check a project for print: missing panels and assets, resolution, bleed, glue areas, material, ink coverage.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -984,6 +984,100 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/layout": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Lay a project's blank out n-up on a press sheet, as JSON or as the press sheet PDF
+         * @description Box templates only (a container answers 400). Copies go in rows at 0° or 90°, nested with 180° turns where the cut outline allows, keeping gapMm between outlines and clear of the gripper strip along the top edge. A blank larger than the sheet answers 422.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getProjectLayout"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/shares": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the project's share links, newest first
+         * @description List the project's share links, newest first.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listShares"];
+        put?: never;
+        /**
+         * Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link
+         * @description Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["createShare"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/projects/{id}/shares/{shareId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Revoke a share link; it stops working at once on every process
+         * @description Revoke a share link; it stops working at once on every process.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["revokeShare"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/shared/{token}/model": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The 3D model behind a share link (binary glTF); no login
+         * @description The project's model as GET /projects/:id/model gives it to the owner. Unknown, revoked or expired token: 404.
+         *
+         *     Public: no credential needed.
+         */
+        get: operations["getSharedModel"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/viewer": {
         parameters: {
             query?: never;
@@ -992,7 +1086,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The 3D viewer page: ?model=<same-origin GLB URL>&lighting=<preset>&background=<#hex>
+         * The 3D viewer page: ?model=<same-origin GLB URL> or ?share=<token>, &lighting=<preset>&background=<#hex>
          * @description Static HTML with a bundled three.js: loads the model (same-origin URLs only), lights it with one of the four presets (studio, softbox, dramatic, outdoor), sets the background, orbit controls. The page reports its state on <body data-state> (loading, ready, error).
          *
          *     Public: no credential needed.
@@ -1045,7 +1139,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400. Either way nothing is stored.
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG whose filters are too costly to render → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1557,7 +1651,7 @@ export interface components {
             }[];
             paths: {
                 /** @enum {string} */
-                type: "cut" | "crease" | "bleed" | "safe" | "glue" | "zone" | "eyemark";
+                type: "cut" | "crease" | "bleed" | "safe" | "glue" | "fold" | "zone" | "eyemark";
                 closed: boolean;
                 points: number[][];
                 /** @description The same geometry as SVG path data, in millimetres. */
@@ -1574,6 +1668,57 @@ export interface components {
                  * @enum {string}
                  */
                 zone?: "overlap" | "seal" | "unprinted" | "shrink" | "neck" | "base" | "zipper" | "fold";
+            }[];
+        };
+        /**
+         * SheetLayout
+         * @description Copies of the blank on a press sheet: rows at 0° or 90°, nested with 180° turns where the outline allows, with the gap between cut outlines and no copy in the gripper strip.
+         * @example {
+         *       "across": 2,
+         *       "down": 3,
+         *       "count": 6,
+         *       "rotated": true,
+         *       "utilisation": 0.5226,
+         *       "sheet": {
+         *         "widthMm": 787,
+         *         "heightMm": 1092
+         *       },
+         *       "copies": [
+         *         {
+         *           "x": 0,
+         *           "y": 10,
+         *           "rotationDeg": 90
+         *         },
+         *         {
+         *           "x": 366,
+         *           "y": 10,
+         *           "rotationDeg": 90
+         *         }
+         *       ]
+         *     }
+         */
+        SheetLayout: {
+            /** @description Most copies in one row. */
+            across: number;
+            /** @description Rows of copies. */
+            down: number;
+            /** @description Copies on the sheet. */
+            count: number;
+            /** @description True when the copies are turned a quarter (90° or 270°). */
+            rotated: boolean;
+            /** @description count × the cut outline's area ÷ the sheet's area. */
+            utilisation: number;
+            sheet: {
+                widthMm: number;
+                heightMm: number;
+            };
+            copies: {
+                /** @description Left edge of the copy's rotated bounding box, mm from the sheet's left edge. */
+                x: number;
+                /** @description Top edge of the copy's rotated bounding box, mm from the sheet's top edge (y down). */
+                y: number;
+                /** @description Clockwise turn of the blank (printed side up) as the sheet is seen. */
+                rotationDeg: 0 | 90 | 180 | 270;
             }[];
         };
         /** AdminUser */
@@ -1648,6 +1793,23 @@ export interface components {
              * @description ISO 8601 UTC with milliseconds.
              */
             createdAt: string;
+        };
+        /** Share */
+        Share: {
+            /** @description Opaque cuid2 identifier. */
+            id: string;
+            /**
+             * @description The viewer link: PUBLIC_BASE_URL (or the request's origin) + "/viewer?share=" + an unguessable token. Anyone with it sees the model, read-only.
+             * @example https://packaging.example.com/viewer?share=q3Jx0c3v5QeQ8mT9k1b2n3V4c5X6z7A8s9D0f1G2h3J
+             */
+            url: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 UTC with milliseconds.
+             */
+            createdAt: string;
+            /** @description When the link stops working; null: until revoked. */
+            expiresAt: string | null;
         };
         /**
          * EditorState
@@ -2763,7 +2925,12 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Signed out. Empty body. */
             204: {
@@ -2887,6 +3054,14 @@ export interface operations {
                         categories: components["schemas"]["Category"][];
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -3015,8 +3190,18 @@ export interface operations {
                 material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
-                format?: "json" | "svg" | "pdf";
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
+                format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
                 /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
                 labelStyle?: "label" | "sleeve";
                 /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
@@ -3056,6 +3241,8 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
+                    "application/dxf": string;
+                    "application/vnd.cf2": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -3258,6 +3445,17 @@ export interface operations {
                         categories: components["schemas"]["Category"][];
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -3486,8 +3684,18 @@ export interface operations {
                 material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
-                format?: "json" | "svg" | "pdf";
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
+                format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
                 /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
                 labelStyle?: "label" | "sleeve";
                 /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
@@ -3530,6 +3738,8 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
+                    "application/dxf": string;
+                    "application/vnd.cf2": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -5173,7 +5383,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -5360,8 +5575,26 @@ export interface operations {
             query?: {
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
-                format?: "json" | "svg" | "pdf";
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
+                format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
             };
             header?: never;
             path: {
@@ -5396,6 +5629,8 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
+                    "application/dxf": string;
+                    "application/vnd.cf2": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -6218,6 +6453,26 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "An unexpected error occurred."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -7935,7 +8190,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description OK */
             200: {
@@ -8077,8 +8337,18 @@ export interface operations {
             query?: {
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines. */
-                format?: "json" | "svg" | "pdf";
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
+                format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
+                 * @example wrap
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
                 /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
                 labelStyle?: "label" | "sleeve";
                 /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
@@ -8118,6 +8388,8 @@ export interface operations {
                     };
                     "image/svg+xml": string;
                     "application/pdf": Blob;
+                    "application/dxf": string;
+                    "application/vnd.cf2": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -8205,6 +8477,23 @@ export interface operations {
     getProjectPreflight: {
         parameters: {
             query?: {
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it. */
+                condition?: "fogra39" | "gracol2006";
+                /**
+                 * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
+                 * @example print
+                 */
+                glueAreas?: "knockout" | "print";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
                 /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
                 labelStyle?: "label" | "sleeve";
                 /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
@@ -8240,7 +8529,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -8358,8 +8647,22 @@ export interface operations {
                 marks?: boolean;
                 /** @description Cut and crease lines as the overprinting spot colours CutContour and Crease. */
                 dieline?: boolean;
-                /** @description cmyk: images and background converted with a CMYK profile, declared as the OutputIntent. */
+                /** @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both. */
                 colorSpace?: "rgb" | "cmyk";
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it. */
+                condition?: "fogra39" | "gracol2006";
+                /** @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed. */
+                glueAreas?: "knockout" | "print";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
                 /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
                 labelStyle?: "label" | "sleeve";
                 /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
@@ -8514,6 +8817,16 @@ export interface operations {
             query?: {
                 /** @description Width of the PNG in pixels (64–2048); the height follows the artboard. */
                 width?: number;
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
                 /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
                 labelStyle?: "label" | "sleeve";
                 /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
@@ -8781,12 +9094,632 @@ export interface operations {
             };
         };
     };
+    getProjectLayout: {
+        parameters: {
+            query?: {
+                /** @description Press sheet width, millimetres (100–2000). */
+                sheetWidthMm?: number;
+                /** @description Press sheet height, millimetres (100–2000). */
+                sheetHeightMm?: number;
+                /** @description Gripper margin along the top edge of the sheet, where no copy goes, millimetres (0–50). */
+                gripperMm?: number;
+                /** @description Smallest distance between the cut outlines of two copies, millimetres (0–20). */
+                gapMm?: number;
+                /** @description json: { layout }; pdf: the press sheet with every copy's cut and crease on the CutContour and Crease spot colours. */
+                format?: "json" | "pdf";
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The layout, or with format=pdf the press sheet. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    /** @description pdf only: inline; filename="<template>-<L>x<W>x<H>-sheet-<width>x<height>.pdf". */
+                    "content-disposition"?: string;
+                    /** @description nosniff */
+                    "x-content-type-options"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        layout: components["schemas"]["SheetLayout"];
+                    };
+                    "application/pdf": Blob;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listShares: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first, expired links included. */
+                        shares: components["schemas"]["Share"][];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description Optional. No body (or {}) makes a link without expiry. */
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /** @description Days until the link stops working (1–365); absent: no expiry. */
+                    expiresInDays?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        share: components["schemas"]["Share"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    revokeShare: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                shareId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Revoked. Empty body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    getSharedModel: {
+        parameters: {
+            query?: {
+                /** @description Longest side of the print texture in pixels (256–4096). */
+                textureSize?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
+            };
+            header?: never;
+            path: {
+                /** @description The token of a share link. */
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs into the printed blank; containers have a `label` node with UVs into the label. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    /** @description inline; filename="<template>-<L>x<W>x<H>.glb". */
+                    "content-disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "model/gltf-binary": Blob;
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     getViewer: {
         parameters: {
             query?: {
                 /** @description URL of a binary glTF on this origin (e.g. /templates/mailer-box/model). */
                 model?: string;
+                /** @description A share link's token: shows the model behind it, read-only, with no login (POST /projects/:id/shares). */
+                share?: string;
                 lighting?: "studio" | "softbox" | "dramatic" | "outdoor";
+                /** @description none: the model alone, without toolbar or dimensions (mockups, clean embeds). */
+                controls?: "full" | "none";
                 /** @description Hex colour; default: the lighting preset's. */
                 background?: string;
             };
@@ -9109,6 +10042,23 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "An unexpected error occurred."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -10526,6 +11476,8 @@ export interface operations {
                 content: {
                     "image/svg+xml": Blob;
                     "application/pdf": Blob;
+                    "application/dxf": Blob;
+                    "application/vnd.cf2": Blob;
                     "image/png": Blob;
                     "model/gltf-binary": Blob;
                 };
