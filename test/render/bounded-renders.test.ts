@@ -238,6 +238,8 @@ describe(`bounded renders (${engineName()})`, () => {
 
   describe('a project whose image is the bomb (stored before the filter check existed)', () => {
     let projectId: string;
+    /** A design whose raster takes librsvg minutes at any size (the print file keeps it as vectors). */
+    let slowProjectId: string;
 
     beforeAll(async () => {
       const stored = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
@@ -245,6 +247,11 @@ describe(`bounded renders (${engineName()})`, () => {
       const asset = stored.body.asset as { name: string };
       await app.services.storage.save(asset.name, blurMorphologyBomb());
       projectId = await createProject(attacker, asset.name);
+      const slow = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
+      expect(slow.status).toBe(201);
+      const slowAsset = slow.body.asset as { name: string };
+      await app.services.storage.save(slowAsset.name, translucentCircles());
+      slowProjectId = await createProject(attacker, slowAsset.name);
     }, 60_000);
 
     for (const [what, url] of [
@@ -271,23 +278,24 @@ describe(`bounded renders (${engineName()})`, () => {
       expect(stored.status).toBe(201);
       const ownProject = await createProject(other, (stored.body.asset as { name: string }).name);
 
-      // Two prints: each would hold a child until its deadline.
+      // Two previews of the slow design (the print file keeps an SVG as vectors; the preview
+      // rasterises it): each would hold a child until its deadline.
       let bombAnswered = false;
-      const bombs = [2, 1].map((bleedMm) =>
-        get(attacker, `/projects/${projectId}/print?bleedMm=${bleedMm}`).finally(() => {
+      const bombs = [2048, 2000].map((width) =>
+        get(attacker, `/projects/${slowProjectId}/preview?width=${width}`).finally(() => {
           bombAnswered = true;
         }),
       );
       await busyChild('print');
       const preview = await get(other, `/projects/${ownProject}/preview`);
       expect(preview.status, JSON.stringify(preview.body)).toBe(200);
-      expect(bombAnswered, "the other account's preview was made before either of the bomb's prints ended").toBe(false);
+      expect(bombAnswered, "the other account's preview was made before either of the bomb's previews ended").toBe(false);
       for (const answer of await Promise.all(bombs)) expect([200, 503]).toContain(answer.status);
     }, 90_000);
 
-    it('a client that goes away during its print: the child is killed', async () => {
+    it('a client that goes away during its preview (the print pool): the child is killed', async () => {
       const killedBefore = await killCount('print', 'cancelled');
-      const socket = await sendAndHold(attacker, 'GET', `/projects/${projectId}/print?bleedMm=4`);
+      const socket = await sendAndHold(attacker, 'GET', `/projects/${slowProjectId}/preview?width=1999`);
       const pid = await busyChild('print');
       socket.destroy();
       expect(await waitGone(pid), `render child ${pid} is gone`).toBe(true);
