@@ -95,7 +95,7 @@ const versionSummaryFields = {
 const versionFields = { ...versionSummaryFields, artworkJson: true } as const;
 
 // The column only ever receives documents that passed the EditorState schema.
-function withEditorState<T extends { artworkJson: unknown }>(row: T): Omit<T, 'artworkJson'> & { artworkJson: EditorState } {
+export function withEditorState<T extends { artworkJson: unknown }>(row: T): Omit<T, 'artworkJson'> & { artworkJson: EditorState } {
   return { ...row, artworkJson: row.artworkJson as EditorState };
 }
 

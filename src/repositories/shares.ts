@@ -1,8 +1,7 @@
 // Share links in the database: the token's digest (the lookup) and the sealed token (the owner's
 // list shows the link again), never the token itself.
 import type { PrismaClient } from '../generated/prisma/client.js';
-import type { EditorState } from '../schemas/projects.js';
-import type { Project } from './projects.js';
+import { withEditorState, type Project } from './projects.js';
 
 export interface SealedShare {
   id: string;
@@ -64,23 +63,7 @@ export function createShareRepository(prisma: PrismaClient) {
         select: { expiresAt: true, project: true },
       });
       if (!row) return null;
-      const { project } = row;
-      return {
-        expiresAt: row.expiresAt,
-        project: {
-          id: project.id,
-          userId: project.userId,
-          name: project.name,
-          templateId: project.templateId,
-          widthMm: project.widthMm,
-          heightMm: project.heightMm,
-          depthMm: project.depthMm,
-          artworkJson: project.artworkJson as EditorState,
-          createdAt: project.createdAt,
-          updatedAt: project.updatedAt,
-          version: project.version,
-        },
-      };
+      return { expiresAt: row.expiresAt, project: withEditorState(row.project) };
     },
   };
 }
