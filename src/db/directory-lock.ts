@@ -2,7 +2,7 @@
 // its files and corrupt it. The holder writes "<dataDir>.lock" (beside the directory, not in it:
 // PostgreSQL's initdb wants an empty directory) with its pid and port; another process finds it
 // there, alive, and opens nothing. A lock left by a process that is gone is taken over.
-import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
 
 export interface LockHolder {
@@ -52,6 +52,8 @@ function readHolder(file: string): LockHolder | null {
  */
 export function lockDataDirectory(dataDir: string, holder: Omit<LockHolder, 'pid'>): () => void {
   const file = lockFileOf(dataDir);
+  // The lock sits beside the data directory: on a first start neither may exist yet.
+  mkdirSync(path.dirname(file), { recursive: true });
   const mine: LockHolder = { pid: process.pid, ...holder };
   for (let attempt = 0; attempt < 3; attempt++) {
     let descriptor: number;

@@ -43,6 +43,17 @@ describe('the embedded data directory lock, in one process', () => {
     await again.close();
   }, 120_000);
 
+  it('opens a data directory whose parent does not exist yet (a first start), taking the lock', async () => {
+    const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'pf-lock-')), 'data', 'not', 'yet', 'pgdata');
+    const first = await openDatabase({ kind: 'embedded', dataDir }, {}, { port: 4322 });
+    try {
+      expect(existsSync(lockFileOf(dataDir))).toBe(true);
+    } finally {
+      await first.close();
+    }
+    expect(existsSync(lockFileOf(dataDir))).toBe(false);
+  }, 120_000);
+
   it('takes over a lock whose process is gone', async () => {
     const dataDir = path.join(mkdtempSync(path.join(tmpdir(), 'pf-lock-')), 'pgdata');
     // pid 2^22 + 1 is above Linux's pid_max ceiling: no such process.
