@@ -267,10 +267,13 @@ describe(`/admin (${engineName()})`, () => {
       expect((await remove(admin, second.id)).statusCode).toBe(204);
     });
 
-    it('survives two admins demoting each other at once: one 200, one 409', async () => {
+    it('survives two admins demoting each other at once: one 200, the other refused', async () => {
       const other = await registerAdmin(app);
       const [a, b] = await Promise.all([put(admin, other.id, { role: 'user' }), put(other, admin.id, { role: 'user' })]);
-      expect([a.statusCode, b.statusCode].sort()).toEqual([200, 409]);
+      // The loser is refused either as the last administrator (409) or, when the winner's change
+      // committed before its own request's role check, as no longer an administrator (403).
+      expect([a.statusCode, b.statusCode].sort()[0]).toBe(200);
+      expect([403, 409]).toContain(Math.max(a.statusCode, b.statusCode));
       const survivor = a.statusCode === 200 ? admin : other;
       const remaining = (await page(survivor, 'limit=100')).users.filter((user) => user.role === 'admin');
       expect(remaining.map((user) => user.id)).toEqual([survivor.id]);

@@ -5,7 +5,7 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { createTestApp } from '../helpers/app.js';
+import { createTestApp, ownDatabase } from '../helpers/app.js';
 import { expectApiError } from '../assets/helpers.js';
 import { createProject, twoToneJpeg, uploadJpeg } from '../print/harness.js';
 import { registerProAccount } from '../projects/fixtures.js';
@@ -15,15 +15,18 @@ const PT = 72 / 25.4;
 let app: App;
 let owner: TestAccount;
 let imageUrl: string;
+let own: Awaited<ReturnType<typeof ownDatabase>>;
 
 beforeAll(async () => {
-  app = await createTestApp();
+  own = await ownDatabase('pf_exports');
+  app = await createTestApp(own.env);
   owner = await registerProAccount(app);
   imageUrl = await uploadJpeg(app, owner, await twoToneJpeg(1200, 800));
 });
 
 afterAll(async () => {
-  await app.close();
+  await app?.close();
+  await own?.drop();
 });
 
 function post(projectId: string, payload: object, headers: Record<string, string> = {}, account = owner) {

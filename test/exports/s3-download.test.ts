@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { createTestApp, engineName } from '../helpers/app.js';
+import { createTestApp, engineName, ownDatabase } from '../helpers/app.js';
 import { createTestBucket, s3Env, type TestBucket } from '../helpers/s3.js';
 import { createProject } from '../print/harness.js';
 import { MAILER, pollInjected, type ExportBody } from './helpers.js';
@@ -12,14 +12,17 @@ describe(`export downloads from object storage (${engineName()})`, () => {
   let bucket: TestBucket;
   let app: App;
   let owner: TestAccount;
+  let own: Awaited<ReturnType<typeof ownDatabase>>;
 
   beforeAll(async () => {
     bucket = await createTestBucket();
-    app = await createTestApp(s3Env(bucket.name));
+    own = await ownDatabase('pf_exports_s3');
+    app = await createTestApp({ ...own.env, ...s3Env(bucket.name) });
     owner = await registerAccount(app);
   });
   afterAll(async () => {
     await app?.close();
+    await own?.drop();
     await bucket?.remove();
   });
 

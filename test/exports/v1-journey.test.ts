@@ -10,12 +10,13 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { asFormData, createPackagingClient } from '../../clients/typescript/index.js';
 import { registerAccount } from '../helpers/accounts.js';
-import { createTestApp, engineName } from '../helpers/app.js';
+import { createTestApp, engineName, ownDatabase } from '../helpers/app.js';
 import { MAILER, pdfPageSizes, pollExport, sleep } from './helpers.js';
 
 let app: App;
 let base: string;
 let receiver: Server;
+let own: Awaited<ReturnType<typeof ownDatabase>>;
 const bodies: Array<{ headers: Record<string, string>; body: string }> = [];
 
 beforeAll(async () => {
@@ -28,12 +29,14 @@ beforeAll(async () => {
     });
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
-  app = await createTestApp({ WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' });
+  own = await ownDatabase('pf_exports_v1');
+  app = await createTestApp({ ...own.env, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_POLL_MS: '50' });
   base = await app.listen({ port: 0, host: '127.0.0.1' });
 });
 
 afterAll(async () => {
   await app?.close();
+  await own?.drop();
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));
 });
@@ -135,7 +138,7 @@ describe(`/v1 designs and exports with a developer key (${engineName()})`, () =>
 
 describe('/v1 designs under the key rate limit', () => {
   it('counts /v1/projects and /v1/exports against the key', async () => {
-    const limited = await createTestApp({ RATE_LIMIT_V1_PER_MIN: '3' });
+    const limited = await createTestApp({ ...own.env, RATE_LIMIT_V1_PER_MIN: '3' });
     try {
       const owner = await registerAccount(limited);
       const issued = await limited.inject({ method: 'POST', url: '/api-keys', headers: owner.auth });

@@ -7,7 +7,7 @@ import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
-import { createTestApp } from '../helpers/app.js';
+import { createTestApp, ownDatabase } from '../helpers/app.js';
 import { expectApiError } from '../assets/helpers.js';
 import { createProject } from '../print/harness.js';
 import { MAILER, sleep, type ExportBody } from './helpers.js';
@@ -22,6 +22,7 @@ let app: App;
 let owner: TestAccount;
 let receiver: Server;
 let base: string;
+let own: Awaited<ReturnType<typeof ownDatabase>>;
 const received: Received[] = [];
 let failuresLeft = 2;
 
@@ -42,7 +43,9 @@ beforeAll(async () => {
   });
   await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
+  own = await ownDatabase('pf_webhooks');
   app = await createTestApp({
+    ...own.env,
     WEBHOOK_ALLOW_PRIVATE: 'true',
     WEBHOOK_RETRY_DELAYS_MS: '1100,1100,1100,1100',
     WEBHOOK_TIMEOUT_MS: '300',
@@ -54,6 +57,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
+  await own?.drop();
   receiver.closeAllConnections();
   await new Promise((resolve) => receiver.close(resolve));
 });
@@ -188,8 +192,8 @@ describe('webhook URL rules', () => {
   let strict: App;
   let production: App;
   beforeAll(async () => {
-    strict = await createTestApp();
-    production = await createTestApp({ NODE_ENV: 'production' });
+    strict = await createTestApp(own.env);
+    production = await createTestApp({ ...own.env, NODE_ENV: 'production' });
   });
   afterAll(async () => {
     await strict?.close();

@@ -7,6 +7,9 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config, type DatabaseTarget } from '../../src/config.js';
+import { openDatabase } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrator.js';
+import { createScratchDatabase } from './postgres-admin.js';
 import { enforceResponseContract } from './response-contract.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
@@ -55,4 +58,24 @@ export async function createTestApp(env: Record<string, string> = {}, config = t
 
 export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}-${randomBytes(6).toString('hex')}@example.com`;
+}
+
+/**
+ * On a PostgreSQL run, a migrated database of the caller's own (`env` for createTestApp, and its
+ * `drop`). Processes sharing a database act as one deployment: every test app runs the export
+ * runner and the webhook dispatcher, so apps configured otherwise (storage, webhook address rules,
+ * retry delays) would take over each other's exports and deliveries. On the embedded engine every
+ * app has a database of its own already.
+ */
+export async function ownDatabase(prefix: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
+  const base = databaseUrl();
+  if (!base) return { env: {}, drop: async () => undefined };
+  const scratch = await createScratchDatabase(base, prefix);
+  const database = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 2, timeoutMs: 10_000 });
+  try {
+    await database.withSession((session) => migrate(session));
+  } finally {
+    await database.close();
+  }
+  return { env: { DATABASE_URL: scratch.url }, drop: () => scratch.drop() };
 }
