@@ -7,9 +7,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import type { TestProject } from 'vitest/node';
-import { openDatabase } from '../src/db/database.js';
 import { migrate } from '../src/db/migrator.js';
-import { createScratchDatabase } from './helpers/postgres-admin.js';
+import { createMigratedScratchDatabase } from './helpers/postgres-admin.js';
 // @ts-expect-error: a plain ESM build script without type declarations
 import { buildViewer } from '../scripts/build-viewer.mjs';
 
@@ -34,15 +33,8 @@ export default async function setup(project: TestProject) {
     return () => rm(dir, { recursive: true, force: true });
   }
   project.provide('embeddedTemplate', null);
-  const scratch = await createScratchDatabase(baseUrl, 'pf_test');
-  const url = scratch.url;
-  const database = await openDatabase({ kind: 'postgres', url, poolSize: 2, timeoutMs: 10_000 });
-  try {
-    await database.withSession((session) => migrate(session));
-  } finally {
-    await database.close();
-  }
-  project.provide('databaseUrl', url);
+  const scratch = await createMigratedScratchDatabase(baseUrl, 'pf_test');
+  project.provide('databaseUrl', scratch.url);
   return () => scratch.drop();
 }
 

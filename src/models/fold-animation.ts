@@ -7,7 +7,7 @@
  * translation keyframes (linear), so any glTF player plays it without morph targets or skins.
  */
 import type { Dieline, DielinePanel, PanelRole } from '../dielines/index.js';
-import { foldDielineAt, foldRoots } from './fold.js';
+import { folding, foldRoots, type FoldedPanel } from './fold.js';
 import { add, apply, axisAngle, compose, cross, dot, length, normalize, quaternion, sub, type Rigid, type Vec3 } from './math.js';
 
 export type Quaternion = [number, number, number, number];
@@ -65,7 +65,8 @@ export function foldAnimation(dieline: Dieline, node: (panel: DielinePanel, tran
     durations.push(used.has(i) ? stage.seconds : 0);
     clock += durations[i]!;
   });
-  const standUp = standUpMotion(dieline);
+  const fold = folding(dieline);
+  const standUp = standUpMotion(dieline, fold(() => 1));
   const standStart = clock;
   const end = standUp ? clock + STAND_UP_SECONDS : clock;
 
@@ -84,7 +85,7 @@ export function foldAnimation(dieline: Dieline, node: (panel: DielinePanel, tran
       return durations[stage] === 0 ? 1 : ease((time - starts[stage]!) / durations[stage]!);
     };
     const lying = standUp ? 1 - ease((time - standStart) / STAND_UP_SECONDS) : 0;
-    for (const { panel, transform } of foldDielineAt(dieline, progress)) {
+    for (const { panel, transform } of fold(progress)) {
       const placed = standUp && lying > 0 ? compose(standUp(lying), transform) : transform;
       const pose = node(panel, placed);
       let track = tracks.get(panel.id);
@@ -100,9 +101,9 @@ export function foldAnimation(dieline: Dieline, node: (panel: DielinePanel, tran
  * When the fold root stands upright in the closed box (a front panel), the blank starts lying on
  * that panel's printed face: a turn about the root's lowest edge, `lying` = 1 flat on it, 0 upright.
  */
-function standUpMotion(dieline: Dieline): ((lying: number) => Rigid) | null {
+function standUpMotion(dieline: Dieline, closed: FoldedPanel[]): ((lying: number) => Rigid) | null {
   const rootId = foldRoots(dieline.style)[0];
-  const root = foldDielineAt(dieline, () => 1).find(({ panel }) => panel.id === rootId);
+  const root = closed.find(({ panel }) => panel.id === rootId);
   if (!root) return null;
   const outward = normalize(apply(root.transform.rotation, [0, 0, -1]));
   const axisRaw = cross(outward, DOWN);

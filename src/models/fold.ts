@@ -85,62 +85,68 @@ export function hasFoldedModel(style: string): boolean {
 }
 
 export function foldDieline(dieline: Dieline): FoldedPanel[] {
-  return foldDielineAt(dieline, () => 1);
+  return folding(dieline)(() => 1);
 }
 
 /**
- * The blank part-way folded: `progress(panel)` is how far (0 flat … 1 closed) the panel has turned
- * about the crease that joins it to its parent. Each piece is placed, seated and centred as in the
- * closed box, so at progress 1 everywhere this is foldDieline(), and at 0 every piece lies flat in
- * the plane its root panel has in the closed box.
+ * The blank's folding: `progress(panel)` is how far (0 flat … 1 closed) the panel has turned about
+ * the crease that joins it to its parent. Each piece is placed, seated and centred as in the
+ * closed box (worked out once here), so at progress 1 everywhere the pose is foldDieline()'s, and
+ * at 0 every piece lies flat in the plane its root panel has in the closed box.
  */
-export function foldDielineAt(dieline: Dieline, progress: (panel: DielinePanel) => number): FoldedPanel[] {
+export function folding(dieline: Dieline): (progress: (panel: DielinePanel) => number) => FoldedPanel[] {
   const orientations = BOX_ORIENTATION[dieline.style];
   if (!orientations) throw new Error(`No folding rules for style ${dieline.style}`);
   // A wrap's folds hinge its panels as creases hinge a board's.
   const creases = dieline.paths.filter((path) => path.type === 'crease' || path.type === 'fold').map((path) => [path.points[0]!, path.points[1]!] as const);
   const byId = new Map(dieline.panels.map((panel) => [panel.id, panel]));
-  const folded = new Map<string, Rigid>();
   const closed = new Map<string, Rigid>();
   const parents = new Map<string, string>();
+  const pieces: Array<{ root: DielinePanel; panels: DielinePanel[]; place: Rigid; seatShift: Vec3 }> = [];
 
   for (const orientation of orientations) {
     const root = byId.get(orientation.root);
     if (!root) throw new Error(`Style ${dieline.style} has no panel ${orientation.root}`);
-    const piece = dieline.panels.filter((panel) => panel.pieceId === root.pieceId);
-    const local = foldPiece(root, piece, creases, () => 1, parents);
+    const panels = dieline.panels.filter((panel) => panel.pieceId === root.pieceId);
+    const local = foldPiece(root, panels, creases, () => 1, parents);
     const place = orient(local, orientation);
     const pieceClosed = new Map<string, Rigid>();
     for (const [id, transform] of local) pieceClosed.set(id, compose(place, transform));
     const seatShift = closed.size > 0 ? seat(pieceClosed, closed, byId, dieline.thicknessMm) : ([0, 0, 0] as Vec3);
     for (const [id, transform] of pieceClosed) closed.set(id, transform);
-    const partial = foldPiece(root, piece, creases, progress, parents);
-    for (const [id, transform] of partial) {
-      const placed = compose(place, transform);
-      folded.set(id, { rotation: placed.rotation, translation: add(placed.translation, seatShift) });
-    }
+    pieces.push({ root, panels, place, seatShift });
   }
 
   // Centre the whole model on the Y axis, standing on y = 0 (as the closed box does).
   const { min, max } = extent(closed, byId);
   const shift: Vec3 = [-(min[0] + max[0]) / 2, -min[1], -(min[2] + max[2]) / 2];
   const t = dieline.thicknessMm;
-  return dieline.panels
-    .filter((panel) => folded.has(panel.id))
-    .map((panel) => {
-      const transform = folded.get(panel.id)!;
-      // Inner layers move one caliper along their own inward normal, as they close.
-      const inward = INNER_ROLES.has(panel.role) ? apply(transform.rotation, [0, 0, t * progress(panel)]) : ([0, 0, 0] as Vec3);
-      const hingedOn = parents.get(panel.id);
-      return {
-        panel,
-        transform: {
-          rotation: transform.rotation,
-          translation: add(add(transform.translation, shift), inward),
-        },
-        ...(hingedOn !== undefined ? { hingedOn } : {}),
-      };
-    });
+
+  return (progress) => {
+    const folded = new Map<string, Rigid>();
+    for (const { root, panels, place, seatShift } of pieces) {
+      for (const [id, transform] of foldPiece(root, panels, creases, progress)) {
+        const placed = compose(place, transform);
+        folded.set(id, { rotation: placed.rotation, translation: add(placed.translation, seatShift) });
+      }
+    }
+    return dieline.panels
+      .filter((panel) => folded.has(panel.id))
+      .map((panel) => {
+        const transform = folded.get(panel.id)!;
+        // Inner layers move one caliper along their own inward normal, as they close.
+        const inward = INNER_ROLES.has(panel.role) ? apply(transform.rotation, [0, 0, t * progress(panel)]) : ([0, 0, 0] as Vec3);
+        const hingedOn = parents.get(panel.id);
+        return {
+          panel,
+          transform: {
+            rotation: transform.rotation,
+            translation: add(add(transform.translation, shift), inward),
+          },
+          ...(hingedOn !== undefined ? { hingedOn } : {}),
+        };
+      });
+  };
 }
 
 /** Breadth-first over the crease graph of one piece; transforms map blank to the root's blank frame. */
@@ -149,7 +155,7 @@ function foldPiece(
   panels: DielinePanel[],
   creases: ReadonlyArray<readonly [Point, Point]>,
   progress: (panel: DielinePanel) => number,
-  parents: Map<string, string>,
+  parents?: Map<string, string>,
 ): Map<string, Rigid> {
   const done = new Map<string, Rigid>([[root.id, { rotation: IDENTITY, translation: [0, 0, 0] }]]);
   const queue: DielinePanel[] = [root];
@@ -161,7 +167,7 @@ function foldPiece(
       for (const child of panels) {
         if (done.has(child.id) || !onBoundary(child, crease)) continue;
         done.set(child.id, compose(parentTransform, hinge(crease, centroid(child.polygon), progress(child))));
-        parents.set(child.id, parent.id);
+        parents?.set(child.id, parent.id);
         queue.push(child);
       }
     }

@@ -14,7 +14,7 @@ import { CLOSURE, LABEL_BACK, printMaterial, SUBSTRATES } from './materials.js';
 import type { NodeAnimation } from './fold-animation.js';
 import type { MeshPart } from './mesh.js';
 
-export { foldDieline, foldDielineAt, type FoldedPanel } from './fold.js';
+export { foldDieline, type FoldedPanel } from './fold.js';
 export type { NodeAnimation, NodeTrack } from './fold-animation.js';
 export { FINISHES, SUBSTRATES } from './materials.js';
 export { CONTAINER_LIMITS, type ContainerKind } from './containers.js';

@@ -295,9 +295,11 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     printedWidths(placement),
   );
   assets.prefetch(placedAssets(placement));
+  // A tube laminate's eye marks: solid darkest ink above the artwork, on their own layer.
+  const marks = eyeMarks(placement.dieline);
   const layers = new PrintLayers(doc, [
     'artwork',
-    ...(eyeMarks(placement.dieline).length > 0 ? (['eyemark'] as const) : []),
+    ...(marks.length > 0 ? (['eyemark'] as const) : []),
     ...(options.dieline ? (['cut', 'crease'] as const) : []),
   ]);
   const inks = new Set<string>();
@@ -338,8 +340,6 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
       }
       doc.restore();
     });
-    // A tube laminate's eye mark: solid darkest ink above the artwork, on its own layer.
-    const marks = eyeMarks(dieline);
     if (marks.length > 0) {
       await layers.on('eyemark', () => {
         for (const mark of marks) tracePolygon(doc, mark.points);

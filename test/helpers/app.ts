@@ -7,9 +7,7 @@ import path from 'node:path';
 import { inject } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
 import { loadConfig, type Config, type DatabaseTarget } from '../../src/config.js';
-import { openDatabase } from '../../src/db/database.js';
-import { migrate } from '../../src/db/migrator.js';
-import { createScratchDatabase } from './postgres-admin.js';
+import { createMigratedScratchDatabase } from './postgres-admin.js';
 import { enforceResponseContract } from './response-contract.js';
 
 export const TEST_JWT_SECRET = 'test-jwt-secret-that-is-at-least-32-characters';
@@ -70,12 +68,6 @@ export function uniqueEmail(prefix = 'user'): string {
 export async function ownDatabase(prefix: string): Promise<{ env: Record<string, string>; drop: () => Promise<void> }> {
   const base = databaseUrl();
   if (!base) return { env: {}, drop: async () => undefined };
-  const scratch = await createScratchDatabase(base, prefix);
-  const database = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 2, timeoutMs: 10_000 });
-  try {
-    await database.withSession((session) => migrate(session));
-  } finally {
-    await database.close();
-  }
+  const scratch = await createMigratedScratchDatabase(base, prefix);
   return { env: { DATABASE_URL: scratch.url }, drop: () => scratch.drop() };
 }

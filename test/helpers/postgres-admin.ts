@@ -2,6 +2,8 @@
 // (forcibly) when done. Shared by the test setup, the proxy test and the benchmarks.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { openDatabase } from '../../src/db/database.js';
+import { migrate } from '../../src/db/migrator.js';
 
 export interface ScratchDatabase {
   url: string;
@@ -15,6 +17,18 @@ export async function createScratchDatabase(baseUrl: string, prefix: string): Pr
     url: withDatabase(baseUrl, name),
     drop: () => adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`),
   };
+}
+
+/** A scratch database with every migration applied. */
+export async function createMigratedScratchDatabase(baseUrl: string, prefix: string): Promise<ScratchDatabase> {
+  const scratch = await createScratchDatabase(baseUrl, prefix);
+  const database = await openDatabase({ kind: 'postgres', url: scratch.url, poolSize: 2, timeoutMs: 10_000 });
+  try {
+    await database.withSession((session) => migrate(session));
+  } finally {
+    await database.close();
+  }
+  return scratch;
 }
 
 function withDatabase(url: string, database: string): string {
