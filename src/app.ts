@@ -8,7 +8,6 @@ import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { badRequest, MESSAGES } from './errors.js';
-import { logContextMixin } from './lib/log-context.js';
 import { redactSecrets } from './lib/log-redaction.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
 import accessLogPlugin, { RequestLinesOff } from './plugins/access-log.js';
@@ -98,7 +97,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     logger: options.logger ?? {
       level: config.logLevel,
       formatters: { log: redactSecrets },
-      mixin: logContextMixin,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // src/plugins/access-log.ts writes the one line per request instead of Fastify's two.

@@ -6,6 +6,21 @@ export const REDACTED = '[redacted]';
 const SECRET_KEYS = new Set(['authorization', 'x-api-key', 'cookie', 'set-cookie', 'password', 'passwordhash', 'token']);
 const MAX_DEPTH = 6;
 
+// Every line is checked, and its keys are nearly always the same few names written in the code:
+// the verdict is remembered per name instead of lower-casing each key of each line. Bounded, since
+// a logged object may carry names a client chose (header names).
+const MAX_REMEMBERED_KEYS = 1024;
+const keyVerdicts = new Map<string, boolean>();
+
+function isSecretKey(key: string): boolean {
+  let verdict = keyVerdicts.get(key);
+  if (verdict === undefined) {
+    verdict = SECRET_KEYS.has(key.toLowerCase());
+    if (keyVerdicts.size < MAX_REMEMBERED_KEYS) keyVerdicts.set(key, verdict);
+  }
+  return verdict;
+}
+
 const isPlainObject = (value: unknown): value is Record<string, unknown> => {
   if (typeof value !== 'object' || value === null) return false;
   const prototype = Object.getPrototypeOf(value);
@@ -30,7 +45,7 @@ export function redactSecrets<T>(value: T, depth = 0): T {
   let copy: Record<string, unknown> | undefined;
   for (const key of Object.keys(value)) {
     const original = value[key];
-    const redacted = SECRET_KEYS.has(key.toLowerCase()) ? REDACTED : redactSecrets(original, depth + 1);
+    const redacted = isSecretKey(key) ? REDACTED : typeof original === 'object' && original !== null ? redactSecrets(original, depth + 1) : original;
     if (redacted !== original) (copy ??= { ...value })[key] = redacted;
   }
   return (copy ?? value) as T;

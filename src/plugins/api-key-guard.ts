@@ -1,9 +1,8 @@
 // The /v1 surface's guard: the x-api-key header, verified by the api-keys service (see there for
 // how a revocation reaches every process by the next request).
-import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES, unauthorized } from '../errors.js';
-import { setLogContext } from '../lib/log-context.js';
 import type { ApiKeyOwner } from '../repositories/api-keys.js';
 import { API_KEY, documentSecurity } from './openapi-conventions.js';
 
@@ -36,14 +35,18 @@ export function readApiKeyHeader(value: string | string[] | undefined): string |
   return trimmed === '' ? null : trimmed;
 }
 
+/** pino's loggers can add bindings in place; Fastify's logger type does not list it. */
+type BindableLogger = FastifyBaseLogger & { setBindings?: (bindings: Record<string, string>) => void };
+
 async function apiKeyGuardPlugin(app: FastifyInstance) {
   app.decorateRequest('apiKey', null);
 
   function admit(request: FastifyRequest, owner: ApiKeyOwner | null, done: HookHandlerDoneFunction) {
     if (!owner) return done(unauthorized(MESSAGES.invalidApiKey));
     request.apiKey = owner;
-    // With logging off, Fastify hands every request the one shared logger: nothing to label.
-    if (request.log !== request.server.log) setLogContext(request.log, { apiKeyId: owner.id, userId: owner.userId });
+    // The key's ids join every later line of this request's logger (pino serializes them once,
+    // here). With logging off, Fastify hands every request the one shared logger: nothing to label.
+    if (request.log !== request.server.log) (request.log as BindableLogger).setBindings?.({ apiKeyId: owner.id, userId: owner.userId });
     done();
   }
 

@@ -18,18 +18,24 @@ async function metricsPlugin(app: FastifyInstance) {
   metrics.sources.render = app.services.renderer.stats;
   app.decorate('metrics', metrics);
 
-  // One series per (method, route template, status): the set is bounded by the routes, and is
-  // found by one string key, built from values Fastify already holds.
-  const series = new Map<string, HistogramSeries>();
-  app.addHook('onResponse', (request, reply, done) => {
-    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
-    const key = `${request.method} ${reply.statusCode} ${route}`;
-    let observer = series.get(key);
-    if (!observer) {
-      observer = metrics.requestDuration.seriesFor({ method: request.method, route, status_code: String(reply.statusCode) });
-      series.set(key, observer);
+  // One series per (route template, method, status): the set is bounded by the routes. Found by
+  // three lookups on values Fastify already holds (the route template is the same string on every
+  // request), without building a key string per request.
+  const seriesByRoute = new Map<string, Map<string, Map<number, HistogramSeries>>>();
+  const seriesOf = (route: string, method: string, statusCode: number): HistogramSeries => {
+    let byMethod = seriesByRoute.get(route);
+    if (!byMethod) seriesByRoute.set(route, (byMethod = new Map()));
+    let byStatus = byMethod.get(method);
+    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
+    let series = byStatus.get(statusCode);
+    if (!series) {
+      series = metrics.requestDuration.seriesFor({ method, route, status_code: String(statusCode) });
+      byStatus.set(statusCode, series);
     }
-    observer.observe(reply.elapsedTime / 1000);
+    return series;
+  };
+  app.addHook('onResponse', (request, reply, done) => {
+    seriesOf(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode).observe(reply.elapsedTime / 1000);
     done();
   });
   app.addHook('onError', async (_request, _reply, error) => {

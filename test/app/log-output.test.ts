@@ -1,7 +1,9 @@
 // Log output: JSON lines when stdout is not a terminal (a pipe here) or in production, pino-pretty
 // for a person at a terminal; and the start-up lines that say where uploads and secrets are kept.
+import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { PassThrough } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { pino } from 'pino';
 import { afterEach, describe, expect, it } from 'vitest';
 import { logOutput, wantsPrettyLogs } from '../../src/lib/log-output.js';
@@ -13,8 +15,26 @@ describe('log output', () => {
     expect(wantsPrettyLogs({ isTTY: true }, true)).toBe(false);
     expect(wantsPrettyLogs({ isTTY: false }, false)).toBe(false);
     expect(wantsPrettyLogs({}, false)).toBe(false);
-    expect(logOutput({ isTTY: false }, false)).toBeUndefined();
-    expect(logOutput({ isTTY: true }, true)).toBeUndefined();
+  });
+
+  it('writes JSON lines in order, multi-byte text intact, every line flushed when the process exits', () => {
+    // A process that logs a burst (most lines wait behind the write in flight) and exits at once.
+    const module = path.join(path.dirname(fileURLToPath(import.meta.url)), '../../src/lib/log-output.ts');
+    const script = `
+      import { pino } from 'pino';
+      import { logOutput } from ${JSON.stringify(module)};
+      const log = pino({ level: 'info' }, logOutput({ isTTY: false }, true));
+      for (let i = 0; i < 5000; i++) log.info({ i, text: 'é✓🙂'.repeat(i % 7) }, 'line');
+      process.exit(0);
+    `;
+    const child = spawnSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' });
+    expect(child.status, child.stderr).toBe(0);
+    const lines = child.stdout.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { i: number; text: string });
+    expect(lines).toHaveLength(5000);
+    lines.forEach((line, index) => {
+      expect(line.i).toBe(index);
+      expect(line.text).toBe('é✓🙂'.repeat(index % 7));
+    });
   });
 
   it('writes a readable line, not JSON, through pino-pretty', async () => {
