@@ -8,28 +8,27 @@ export function wantsPrettyLogs(stdout: { isTTY?: boolean }, production: boolean
 }
 
 /**
- * pino's JSON lines on a file descriptor, written asynchronously in batches like pino's default
+ * pino's JSON lines on stdout, written asynchronously in batches like pino's default
  * destination, but batched as buffers. The default batches strings: each line is appended to the
  * batch waiting behind the write in flight, and the whole batch is measured again (flattened and
  * counted in bytes) for every line, so a line costs more the more lines wait with it; under load
  * that is tens of lines, and the access log's share of each request doubles. Here each line is
  * encoded once and the batch is a list. pino flushes the destination when the process exits.
  */
-export function jsonLines(fd: number): DestinationStream {
-  const destination = pino.destination({ dest: fd, sync: false, contentMode: 'buffer' });
+function stdoutJsonLines(): DestinationStream {
+  const destination = pino.destination({ dest: 1, sync: false, contentMode: 'buffer' });
   return {
     // In buffer mode sonic-boom's write takes buffers; its type declares only strings.
     write: (line: string) => void destination.write(Buffer.from(line, 'utf8') as unknown as string),
   };
 }
 
-/** A pino-pretty stream onto `destination`, or JSON lines on `fd` (stdout). */
+/** A pino-pretty stream onto `destination`, or JSON lines on stdout. */
 export function logOutput(
   stdout: { isTTY?: boolean },
   production: boolean,
   destination: NodeJS.WritableStream = process.stdout,
-  fd = 1,
 ): DestinationStream {
-  if (!wantsPrettyLogs(stdout, production)) return jsonLines(fd);
+  if (!wantsPrettyLogs(stdout, production)) return stdoutJsonLines();
   return pretty({ destination, colorize: stdout.isTTY === true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname', sync: true });
 }
