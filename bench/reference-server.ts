@@ -4,11 +4,15 @@
 //   node     bare node:http without a log, the physical limit of this machine (and {"status":"ok"}
 //            on /health);
 //   fastify  a bare Fastify instance with one route and no plugins, hooks or logger, the
-//            framework's own floor, so the service's overhead can be told from Fastify's.
+//            framework's own floor, so the service's overhead can be told from Fastify's;
+//   fastify-logging  the same Fastify route writing the logging reference's one line per request
+//            from an onResponse hook through its request logger (Fastify's own two request lines
+//            off), the floor of any Fastify service that logs its requests: the target's
+//            calibration on the machine at hand.
 // Each announces that it listens on file descriptor 3 (stdout carries the log, like the service's).
 import { writeSync } from 'node:fs';
 import { createServer } from 'node:http';
-import Fastify from 'fastify';
+import Fastify, { LogController, type FastifyBaseLogger } from 'fastify';
 import pino from 'pino';
 import { FULL_LISTING_BYTES } from '../src/catalog/index.js';
 
@@ -18,8 +22,19 @@ const contentType = 'application/json; charset=utf-8';
 
 const announce = () => writeSync(3, 'listening\n');
 
-if (kind === 'fastify') {
-  const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
+if (kind === 'fastify' || kind === 'fastify-logging') {
+  // pino's default destination, as the logging reference's.
+  const logger: FastifyBaseLogger | undefined = kind === 'fastify-logging' ? pino({ level: 'info' }) : undefined;
+  const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), keepAliveTimeout: 72_000 });
+  if (logger) {
+    app.addHook('onResponse', (request, reply, done) => {
+      request.log.info(
+        { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
+        'request completed',
+      );
+      done();
+    });
+  }
   app.get('/templates', (_request, reply) => {
     reply.type(contentType).send(FULL_LISTING_BYTES);
   });
@@ -31,7 +46,7 @@ if (kind === 'fastify') {
   // The floor for the service's /health (bench #12): the same small answer.
   const health = Buffer.from('{"status":"ok"}');
   const healthHeaders = { 'content-type': contentType, 'content-length': String(health.length) };
-  // pino's default destination, as the service's logger has: synchronous writes to stdout.
+  // pino's default destination: asynchronous writes to stdout, batched while one is in flight.
   const log = kind === 'logging' ? pino({ level: 'info' }) : undefined;
   const server = createServer((request, response) => {
     if (log) {

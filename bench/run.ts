@@ -109,7 +109,7 @@ const ratiosPerRound = (numerator: Sample[], denominator: Sample[]) =>
 const medianRatio = (numerator: Sample[], denominator: Sample[]) => median(ratiosPerRound(numerator, denominator));
 const roundRatios = (numerator: Sample[], denominator: Sample[]) => ratiosPerRound(numerator, denominator).map(round).join(' ');
 
-async function startReference(kind: 'logging' | 'node' | 'fastify'): Promise<{ url: string; pid: number; stop: () => void }> {
+async function startReference(kind: 'logging' | 'node' | 'fastify' | 'fastify-logging'): Promise<{ url: string; pid: number; stop: () => void }> {
   const port = await freePort();
   // stdout to /dev/null, as the service's (bench/support.ts): the logging reference's lines go there.
   const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/reference-server.ts'), kind, String(port)], {
@@ -414,15 +414,17 @@ async function main() {
   const reference = await startReference('node');
   const loggingReference = await startReference('logging');
   const fastifyFloor = await startReference('fastify');
+  const fastifyLogging = await startReference('fastify-logging');
   try {
     // 1. GET /templates at the default log level against bare node:http writing one access-log
     // line per request the same way; 304s (If-None-Match) beside 200s.
     if (wanted('1')) {
       const etag = (await fetch(`${service.url}/templates`)).headers.get('etag') ?? '';
-      const [logged, ref, bare, svc, notModified] = await interleave([
+      const [logged, ref, bare, bareLogging, svc, notModified] = await interleave([
         { options: { url: `${loggingReference.url}/templates`, connections: CONNECTIONS }, pid: loggingReference.pid },
         { options: { url: `${reference.url}/templates`, connections: CONNECTIONS }, pid: reference.pid },
         { options: { url: `${fastifyFloor.url}/templates`, connections: CONNECTIONS }, pid: fastifyFloor.pid },
+        { options: { url: `${fastifyLogging.url}/templates`, connections: CONNECTIONS }, pid: fastifyLogging.pid },
         { options: { url: `${service.url}/templates`, connections: CONNECTIONS }, pid: service.pid },
         { options: { url: `${service.url}/templates`, connections: CONNECTIONS, headers: { 'if-none-match': etag } }, pid: service.pid },
       ]);
@@ -441,15 +443,19 @@ async function main() {
           'node:http without a log req/s': medianOf(ref!, 'reqPerSec'),
           'ratio vs node:http without a log': medianRatio(svc!, ref!),
           'bare Fastify (no log) ratio vs logging node:http': medianRatio(bare!, logged!),
+          'bare Fastify logging the same line, ratio vs logging node:http': medianRatio(bareLogging!, logged!),
+          'ratio vs bare Fastify logging the same line': medianRatio(svc!, bareLogging!),
           'server CPU µs/request': medianOf(svc!, 'cpuMicrosPerRequest'),
           '304 server CPU µs/request': medianOf(notModified!, 'cpuMicrosPerRequest'),
           'logging node:http CPU µs/request': medianOf(logged!, 'cpuMicrosPerRequest'),
           'bare Fastify CPU µs/request': medianOf(bare!, 'cpuMicrosPerRequest'),
+          'bare Fastify logging CPU µs/request': medianOf(bareLogging!, 'cpuMicrosPerRequest'),
         },
         target: 'ratio >= 0.85, 304 / 200 >= 1',
         met: ratio1 >= 0.85 && ratio304 >= 1,
       });
       console.log(`  ratio per round: ${roundRatios(svc!, logged!)}`);
+      console.log(`  bare Fastify logging the same line vs logging node:http, per round: ${roundRatios(bareLogging!, logged!)}`);
       console.log(`  304 / 200 per round: ${roundRatios(notModified!, svc!)}`);
     }
 
@@ -692,6 +698,7 @@ async function main() {
     reference.stop();
     loggingReference.stop();
     fastifyFloor.stop();
+    fastifyLogging.stop();
     await service.stop();
   }
 
