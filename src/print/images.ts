@@ -20,8 +20,11 @@ export type PrintColorSpace = 'rgb' | 'cmyk';
 export interface PdfImageData {
   width: number;
   height: number;
-  /** `sRGB`: the document's shared ICC-based sRGB colour space. */
-  colorSpace: 'sRGB' | 'DeviceCMYK' | 'DeviceGray';
+  /**
+   * `sRGB`: the document's shared ICC-based sRGB colour space; `{ icc }`: an ICC-based colour space
+   * of the RGB profile the image carries.
+   */
+  colorSpace: 'sRGB' | { icc: Buffer } | 'DeviceCMYK' | 'DeviceGray';
   filter: 'DCTDecode' | 'FlateDecode';
   /** Adobe CMYK JPEGs are stored inverted. */
   decode?: number[];
@@ -64,6 +67,28 @@ export function hasAdobeMarker(jpeg: Buffer): boolean {
   return false;
 }
 
+const ICC_HEADER_BYTES = 128;
+/** Profile classes an RGB image may carry into a PDF/X-4 file: input, display, colour space. */
+const EMBEDDABLE_PROFILE_CLASSES = new Set(['scnr', 'mntr', 'spac']);
+
+/**
+ * True when `profile` is a well-formed ICC profile (version 2 to 4) for RGB data that PDF/X-4
+ * accepts as an ICC-based colour space.
+ */
+export function isEmbeddableRgbProfile(profile: Buffer): boolean {
+  if (profile.length < ICC_HEADER_BYTES + 4 || profile.readUInt32BE(0) !== profile.length) return false;
+  const text = (start: number) => profile.toString('latin1', start, start + 4);
+  const major = profile[8]!;
+  return (
+    text(36) === 'acsp' &&
+    major >= 2 &&
+    major <= 4 &&
+    EMBEDDABLE_PROFILE_CLASSES.has(text(12)) &&
+    text(16) === 'RGB ' &&
+    (text(20) === 'XYZ ' || text(20) === 'Lab ')
+  );
+}
+
 /** The pixel width to embed a converted image at, given the widest it is printed (mm). */
 export function convertedWidth(widthPx: number, printedWidthMm: number): number {
   const ppi = widthPx / (printedWidthMm / 25.4);
@@ -72,9 +97,10 @@ export function convertedWidth(widthPx: number, printedWidthMm: number): number 
 }
 
 /**
- * The image ready to embed. Passed through byte for byte: an upright baseline JPEG in sRGB or grey
- * (rgb) or grey (cmyk), and a CMYK JPEG in either colour space. Everything else is decoded once:
- * to sRGB (Flate), or through the condition's profile to CMYK (JPEG sources as one DCT stream at
+ * The image ready to embed. Passed through byte for byte: an upright baseline JPEG in RGB (rgb:
+ * tagged with the profile it carries, sRGB when it carries none) or grey, and a CMYK JPEG in either
+ * colour space. Everything else is decoded once, from the profile it carries (sRGB when none): to
+ * sRGB (Flate), or through the condition's profile to CMYK (JPEG sources as one DCT stream at
  * `jpegQuality`, flat graphics Flate), resampled when printed finer than RESAMPLE_ABOVE_PPI.
  */
 export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, target: ImageTarget, printedWidthMm: number): Promise<PdfImageData> {
@@ -92,9 +118,12 @@ export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, target: Imag
         ...(hasAdobeMarker(bytes) ? { decode: INVERTED_CMYK } : {}),
       };
     }
-    const grey = meta.channels === 1;
-    if (grey || (target.colorSpace === 'rgb' && meta.channels === 3)) {
-      return { width: meta.width, height: meta.height, colorSpace: grey ? 'DeviceGray' : 'sRGB', filter: 'DCTDecode', data: bytes };
+    const passed = { width: meta.width, height: meta.height, filter: 'DCTDecode', data: bytes } as const;
+    if (meta.channels === 1) return { ...passed, colorSpace: 'DeviceGray' };
+    if (target.colorSpace === 'rgb' && meta.channels === 3) {
+      // Its numbers mean colours only in its own profile; one PDF/X cannot carry is converted below.
+      if (!meta.icc) return { ...passed, colorSpace: 'sRGB' };
+      if (isEmbeddableRgbProfile(meta.icc)) return { ...passed, colorSpace: { icc: meta.icc } };
     }
   }
   let base = (await open(bytes)).rotate();

@@ -66,6 +66,8 @@ class AssetRegistry {
   private readonly refs = new Map<string, { name: string; ref: PDFKit.PDFKitReference }>();
   private readonly svgs = new Map<string, PreparedSvg>();
   private readonly prepared = new Map<string, Promise<PdfImageData>>();
+  /** ICC-based colour spaces of the profiles images carry, one per distinct profile. */
+  private readonly iccSpaces = new Map<string, unknown[]>();
   constructor(
     private readonly doc: SpotColorDocument,
     private readonly target: ImageTarget,
@@ -121,6 +123,20 @@ class AssetRegistry {
     return entry.name;
   }
 
+  private colorSpace(space: PdfImageData['colorSpace']): unknown {
+    if (space === 'sRGB') return this.srgb;
+    if (typeof space === 'string') return space;
+    const key = createHash('sha256').update(space.icc).digest('hex');
+    let iccBased = this.iccSpaces.get(key);
+    if (!iccBased) {
+      const stream = this.doc.ref({ N: 3, Alternate: 'DeviceRGB' });
+      stream.end(space.icc);
+      iccBased = ['ICCBased', stream];
+      this.iccSpaces.set(key, iccBased);
+    }
+    return iccBased;
+  }
+
   private embed(image: PdfImageData): PDFKit.PDFKitReference {
     const dictionary: Record<string, unknown> = {
       Type: 'XObject',
@@ -128,7 +144,7 @@ class AssetRegistry {
       Width: image.width,
       Height: image.height,
       BitsPerComponent: 8,
-      ColorSpace: image.colorSpace === 'sRGB' ? this.srgb : image.colorSpace,
+      ColorSpace: this.colorSpace(image.colorSpace),
       Filter: image.filter,
     };
     if (image.decode) dictionary.Decode = image.decode;

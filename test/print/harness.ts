@@ -88,7 +88,6 @@ export function pixel(raster: Raster, xPx: number, yPx: number): Rgb {
   return [raster.data[i]!, raster.data[i + 1]!, raster.data[i + 2]!];
 }
 
-/** Asserts a colour within a small tolerance (JPEG, anti-aliasing). */
 /**
  * The channel (0 red, 1 green, 2 blue) is well above the others: a print file's pure sRGB primary
  * is outside the press gamut, so a reader showing it through the OutputIntent gives a duller colour.

@@ -260,6 +260,48 @@ describe('PDF/X-4 print files', () => {
     for (const outside of [onSheet([0, -h / 2 - 3]), onSheet([0, h / 2 + 3])]) expect(Math.max(...at(outside)), 'black background beside the logo').toBeLessThan(70);
   });
 
+  it('an RGB JPEG carrying its own profile (Display P3) keeps it: rgb tags it ICC-based, cmyk converts from it', async () => {
+    // The same green as an untagged (sRGB) JPEG on the back and encoded in Display P3 on the front.
+    const green = { r: 40, g: 170, b: 70 };
+    const flat = () => sharp({ create: { width: 800, height: 800, channels: 3, background: green } });
+    const plain = await flat().jpeg({ quality: 95 }).toBuffer();
+    const p3 = await flat().withIccProfile('p3').jpeg({ quality: 95 }).toBuffer();
+    const { icc } = await sharp(p3).metadata();
+    const p3Numbers = [...(await sharp(p3).keepIccProfile().raw().toBuffer()).subarray(0, 3)];
+    // The numbers alone, read as sRGB, are another colour: the test can tell the two readings apart.
+    expect(Math.max(...p3Numbers.map((value, k) => Math.abs(value - [green.r, green.g, green.b][k]!)))).toBeGreaterThan(15);
+    await upload('plainGreen', plain, 'plain.jpg', 'image/jpeg');
+    await upload('p3Green', p3, 'p3.jpg', 'image/jpeg');
+    const id = await createProject(
+      app,
+      owner,
+      'reverse-tuck-carton',
+      { artworks: [artwork('plain', 'back', uploads.plainGreen!.url, { scale: 0.9 }), artwork('p3', 'front', uploads.p3Green!.url, { scale: 0.9 })] },
+      CARTON,
+    );
+
+    const rgbPdf = await printOf(id, 'colorSpace=rgb&marks=false&dieline=false');
+    const read = readPdf(rgbPdf);
+    expect(qpdfCheck(rgbPdf).status, qpdfCheck(rgbPdf).output).toBe(0);
+    const passed = images(read).find(({ ref }) => streamBytes(rgbPdf, ref, true).equals(p3));
+    expect(passed, 'the P3 JPEG byte for byte').toBeDefined();
+    const [family, space] = passed!.dict['/ColorSpace'] as [string, string];
+    expect(family).toBe('/ICCBased');
+    expect((read.resolve(space) as PdfDict)['/N']).toBe(3);
+    expect(streamBytes(rgbPdf, space).equals(icc!)).toBe(true);
+    const [page] = await rasterisePdf(rgbPdf, 72);
+    const k = 72 / 25.4;
+    const at = ([x, y]: [number, number]) => pixel(page!, (x + 3) * k, (y + 3) * k);
+    const [front, back] = [at(centre('front')), at(centre('back'))];
+    for (let channel = 0; channel < 3; channel++) expect(Math.abs(front[channel]! - back[channel]!), `front ${front} vs back ${back}`).toBeLessThan(6);
+
+    const plates = await separations(await printOf(id, 'colorSpace=cmyk'));
+    for (const name of ['Cyan', 'Magenta', 'Yellow', 'Black']) {
+      const [p3Ink, plainInk] = [inkAt(plates, name, centre('front')), inkAt(plates, name, centre('back'))];
+      expect(Math.abs(p3Ink - plainInk), `${name}: ${p3Ink} (P3) vs ${plainInk}`).toBeLessThan(6);
+    }
+  });
+
   it('condition=gracol2006 names CGATS TR 006 with its own profile; an unknown condition is a 400', async () => {
     const id = await createProject(app, owner, 'reverse-tuck-carton', design(), CARTON);
     const pdf = await printOf(id, 'colorSpace=cmyk&condition=gracol2006');
