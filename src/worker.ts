@@ -15,6 +15,8 @@ import { migrate } from './db/migrator.js';
 import { createJobHost } from './jobs/host.js';
 import { registerJobMetrics } from './jobs/metrics.js';
 import { withDotenv } from './lib/dotenv.js';
+import { logOutput } from './lib/log-output.js';
+import { redactSecrets } from './lib/log-redaction.js';
 import { bearerMatches } from './routes/metrics.js';
 import { createServices } from './services/index.js';
 
@@ -30,7 +32,8 @@ if (!config.redis || config.database.kind !== 'postgres') {
   process.exit(1);
 }
 
-const log = pino({ level: config.logLevel });
+// The web process's log: the same redaction and output (JSON lines, pretty at a terminal outside production).
+const log = pino({ level: config.logLevel, formatters: { log: redactSecrets } }, logOutput(process.stdout, config.production));
 const db = await openDatabase(config.database, { onBackgroundError: (error) => log.warn({ err: error }, 'database connection error') });
 await db.withSession((session) => migrate(session));
 const services = createServices(config, db);
