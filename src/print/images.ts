@@ -121,7 +121,7 @@ export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, target: Imag
     const passed = { width: meta.width, height: meta.height, filter: 'DCTDecode', data: bytes } as const;
     if (meta.channels === 1) return { ...passed, colorSpace: 'DeviceGray' };
     if (target.colorSpace === 'rgb' && meta.channels === 3) {
-      // Its numbers mean colours only in its own profile; one PDF/X cannot carry is converted below.
+      // Its numbers mean colours only in the profile it carries; with one PDF/X cannot hold, it is converted below.
       if (!meta.icc) return { ...passed, colorSpace: 'sRGB' };
       if (isEmbeddableRgbProfile(meta.icc)) return { ...passed, colorSpace: { icc: meta.icc } };
     }
