@@ -49,6 +49,7 @@ const EnvSchema = Type.Object({
   RENDER_ANALYSIS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
   RENDER_PRINT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 60000 }),
   RENDER_PREVIEW_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
+  RENDER_LAYOUT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
   RENDER_TEXTURE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
   RENDER_CHILD_MEMORY_MB: Type.Integer({ minimum: 128, maximum: 65536, default: 1536 }),
   RENDER_CHILD_HEAP_MB: Type.Integer({ minimum: 64, maximum: 16384, default: 512 }),
@@ -121,7 +122,7 @@ export interface RenderConfig {
   /** Renders waiting for a child, per pool; beyond it the answer is 503 with Retry-After. */
   queue: number;
   /** Deadlines from submission (waiting included); past one the child is killed. */
-  timeoutsMs: { analysis: number; print: number; preview: number; texture: number };
+  timeoutsMs: { analysis: number; print: number; preview: number; layout: number; texture: number };
   /** Resident memory of one child at most; past it the child is killed. */
   childMemoryMb: number;
   /** V8 heap of one child (--max-old-space-size). */
@@ -256,6 +257,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         analysis: parsed.RENDER_ANALYSIS_TIMEOUT_MS,
         print: parsed.RENDER_PRINT_TIMEOUT_MS,
         preview: parsed.RENDER_PREVIEW_TIMEOUT_MS,
+        layout: parsed.RENDER_LAYOUT_TIMEOUT_MS,
         texture: parsed.RENDER_TEXTURE_TIMEOUT_MS,
       },
       childMemoryMb: parsed.RENDER_CHILD_MEMORY_MB,

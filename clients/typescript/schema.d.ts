@@ -993,7 +993,7 @@ export interface paths {
         };
         /**
          * Lay a project's blank out n-up on a press sheet, as JSON or as the press sheet PDF
-         * @description Box templates only (a container answers 400). Copies go in rows at 0° or 90°, nested with 180° turns where the cut outline allows, keeping gapMm between outlines and clear of the gripper strip along the top edge. A blank larger than the sheet answers 422.
+         * @description Box templates only (a container answers 400). Copies go in rows at 0° or 90°, nested with 180° turns where the cut outline allows, keeping gapMm between outlines and clear of the gripper strip along the top edge. A blank larger than the sheet answers 422. The layout runs in a render child within RENDER_LAYOUT_TIMEOUT_MS; past it, or with every render child busy, the answer is 503 with Retry-After.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -9212,6 +9212,23 @@ export interface operations {
                      *       "statusCode": 422,
                      *       "error": "Unprocessable Entity",
                      *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];

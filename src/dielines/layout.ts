@@ -11,7 +11,7 @@
  * the true outlines (each edge widened into a capsule of radius `gap`), so copies never overlap.
  */
 import { polygonArea } from './geometry.js';
-import type { Point } from './types.js';
+import type { Dieline, Point } from './types.js';
 
 export interface SheetSpec {
   widthMm: number;
@@ -45,6 +45,12 @@ export interface BlankShape {
   outlines: Point[][];
   width: number;
   height: number;
+}
+
+/** The blank's cut outlines, as the layout places them. */
+export function blankShape(dieline: Dieline): BlankShape {
+  const outlines = dieline.paths.filter((path) => path.type === 'cut' && path.role === 'outline').map((path) => path.points);
+  return { outlines, width: dieline.blank.width, height: dieline.blank.height };
 }
 
 export class BlankTooLargeError extends Error {

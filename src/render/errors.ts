@@ -1,5 +1,6 @@
 // How a render can end other than with its result, and the errors a child's task may throw,
 // rebuilt on this side of the process boundary so callers can tell them apart.
+import { BlankTooLargeError } from '../dielines/layout.js';
 import { HttpError } from '../errors.js';
 import { ImageTooLargeError, ImageUnreadableError } from '../lib/image-analysis.js';
 import { SvgTooCostlyError } from './svg-filters.js';
@@ -35,6 +36,7 @@ export class RenderError extends HttpError {
 }
 
 const KNOWN: Record<string, new (...args: never[]) => Error> = {
+  BlankTooLargeError,
   ImageTooLargeError,
   ImageUnreadableError,
   SvgTooCostlyError,

@@ -1,6 +1,6 @@
-// Every render of the service (an upload's analysis, print file, preview, 3D texture) runs in a
-// child process of one of two pools: `analysis` for uploads, `print` for the rest, so a queue of
-// prints never holds up an upload. Each kind of work has its deadline (RenderConfig.timeoutsMs).
+// Every render of the service (an upload's analysis, print file, preview, sheet layout, 3D
+// texture) runs in a child process of one of two pools: `analysis` for uploads, `print` for the
+// rest, so a queue of prints never holds up an upload. Each kind of work has its deadline (RenderConfig.timeoutsMs).
 import type { RenderConfig } from '../config.js';
 import { createRenderPool, type PoolStats } from './pool.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
@@ -15,6 +15,7 @@ const KINDS: Record<RenderKind, { pool: 'analysis' | 'print'; label: string }> =
   analysis: { pool: 'analysis', label: 'image analysis' },
   print: { pool: 'print', label: 'print file' },
   preview: { pool: 'print', label: 'preview' },
+  layout: { pool: 'print', label: 'sheet layout' },
   texture: { pool: 'print', label: '3D texture' },
 };
 

@@ -1,10 +1,12 @@
 // The work a render child does, by name: each task is one call into a pure module (the image
-// analysis, src/print) with structured-clone-able input. Options objects pass through whole, so
+// analysis, src/print, the sheet layout) with structured-clone-able input. Options objects pass through whole, so
 // what the renderers learn to read needs no change here or in the pool. Loaded only in children.
 import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
 import { renderPreviewPng, renderPrintPdf, renderTextureJpeg, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
-import type { Bounds } from '../dielines/index.js';
+import type { Bounds, Dieline } from '../dielines/index.js';
+import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
+import { renderSheetPdf } from '../dielines/sheet-pdf.js';
 import { assertSvgFiltersBounded } from './svg-filters.js';
 
 export const TASKS = {
@@ -15,6 +17,11 @@ export const TASKS = {
   },
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
   'print.preview': ({ placement, widthPx }: { placement: Placement<PrintSurface>; widthPx: number }) => renderPreviewPng(placement, widthPx),
+  /** A blank laid out n-up on a press sheet, and that sheet's PDF when `pdf`. */
+  'sheet.layout': async ({ dieline, sheet, pdf }: { dieline: Dieline; sheet: SheetSpec; pdf: boolean }) => {
+    const layout = layoutSheet(blankShape(dieline), sheet);
+    return { layout, pdf: pdf ? await renderSheetPdf(dieline, layout) : null };
+  },
   'print.texture': ({ placement, sizePx, window }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds }) =>
     renderTextureJpeg(placement, sizePx, window),
 } as const;

@@ -1,6 +1,7 @@
 // GET /projects/:id/layout (extensions §9): the project's blank laid out n-up on a press sheet, as
 // JSON or as the press sheet PDF. JWT, the caller's project only; strong ETag, private, no-cache.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { signalOnClientGone } from '../render/index.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
 import { LayoutQuery, LayoutResponse } from '../schemas/sheet-layouts.js';
@@ -20,16 +21,17 @@ const projectLayoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
         description:
           'Box templates only (a container answers 400). Copies go in rows at 0° or 90°, nested with 180° turns where ' +
           'the cut outline allows, keeping gapMm between outlines and clear of the gripper strip along the top edge. ' +
-          'A blank larger than the sheet answers 422.',
+          'A blank larger than the sheet answers 422. The layout runs in a render child within RENDER_LAYOUT_TIMEOUT_MS; past it, ' +
+          'or with every render child busy, the answer is 503 with Retry-After.',
         security,
         params: IdParams,
         querystring: LayoutQuery,
-        response: { 200: LayoutResponse, 304: NotModified, ...errorResponses(400, 401, 404, 422) },
+        response: { 200: LayoutResponse, 304: NotModified, ...errorResponses(400, 401, 404, 422, 503) },
       },
     },
     async function projectLayout(request, reply) {
       const project = await app.services.projects.get(request.caller, request.params.id);
-      const layout = await app.services.sheetLayouts.forProject(project, request.query);
+      const layout = await app.services.sheetLayouts.forProject(project, request.query, signalOnClientGone(reply.raw));
       return sendDieline(request, reply, layout, PROJECT_DIELINE_CACHE);
     },
   );

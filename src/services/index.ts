@@ -22,6 +22,7 @@ import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
 import { createShareService } from './shares.js';
 import { createSheetLayoutService } from './sheet-layouts.js';
+import { createPrintAdmission } from './print-admission.js';
 import { createViewerFiles } from './viewer-files.js';
 import { createWebhookService } from './webhooks.js';
 
@@ -34,7 +35,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const fileJanitor = createFileJanitor(repositories.fileDeletions, storage);
   // The child processes every render runs in; closed (their children killed) with the app.
   const renderer = createRenderer(config.render);
-  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer);
+  const printAdmission = createPrintAdmission();
+  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
@@ -71,7 +73,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     renderer,
     fileJanitor,
     dielines,
-    sheetLayouts: createSheetLayoutService(),
+    sheetLayouts: createSheetLayoutService(renderer, printAdmission),
     print,
     models,
     viewerFiles,

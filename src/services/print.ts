@@ -1,14 +1,12 @@
 // Print, preview and preflight of a project: resolves the owner's assets (never anything else),
 // builds the dieline and the placement, and hands them to the pure src/print renderers, which run
-// in a render child (src/render/) within their deadline and stop when the client goes away. At
-// most PRINT_CONCURRENCY jobs at a time per process with PRINT_QUEUE waiting; beyond that the
-// caller gets a 503 and Retry-After.
+// in a render child (src/render/) within their deadline and stop when the client goes away, once
+// the print admission (print-admission.ts) lets them.
 import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
 import type { ContainerOptions } from '../dielines/containers/index.js';
 import { DEFAULT_BLEED_MM, DielineSizeError, type Bounds } from '../dielines/index.js';
-import { badRequest, conflict, HttpError, MESSAGES } from '../errors.js';
-import { createLimiter } from '../lib/concurrency.js';
+import { badRequest, conflict, MESSAGES } from '../errors.js';
 import {
   DEFAULT_CONDITION,
   DEFAULT_GLUE_AREAS,
@@ -41,6 +39,7 @@ import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
+import type { PrintAdmission } from './print-admission.js';
 import {
   containerOptionsKey,
   containerOptionsOf,
@@ -50,10 +49,6 @@ import {
   type PrintGeometry,
 } from './print-geometry.js';
 
-export const PRINT_CONCURRENCY = 2;
-export const PRINT_QUEUE = 4;
-/** Jobs of one account waiting behind its running one; beyond that the account gets a 503. */
-export const PRINT_PER_ACCOUNT_QUEUE = 2;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
 const RENDERER_VERSION = 3;
 
@@ -117,41 +112,21 @@ interface Prepared {
   state: DesignState;
 }
 
-export function createPrintService(assetRows: AssetRepository, storage: FileStorage, publicBaseUrl: string | null, renderer: Renderer) {
+export function createPrintService(
+  assetRows: AssetRepository,
+  storage: FileStorage,
+  publicBaseUrl: string | null,
+  renderer: Renderer,
+  admission: PrintAdmission,
+) {
   /** The sheet's print as a texture (JPEG), or null when nothing prints on it. */
   function textureJpeg(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, signal?: AbortSignal): Promise<Buffer> | null {
     if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
     return renderer.run('texture', 'print.texture', { placement, sizePx, window }, signal);
   }
 
-  const limit = createLimiter(PRINT_CONCURRENCY);
-  let inFlight = 0;
   const baseUrl = publicBaseUrl ?? undefined;
-
-  const accounts = new Map<string, { limit: ReturnType<typeof createLimiter>; inFlight: number }>();
-
-  /**
-   * One account renders one job at a time (its next ones wait, at most PRINT_PER_ACCOUNT_QUEUE), so
-   * a costly design holds one render child, never all of them, and other accounts keep the rest.
-   * userId null: work that renders nothing (preflight) is not held behind the account's render.
-   */
-  async function bounded<T>(userId: string | null, task: () => Promise<T>): Promise<T> {
-    const account = userId === null ? null : (accounts.get(userId) ?? { limit: createLimiter(1), inFlight: 0 });
-    if (inFlight >= PRINT_CONCURRENCY + PRINT_QUEUE || (account && account.inFlight > PRINT_PER_ACCOUNT_QUEUE)) {
-      throw new HttpError(503, MESSAGES.printBusy);
-    }
-    if (account) {
-      accounts.set(userId!, account);
-      account.inFlight++;
-    }
-    inFlight++;
-    try {
-      return await (account ? account.limit(() => limit(task)) : limit(task));
-    } finally {
-      inFlight--;
-      if (account && --account.inFlight === 0) accounts.delete(userId!);
-    }
-  }
+  const bounded = admission.admit;
 
   /** The owner's rows for every asset the design names: cheap, no file is read. */
   async function ownedFiles(project: Project): Promise<Map<string, StoredFile | null>> {

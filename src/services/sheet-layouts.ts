@@ -1,11 +1,14 @@
 // Sheet layouts (n-up) of a project's blank: how many copies a press sheet holds and where, as
-// JSON or as the press sheet PDF with every copy's die on the spot plates. Layouts are a pure
-// function of the blank and the sheet, so recent answers are kept in a small LRU.
+// JSON or as the press sheet PDF with every copy's die on the spot plates. A small blank on a large
+// sheet is hundreds of copies to place and draw, so both run in a render child, within its
+// deadline, admitted as print work is (one account's one at a time). Layouts are a pure function of the blank and the sheet: recent answers are kept in a
+// small LRU.
 import { DEFAULT_BLEED_MM, DielineSizeError, generateDieline, type Dieline } from '../dielines/index.js';
-import { BlankTooLargeError, layoutSheet, type SheetLayout, type SheetSpec } from '../dielines/layout.js';
-import { renderSheetPdf } from '../dielines/sheet-pdf.js';
+import { BlankTooLargeError, type SheetSpec } from '../dielines/layout.js';
 import { badRequest, HttpError, MESSAGES } from '../errors.js';
 import { createLruCache } from '../lib/lru-cache.js';
+import type { Renderer } from '../render/index.js';
+import type { PrintAdmission } from './print-admission.js';
 import type { Project } from '../repositories/projects.js';
 import type { LayoutQuery, LayoutReplyBody } from '../schemas/sheet-layouts.js';
 import { projectThicknessMm, requireDielineTemplate, strongEtag, type RenderedDielineReply } from './dielines.js';
@@ -31,13 +34,7 @@ function projectDieline(project: Project): Dieline {
   }
 }
 
-/** The blank's cut outlines, as the layout places them. */
-function blankShape(dieline: Dieline) {
-  const outlines = dieline.paths.filter((path) => path.type === 'cut' && path.role === 'outline').map((path) => path.points);
-  return { outlines, width: dieline.blank.width, height: dieline.blank.height };
-}
-
-export function createSheetLayoutService() {
+export function createSheetLayoutService(renderer: Renderer, admission: PrintAdmission) {
   const cache = createLruCache<RenderedDielineReply>({
     maxEntries: CACHE_ENTRIES,
     maxBytes: CACHE_BYTES,
@@ -45,8 +42,8 @@ export function createSheetLayoutService() {
   });
 
   return {
-    /** GET /projects/:id/layout (ownership checked by the caller). */
-    async forProject(project: Project, query: LayoutQuery): Promise<RenderedDielineReply> {
+    /** GET /projects/:id/layout (ownership checked by the caller); signal stops the render. */
+    async forProject(project: Project, query: LayoutQuery, signal?: AbortSignal): Promise<RenderedDielineReply> {
       const sheet: SheetSpec = {
         widthMm: query.sheetWidthMm ?? DEFAULT_SHEET.widthMm,
         heightMm: query.sheetHeightMm ?? DEFAULT_SHEET.heightMm,
@@ -58,19 +55,17 @@ export function createSheetLayoutService() {
       const key = JSON.stringify([dieline.templateId, dieline.dimensions.inside, dieline.thicknessMm, sheet, format]);
       const cached = cache.get(key);
       if (cached) return cached;
-      let layout: SheetLayout;
-      try {
-        layout = layoutSheet(blankShape(dieline), sheet);
-      } catch (error) {
-        if (error instanceof BlankTooLargeError) throw new HttpError(422, error.message);
-        throw error;
-      }
+      const input = { dieline, sheet, pdf: format === 'pdf' };
+      const { layout, pdf } = await admission
+        .admit(project.userId, () => renderer.run('layout', 'sheet.layout', input, signal))
+        .catch((error: unknown) => {
+          throw error instanceof BlankTooLargeError ? new HttpError(422, error.message) : error;
+        });
       const { widthMm, depthMm, heightMm } = dieline.dimensions.inside;
       const stem = `${dieline.templateId}-${widthMm}x${depthMm}x${heightMm}-sheet-${sheet.widthMm}x${sheet.heightMm}`;
       let reply: RenderedDielineReply;
-      if (format === 'pdf') {
-        const body = await renderSheetPdf(dieline, layout);
-        reply = { format, contentType: 'application/pdf', fileName: `${stem}.pdf`, body, etag: strongEtag(body) };
+      if (pdf) {
+        reply = { format, contentType: 'application/pdf', fileName: `${stem}.pdf`, body: pdf, etag: strongEtag(pdf) };
       } else {
         const body = JSON.stringify({ layout } satisfies LayoutReplyBody);
         reply = { format, contentType: 'application/json; charset=utf-8', fileName: `${stem}.json`, body, etag: strongEtag(body) };

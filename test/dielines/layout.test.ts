@@ -18,6 +18,7 @@ import { LayoutReply, SheetLayoutSchema } from '../../src/schemas/sheet-layouts.
 import { apiError } from '../../src/plugins/error-handler.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
+import { createProject as createOwnedProject } from '../print/harness.js';
 
 const run = promisify(execFile);
 const BOX_TEMPLATES = TEMPLATES.filter((template) => template.dielineAvailable);
@@ -244,6 +245,33 @@ describe(`GET /projects/:id/layout (${engineName()})`, () => {
     expect(container.statusCode).toBe(400);
     expect(container.json()).toEqual(apiError(400, "Template 'round-bottle' is a container: sheet layouts are for box templates."));
     expect((await app.inject({ method: 'GET', url: `/projects/${big}/layout` })).statusCode).toBe(401);
+  });
+
+  it('runs in a render child within RENDER_LAYOUT_TIMEOUT_MS: past it, 503 with Retry-After and the child killed', async () => {
+    const metricsToken = 'layout-metrics-token-0123456789';
+    const bounded = await createTestApp({ RENDER_LAYOUT_TIMEOUT_MS: '100', METRICS_TOKEN: metricsToken });
+    try {
+      const account = await registerAccount(bounded);
+      const id = await createOwnedProject(bounded, account, 'straight-tuck-box', {}, { widthMm: 20, depthMm: 20, heightMm: 20 });
+      const deadlineKills = async () => {
+        const metrics = await bounded.inject({ method: 'GET', url: '/metrics', headers: { authorization: `Bearer ${metricsToken}` } });
+        const line = metrics.body.split('\n').find((entry) => entry.startsWith('render_kills_total{pool="print",reason="deadline"}'));
+        return line ? Number(line.split(' ').pop()) : 0;
+      };
+      const before = await deadlineKills();
+      // Hundreds of copies on the largest sheet: a new child and the sheet's PDF take longer than 0.1 s.
+      const response = await bounded.inject({
+        method: 'GET',
+        url: `/projects/${id}/layout?sheetWidthMm=2000&sheetHeightMm=2000&gripperMm=0&gapMm=0&format=pdf`,
+        headers: account.auth,
+      });
+      expect(response.statusCode, response.body).toBe(503);
+      expect(response.json()).toEqual(apiError(503, 'The sheet layout took longer than its 0.1 s limit.'));
+      expect(response.headers['retry-after']).toMatch(/^\d+$/);
+      expect(await deadlineKills()).toBe(before + 1);
+    } finally {
+      await bounded.close();
+    }
   });
 
   it.each([
