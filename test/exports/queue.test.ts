@@ -1,8 +1,9 @@
 // Exports on the BullMQ queue (real Redis, a prefix of its own) rendered by two real worker
 // processes sharing a PostgreSQL database and an upload directory with the web process: the
 // workers share the jobs, and one killed with SIGKILL in the middle of a render loses nothing:
-// the other takes the job over once its lock runs out. The queue mode needs a server database
-// (processes cannot share an embedded one), so this file always runs on PostgreSQL.
+// the other takes the job over once its lock runs out. A job whose workers keep dying fails, with
+// its export, once it has stalled more often than the workers allow. The queue mode needs a server
+// database (processes cannot share an embedded one), so this file always runs on PostgreSQL.
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -15,6 +16,7 @@ import { SHARED_REDIS_URL, uniqueNamespace } from '../helpers/redis.js';
 import { freePort, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { MAILER, pdfPageSizes, pollExport, sleep, type ExportBody } from './helpers.js';
 import { startWorker, type WorkerProcess } from './worker-process.js';
+import { EXPORT_MESSAGES } from '../../src/services/exports.js';
 
 const LOCAL_POSTGRES = 'postgresql://root@127.0.0.1:5432/postgres';
 
@@ -103,22 +105,7 @@ describe('exports on the queue with two worker processes', () => {
   });
 
   it('a worker killed with SIGKILL in the middle of a render loses no export: the other worker finishes it', async () => {
-    // A large CMYK print: long enough to be killed in the middle of it.
-    const photo = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#3060c0' } })
-      .composite([{ input: await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#f0a020' } }).png().toBuffer(), top: 500, left: 500 }])
-      .jpeg({ quality: 95 })
-      .toBuffer();
-    const imageUrl = await uploadImage(photo);
-    const design = {
-      material: 'kraft',
-      background: { kind: 'image', value: imageUrl },
-      artworks: ['front', 'back', 'lid', 'left', 'right'].map((panelId, i) => ({ id: `a${i}`, panelId, imageUrl, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 })),
-    };
-    const project = await call<{ project: { id: string } }>('POST', '/projects', { name: 'Kill', templateId: 'mailer-box', ...MAILER, artworkJson: design });
-    expect(project.status, JSON.stringify(project.body)).toBe(201);
-    const created = await call<{ export: ExportBody }>('POST', `/projects/${project.body.project.id}/exports`, { format: 'print-pdf', options: { colorSpace: 'cmyk' } });
-    expect(created.status).toBe(202);
-    const id = created.body.export.id;
+    const id = await longExport('Kill');
 
     const deadline = Date.now() + 30_000;
     let victim: WorkerProcess | undefined;
@@ -141,4 +128,46 @@ describe('exports on the queue with two worker processes', () => {
     expect(file.status).toBe(200);
     expect(pdfPageSizes(Buffer.from(await file.arrayBuffer()))).toHaveLength(1);
   }, 150_000);
+
+  it('an export whose workers keep dying fails once its job has stalled more often than the workers allow', async () => {
+    // Only this test's workers from here on: EXPORT_ATTEMPTS 2 lets a job stall once.
+    await Promise.all(workers.map((worker) => worker.kill('SIGTERM')));
+    const stalling = { ...env, EXPORT_ATTEMPTS: '2' };
+    const id = await longExport('Stall');
+    for (let death = 0; death < 2; death += 1) {
+      const worker = await startWorker(stalling);
+      workers.push(worker);
+      const deadline = Date.now() + 30_000;
+      while (!worker.logged('started').includes(id) && Date.now() < deadline) await sleep(20);
+      expect(worker.logged('started'), `death ${death + 1}: the worker never started the export`).toContain(id);
+      await worker.kill('SIGKILL');
+    }
+    const last = await startWorker(stalling);
+    workers.push(last);
+    const done = await pollExport(readExport(id), 60_000);
+    expect(done.status).toBe('failed');
+    expect(done.error).toEqual({ statusCode: 500, error: 'Internal Server Error', message: EXPORT_MESSAGES.failed });
+    expect(done.downloadUrl).toBeNull();
+    // The third worker failed the job when it took it, without rendering it again.
+    expect(last.logged('started')).not.toContain(id);
+  }, 150_000);
 });
+
+/** A large CMYK print export (long enough to be killed in the middle of its render); its id. */
+async function longExport(name: string): Promise<string> {
+  const photo = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#3060c0' } })
+    .composite([{ input: await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#f0a020' } }).png().toBuffer(), top: 500, left: 500 }])
+    .jpeg({ quality: 95 })
+    .toBuffer();
+  const imageUrl = await uploadImage(photo);
+  const design = {
+    material: 'kraft',
+    background: { kind: 'image', value: imageUrl },
+    artworks: ['front', 'back', 'lid', 'left', 'right'].map((panelId, i) => ({ id: `a${i}`, panelId, imageUrl, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 })),
+  };
+  const project = await call<{ project: { id: string } }>('POST', '/projects', { name, templateId: 'mailer-box', ...MAILER, artworkJson: design });
+  expect(project.status, JSON.stringify(project.body)).toBe(201);
+  const created = await call<{ export: ExportBody }>('POST', `/projects/${project.body.project.id}/exports`, { format: 'print-pdf', options: { colorSpace: 'cmyk' } });
+  expect(created.status).toBe(202);
+  return created.body.export.id;
+}
