@@ -1,6 +1,7 @@
 // Every render of the service (an upload's analysis, print file, preview, sheet layout, 3D
 // texture) runs in a child process of one of two pools: `analysis` for uploads, `print` for the
-// rest, so a queue of prints never holds up an upload. Each kind of work has its deadline (RenderConfig.timeoutsMs).
+// rest, so a queue of prints never holds up an upload. Each kind of work has its deadline
+// (RenderConfig.timeoutsMs).
 import type { RenderConfig } from '../config.js';
 import { createRenderPool, type PoolStats } from './pool.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';

@@ -1,6 +1,7 @@
 // The work a render child does, by name: each task is one call into a pure module (the image
-// analysis, src/print, the sheet layout) with structured-clone-able input. Options objects pass through whole, so
-// what the renderers learn to read needs no change here or in the pool. Loaded only in children.
+// analysis, src/print, the sheet layout in src/dielines) with structured-clone-able input. Options
+// objects pass through whole, so what the renderers learn to read needs no change here or in the
+// pool. Loaded only in children.
 import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
 import { renderPreviewPng, renderPrintPdf, renderTextureJpeg, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';

@@ -126,7 +126,6 @@ export function createPrintService(
   }
 
   const baseUrl = publicBaseUrl ?? undefined;
-  const bounded = admission.admit;
 
   /** The owner's rows for every asset the design names: cheap, no file is read. */
   async function ownedFiles(project: Project): Promise<Map<string, StoredFile | null>> {
@@ -235,7 +234,7 @@ export function createPrintService(
       const files = await ownedFiles(project);
       const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
       const part = printedPart(project, query);
-      const result = await bounded(null, async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part, containers), query.condition, options));
+      const result = await admission.admit(null, async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part, containers), query.condition, options));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -258,7 +257,7 @@ export function createPrintService(
       return {
         etag: inputEtag('print', project, [options, part, optionsKey(project, containers)], files),
         render: (signal) =>
-          bounded(project.userId, async () => {
+          admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
             const checked = preflightOf(prepared);
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
@@ -275,7 +274,7 @@ export function createPrintService(
      */
     async texture(project: Project, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
-      return bounded(project.userId, async () => {
+      return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
         return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, signal);
@@ -289,7 +288,7 @@ export function createPrintService(
      */
     async containerTexture(project: Project, containers: ContainerOptions, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
       const files = await ownedFiles(project);
-      return bounded(project.userId, async () => {
+      return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, { part: 'board' }, containers);
         if (!prepared.dieline) return null;
         return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, signal);
@@ -311,7 +310,7 @@ export function createPrintService(
       return {
         etag: inputEtag('preview', project, [{ width, ...part }, optionsKey(project, containers)], files),
         render: (signal) =>
-          bounded(project.userId, async () => {
+          admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, containers);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
             return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width }, signal);
