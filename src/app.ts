@@ -11,6 +11,7 @@ import { badRequest, MESSAGES } from './errors.js';
 import { redactSecrets } from './lib/log-redaction.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
 import accessLogPlugin, { RequestLinesOff } from './plugins/access-log.js';
+import { requestLogger } from './plugins/request-logger.js';
 import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
 import backgroundWorkPlugin from './plugins/background-work.js';
@@ -101,6 +102,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     },
     // src/plugins/access-log.ts writes the one line per request instead of Fastify's two.
     logController: new RequestLinesOff(),
+    // Without a logger Fastify hands every request its one shared stand-in.
+    ...(options.logger === false ? {} : { childLoggerFactory: requestLogger }),
     requestIdHeader: false,
     genReqId: generateRequestId,
     trustProxy: config.trustProxy,

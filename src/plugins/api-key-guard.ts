@@ -44,8 +44,8 @@ async function apiKeyGuardPlugin(app: FastifyInstance) {
   function admit(request: FastifyRequest, owner: ApiKeyOwner | null, done: HookHandlerDoneFunction) {
     if (!owner) return done(unauthorized(MESSAGES.invalidApiKey));
     request.apiKey = owner;
-    // The key's ids join every later line of this request's logger (pino serializes them once,
-    // here). With logging off, Fastify hands every request the one shared logger: nothing to label.
+    // The key's ids join every later line of this request's logger, its access line included.
+    // With logging off, Fastify hands every request the one shared logger: nothing to label.
     if (request.log !== request.server.log) (request.log as BindableLogger).setBindings?.({ apiKeyId: owner.id, userId: owner.userId });
     done();
   }
