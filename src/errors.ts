@@ -63,7 +63,7 @@ export const MESSAGES = {
   templateNotFound: (id: string) => `Template '${id}' was not found.`,
   templateHasNoDieline: (id: string) => `Template '${id}' has no dieline.`,
   printPreflightErrors: 'The project has preflight errors; see GET /projects/:id/preflight.',
-  printBusy: 'Too many print files and previews are being made; retry in a few seconds.',
+  printBusy: 'Too many print files, previews and sheet layouts are being made; retry in a few seconds.',
   mockupBusy: 'Too many mockups are being rendered; retry in a few seconds.',
   mockupTimeout: 'The mockup took too long to render; retry in a few seconds.',
   materialNotForTemplate: (material: string, id: string) => `Material '${material}' is not available for template '${id}'.`,

@@ -261,7 +261,7 @@ describe('concurrency', () => {
     const busy = responses.filter((r) => r.statusCode === 503);
     expect(busy.length).toBeGreaterThan(0);
     expect(busy.length + responses.filter((r) => r.statusCode === 200).length).toBe(12);
-    expectApiError(busy[0]!, 503, 'Too many print files and previews are being made; retry in a few seconds.');
+    expectApiError(busy[0]!, 503, 'Too many print files, previews and sheet layouts are being made; retry in a few seconds.');
     expect(busy[0]!.headers['retry-after']).toBe('5');
   }, 120_000);
 });
