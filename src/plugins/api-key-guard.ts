@@ -1,10 +1,11 @@
 // The /v1 surface's guard: the x-api-key header, verified by the api-keys service (see there for
 // how a revocation reaches every process by the next request).
-import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES, unauthorized } from '../errors.js';
 import type { ApiKeyOwner } from '../repositories/api-keys.js';
 import { API_KEY, documentSecurity } from './openapi-conventions.js';
+import { RequestLogger } from './request-logger.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -35,9 +36,6 @@ export function readApiKeyHeader(value: string | string[] | undefined): string |
   return trimmed === '' ? null : trimmed;
 }
 
-/** pino's loggers can add bindings in place; Fastify's logger type does not list it. */
-type BindableLogger = FastifyBaseLogger & { setBindings?: (bindings: Record<string, string>) => void };
-
 async function apiKeyGuardPlugin(app: FastifyInstance) {
   app.decorateRequest('apiKey', null);
 
@@ -46,7 +44,7 @@ async function apiKeyGuardPlugin(app: FastifyInstance) {
     request.apiKey = owner;
     // The key's ids join every later line of this request's logger, its access line included.
     // With logging off, Fastify hands every request the one shared logger: nothing to label.
-    if (request.log !== request.server.log) (request.log as BindableLogger).setBindings?.({ apiKeyId: owner.id, userId: owner.userId });
+    if (request.log instanceof RequestLogger) request.log.setBindings({ apiKeyId: owner.id, userId: owner.userId });
     done();
   }
 

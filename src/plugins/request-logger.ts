@@ -55,9 +55,12 @@ export class RequestLogger implements FastifyBaseLogger {
     return this.logger.child(bindings, options);
   }
 
-  /** One info line of plain fields, written without making the child when there is none yet. */
+  /**
+   * One info line of plain fields, written without making the child when there is none yet and
+   * the route sets neither its own level nor serializers (the options Fastify passes).
+   */
   infoFields(fields: Record<string, unknown>, message: string): void {
-    if (this.#child || this.options.level !== undefined) this.logger.info(fields, message);
+    if (this.#child || this.options.level !== undefined || this.options.serializers !== undefined) this.logger.info(fields, message);
     else this.parent.info({ ...this.#bindings, ...fields }, message);
   }
 }

@@ -67,6 +67,10 @@ describe('RequestLogger', () => {
     quiet.infoFields(FIELDS, 'request completed');
     expect(quiet.level).toBe('warn');
     expect(written).toHaveLength(3);
+    // And its serializers.
+    const serialized = new RequestLogger(parent, { reqId: 'req-5' }, { serializers: { route: () => 'a route' } });
+    serialized.infoFields(FIELDS, 'request completed');
+    expect(JSON.parse(written[3]!)).toMatchObject({ reqId: 'req-5', route: 'a route' });
   });
 });
 
