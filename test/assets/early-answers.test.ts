@@ -33,7 +33,7 @@ describe(`early answers on POST /assets arrive (${engineName()})`, () => {
     server = await startServer({ databaseUrl: databaseUrl() ?? '' });
     cases = earlyCases({ authorization: `Bearer ${await registerOver(server.baseUrl)}` });
     url = `${server.baseUrl}/assets`;
-  }, 60_000);
+  }, 120_000);
   afterAll(() => server?.stop());
 
   const expectAnswers = (outcomes: Outcome[], early: EarlyCase) => {

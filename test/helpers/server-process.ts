@@ -8,7 +8,9 @@ import path from 'node:path';
 import { TEST_API_KEY_SECRET, TEST_JWT_SECRET } from './app.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
-const START_TIMEOUT_MS = 30_000;
+// Catches a server that never answers: an embedded engine's first start (creating its database) on
+// a busy two-core machine has taken more than 30 s.
+const START_TIMEOUT_MS = 90_000;
 const STOP_TIMEOUT_MS = 10_000;
 
 export interface ServerProcess {

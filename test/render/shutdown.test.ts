@@ -42,7 +42,7 @@ beforeAll(async () => {
     databaseUrl: databaseUrl() ?? '',
     env: { SHUTDOWN_GRACE_MS: String(GRACE_MS), RENDER_ANALYSIS_TIMEOUT_MS: '300000' },
   });
-}, 60_000);
+}, 120_000);
 
 afterAll(async () => {
   await server?.stop();
