@@ -16,7 +16,7 @@ export interface MetricsSources {
   /** bcrypt tasks running and waiting for a slot. */
   bcrypt?: () => { running: number; waiting: number };
   /** Render child pools by name (src/render/). */
-  render?: () => Record<string, { children: number; busy: number; waiting: number; kills: Record<string, number>; crashes: number }>;
+  render?: () => Record<string, { children: number; busy: number; starting: number; waiting: number; kills: Record<string, number>; crashes: number }>;
 }
 
 export function createMetrics() {
@@ -89,13 +89,14 @@ export function createMetrics() {
   });
   new Gauge({
     name: 'render_children',
-    help: 'Render child processes by pool and state (busy, idle), and renders waiting for a child.',
+    help: 'Render child processes by pool and state (busy, idle, starting), and renders waiting for a child.',
     labelNames: ['pool', 'state'] as const,
     registers: [registry],
     collect() {
       for (const [pool, stats] of Object.entries(sources.render?.() ?? {})) {
         this.set({ pool, state: 'busy' }, stats.busy);
-        this.set({ pool, state: 'idle' }, stats.children - stats.busy);
+        this.set({ pool, state: 'idle' }, stats.children - stats.busy - stats.starting);
+        this.set({ pool, state: 'starting' }, stats.starting);
         this.set({ pool, state: 'waiting' }, stats.waiting);
       }
     },

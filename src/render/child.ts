@@ -43,3 +43,4 @@ process.on('message', async ({ id, task, input }: Request) => {
     process.send!({ id, ok: false, error: errorToSend(error) });
   }
 });
+process.send!({ ready: true });

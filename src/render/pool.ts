@@ -3,8 +3,10 @@
 // (a worker thread running it does not end), but a child killed with SIGKILL is gone at once. So
 // every task has a deadline counted from its submission (waiting for a child included), is
 // cancelled when the caller's signal aborts, and its child is killed (SIGKILL) at either, or when
-// its resident memory passes the cap; the next task starts a fresh child. The web process only
-// sends and receives structured clones: its event loop never decodes or rasterises.
+// its resident memory passes the cap; the next task starts a fresh child. A task goes to a child
+// that has said it is ready: one still starting (a second or more on a busy machine) never holds a
+// task that a running child could take first. The web process only sends and receives structured
+// clones: its event loop never decodes or rasterises.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +42,8 @@ export interface RunOptions {
 export interface PoolStats {
   children: number;
   busy: number;
+  /** Children started and not ready yet (part of `children`). */
+  starting: number;
   waiting: number;
   kills: Record<KillReason, number>;
   crashes: number;
@@ -49,6 +53,8 @@ export interface PoolStats {
 }
 
 type Reply = { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SentError };
+/** What a child sends: once `ready` when it can take tasks, then one reply per task. */
+type ChildMessage = { ready: true } | Reply;
 
 interface Job {
   id: number;
@@ -64,6 +70,8 @@ interface Job {
 
 interface Worker {
   child: ChildProcess;
+  /** The child has loaded its tasks and takes work. */
+  ready: boolean;
   job: Job | null;
   idleTimer?: NodeJS.Timeout;
   /** Why this pool killed it, if it did. */
@@ -110,26 +118,37 @@ export function createRenderPool(options: PoolOptions) {
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
-    const worker: Worker = { child, job: null, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
+    const worker: Worker = { child, ready: false, job: null, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
     workers.add(worker);
-    child.on('message', (reply: Reply) => finish(worker, reply));
+    child.on('message', (message: ChildMessage) => ('ready' in message ? becameReady(worker) : finish(worker, message)));
     child.once('exit', () => gone(worker));
     // A failed spawn also emits exit; the error itself needs a listener.
     child.on('error', () => undefined);
     return worker;
   }
 
-  /** The child is gone (killed by us, crashed, or idle): fail its job unless it was settled. */
+  /**
+   * The child is gone (killed by us, crashed, or idle): fail its job unless it was settled. A child
+   * that dies while starting fails the oldest waiting task in its place, so a child that cannot
+   * start is not restarted for ever while tasks wait for their deadlines.
+   */
   function gone(worker: Worker): void {
     workers.delete(worker);
     clearTimeout(worker.idleTimer);
-    const job = worker.job;
+    const job = worker.job ?? (!worker.ready && !worker.killed && !closed ? waiting.shift() : undefined);
     worker.job = null;
     if (job) {
       if (!worker.killed) crashes++;
       job.settle();
       job.reject(new RenderError('crashed', RENDER_MESSAGES.crashed(job.options.label)));
     }
+    pump();
+  }
+
+  function becameReady(worker: Worker): void {
+    if (worker.ready || worker.killed) return;
+    worker.ready = true;
+    park(worker);
     pump();
   }
 
@@ -167,8 +186,8 @@ export function createRenderPool(options: PoolOptions) {
   }
 
   function idleWorker(): Worker | undefined {
-    for (const worker of workers) if (!worker.job && !worker.killed) return worker;
-    return workers.size < options.size ? spawnWorker() : undefined;
+    for (const worker of workers) if (worker.ready && !worker.job && !worker.killed) return worker;
+    return undefined;
   }
 
   function dispatch(job: Job, worker: Worker): void {
@@ -180,11 +199,16 @@ export function createRenderPool(options: PoolOptions) {
   }
 
   function pump(): void {
-    while (waiting.length > 0 && !closed) {
+    if (closed) return;
+    while (waiting.length > 0) {
       const worker = idleWorker();
-      if (!worker) return;
+      if (!worker) break;
       dispatch(waiting.shift()!, worker);
     }
+    // Tasks still waiting start children (up to the pool's size) that take the queue's head once ready.
+    const starting = [...workers].filter((worker) => !worker.ready).length;
+    const wanted = Math.min(waiting.length - starting, options.size - workers.size);
+    for (let i = 0; i < wanted; i++) spawnWorker();
   }
 
   function watchMemory(): void {
@@ -263,6 +287,7 @@ export function createRenderPool(options: PoolOptions) {
       return {
         children: live.length,
         busy: live.filter((worker) => worker.job).length,
+        starting: live.filter((worker) => !worker.ready).length,
         waiting: waiting.length,
         kills: { ...kills },
         crashes,

@@ -64,6 +64,11 @@ describe(`GET /metrics (${engineName()})`, { timeout: 120_000 }, () => {
     expect(text).toContain('rate_limit_rejections_total{route="/auth/login"} 1');
     expect(text).toContain(`upload_bytes_total ${png.length}`);
     expect(text).toMatch(/^bcrypt_queue_tasks\{state="running"\} \d+$/m);
+    // The upload's analysis started one child, which is idle again; no print child was needed.
+    for (const [state, count] of Object.entries({ busy: 0, idle: 1, starting: 0, waiting: 0 })) {
+      expect(text).toContain(`render_children{pool="analysis",state="${state}"} ${count}`);
+      expect(text).toContain(`render_children{pool="print",state="${state}"} 0`);
+    }
     expect(text).toMatch(/^process_cpu_user_seconds_total \d/m);
     expect(text).toMatch(/^nodejs_eventloop_lag_seconds \d/m);
     // Bounded labels: no raw path, id or client value.

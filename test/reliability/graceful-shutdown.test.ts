@@ -98,7 +98,10 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
 
   it('finishes all 50 in-flight requests, refuses new connections, exits 0 within 10 s, leaves no temp file', { timeout: 90_000 }, async () => {
     // bcrypt at cost 10 makes logins and registrations slow enough to still be running at exit.
-    server = await spawnServer({ BCRYPT_COST: '10' });
+    // The grace period is the default one (the test helper's is shorter): renders in flight get
+    // half of it, and the 15 uploads' analyses share the niced render children with 20 bcrypt
+    // hashes on two cores, which takes 1–2.5 s while other test files load the machine.
+    server = await spawnServer({ BCRYPT_COST: '10', SHUTDOWN_GRACE_MS: '10000' });
     await server.waitUntilHealthy();
     const api = async (method: string, url: string, body?: unknown, token?: string) => {
       const response = await fetch(`${server.baseUrl}${url}`, {

@@ -10,6 +10,7 @@ import { startServer, type ServerProcess } from '../helpers/server-process.js';
 import { translucentCircles } from './bombs.js';
 
 const GRACE_MS = 4_000;
+const METRICS_TOKEN = 'shutdown-test-metrics-token';
 
 let server: ServerProcess;
 
@@ -40,7 +41,7 @@ const alive = (pid: number) => {
 beforeAll(async () => {
   server = await startServer({
     databaseUrl: databaseUrl() ?? '',
-    env: { SHUTDOWN_GRACE_MS: String(GRACE_MS), RENDER_ANALYSIS_TIMEOUT_MS: '300000' },
+    env: { SHUTDOWN_GRACE_MS: String(GRACE_MS), RENDER_ANALYSIS_TIMEOUT_MS: '300000', METRICS_TOKEN },
   });
 }, 120_000);
 
@@ -67,13 +68,19 @@ describe(`shutdown during a render (${engineName()})`, () => {
       (error: Error) => error,
     );
 
-    // A child exists once a task was handed to it: it is rasterising now.
-    let children: number[] = [];
+    // The analysis child has started and taken the task: it is rasterising now.
+    const analysisBusy = async () => {
+      const metrics = await fetch(`${server.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+      return (await metrics.text()).includes('render_children{pool="analysis",state="busy"} 1');
+    };
     const until = Date.now() + 30_000;
-    while (children.length === 0 && Date.now() < until) {
+    let busy = await analysisBusy();
+    while (!busy && Date.now() < until) {
       await new Promise((resolve) => setTimeout(resolve, 50));
-      children = renderChildren(server.pid);
+      busy = await analysisBusy();
     }
+    expect(busy, server.output()).toBe(true);
+    const children = renderChildren(server.pid);
     expect(children.length, server.output()).toBe(1);
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(alive(children[0]!)).toBe(true);
