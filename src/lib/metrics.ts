@@ -15,6 +15,8 @@ export interface MetricsSources {
   pool?: () => PoolStats;
   /** bcrypt tasks running and waiting for a slot. */
   bcrypt?: () => { running: number; waiting: number };
+  /** Whether the shared rate-limit store (Redis) is connected; absent without REDIS_URL. */
+  rateLimitStore?: () => boolean;
   /** Render child pools by name (src/render/). */
   render?: () => Record<string, { children: number; busy: number; starting: number; waiting: number; kills: Record<string, number>; crashes: number }>;
 }
@@ -85,6 +87,16 @@ export function createMetrics() {
       if (!stats) return;
       this.set({ state: 'running' }, stats.running);
       this.set({ state: 'waiting' }, stats.waiting);
+    },
+  });
+  new Gauge({
+    name: 'rate_limit_store_connected',
+    help: 'Whether the shared rate-limit store is connected (1), or down and checks fail open (0); by store.',
+    labelNames: ['store'] as const,
+    registers: [registry],
+    collect() {
+      const connected = sources.rateLimitStore?.();
+      if (connected !== undefined) this.set({ store: 'redis' }, connected ? 1 : 0);
     },
   });
   new Gauge({

@@ -32,6 +32,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
     : null;
   if (shared) {
     app.addHook('onClose', () => shared.close());
+    app.metrics.sources.rateLimitStore = () => shared.redis.status === 'ready';
     // Counting starts with the first request: give the connection a moment, never more.
     if (!(await shared.connected(STARTUP_WAIT_MS))) app.log.warn('rate-limit store (Redis) not reachable at start-up: failing open until it is');
   }

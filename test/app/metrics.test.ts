@@ -64,6 +64,9 @@ describe(`GET /metrics (${engineName()})`, { timeout: 120_000 }, () => {
     expect(text).toContain('rate_limit_rejections_total{route="/auth/login"} 1');
     expect(text).toContain(`upload_bytes_total ${png.length}`);
     expect(text).toMatch(/^bcrypt_queue_tasks\{state="running"\} \d+$/m);
+    // Without REDIS_URL the rate limits are counted in the process: there is no store to report.
+    expect(text).toContain('# TYPE rate_limit_store_connected gauge');
+    expect(text).not.toContain('rate_limit_store_connected{');
     // The upload's analysis started one child, which is idle again; no print child was needed.
     for (const [state, count] of Object.entries({ busy: 0, idle: 1, starting: 0, waiting: 0 })) {
       expect(text).toContain(`render_children{pool="analysis",state="${state}"} ${count}`);

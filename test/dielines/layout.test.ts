@@ -258,8 +258,17 @@ describe(`GET /projects/:id/layout (${engineName()})`, () => {
         const line = metrics.body.split('\n').find((entry) => entry.startsWith('render_kills_total{pool="print",reason="deadline"}'));
         return line ? Number(line.split(' ').pop()) : 0;
       };
+      // A first layout starts the print child; one still starting holds no render, so that layout
+      // may time out waiting (nothing to kill) or be made, and the child stays for the next.
+      const first = await bounded.inject({ method: 'GET', url: `/projects/${id}/layout`, headers: account.auth });
+      expect([200, 503], first.body).toContain(first.statusCode);
+      const until = Date.now() + 60_000;
+      while (bounded.services.renderer.stats().print.starting > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(bounded.services.renderer.stats().print).toMatchObject({ children: 1, starting: 0, busy: 0 });
+
       const before = await deadlineKills();
-      // Hundreds of copies on the largest sheet: a new child and the sheet's PDF take longer than 0.1 s.
+      // Hundreds of copies on the largest sheet, as the child's first PDF: about 0.2 s on a warm
+      // child and more on its first, so the running render is stopped and its child killed.
       const response = await bounded.inject({
         method: 'GET',
         url: `/projects/${id}/layout?sheetWidthMm=2000&sheetHeightMm=2000&gripperMm=0&gapMm=0&format=pdf`,

@@ -11,10 +11,31 @@ afterEach(async () => {
   await Promise.all(apps.splice(0).map((app) => app.close()));
 });
 
-/** A generous command timeout where counting is tested: a loaded test machine must not fail open. */
+const metricValue = async (app: App, name: string) => {
+  const metric = await app.metrics.registry.getSingleMetric(name)?.get();
+  return metric?.values.reduce((sum, value) => sum + value.value, 0) ?? 0;
+};
+
+/** rate_limit_store_connected: 1 while the store is connected, 0 while checks fail open. */
+const storeConnected = (app: App) => metricValue(app, 'rate_limit_store_connected');
+
+async function waitForStore(app: App, connected: 0 | 1): Promise<void> {
+  const deadline = Date.now() + 15_000;
+  while ((await storeConnected(app)) !== connected) {
+    if (Date.now() > deadline) throw new Error(`rate_limit_store_connected did not become ${connected}`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
+/**
+ * A generous command timeout where counting is tested: a loaded test machine must not fail open.
+ * Counting is tested from the moment the store is connected: an app whose connection took longer
+ * than its start-up wait serves (uncounted) until it is.
+ */
 async function instance(env: Record<string, string>): Promise<App> {
   const app = await createTestApp({ RATE_LIMIT_AUTH_PER_MIN: '5', REDIS_TIMEOUT_MS: '2000', ...env });
   apps.push(app);
+  await waitForStore(app, 1);
   return app;
 }
 
@@ -27,11 +48,6 @@ async function timedLogin(app: App): Promise<{ status: number; ms: number }> {
   const response = await login(app);
   return { status: response.statusCode, ms: performance.now() - started };
 }
-
-const metricValue = async (app: App, name: string) => {
-  const metric = await app.metrics.registry.getSingleMetric(name)?.get();
-  return metric?.values.reduce((sum, value) => sum + value.value, 0) ?? 0;
-};
 
 describe(`shared rate limits on Redis (${engineName()})`, { timeout: 120_000 }, () => {
   it('two instances spend one budget: limit 5, the sixth request through either is 429', async () => {
@@ -52,6 +68,7 @@ describe(`shared rate limits on Redis (${engineName()})`, { timeout: 120_000 }, 
     // Another client address has its own budget.
     expect((await login(b, '203.0.113.8')).statusCode).toBe(400);
     expect(await metricValue(a, 'rate_limit_rejections_total')).toBe(1);
+    for (const app of [a, b]) expect(await metricValue(app, 'rate_limit_store_errors_total')).toBe(0);
   });
 
   it('keys are namespaced: two deployments on one Redis do not share budgets', async () => {
@@ -87,6 +104,7 @@ describe(`shared rate limits on Redis (${engineName()})`, { timeout: 120_000 }, 
       // for a loaded test machine, far below ioredis's default 30-40 s hang.
       expect(Math.max(...whileDown.map((r) => r.ms))).toBeLessThan(1_000);
       expect(await metricValue(app, 'rate_limit_store_errors_total')).toBeGreaterThanOrEqual(10);
+      await waitForStore(app, 0);
 
       await redis.start();
       // Reconnects by itself (at most 2 s between attempts); the budget is fresh (no persistence).
@@ -96,6 +114,7 @@ describe(`shared rate limits on Redis (${engineName()})`, { timeout: 120_000 }, 
         await new Promise((resolve) => setTimeout(resolve, 100));
       }
       expect((await login(app)).statusCode).toBe(429);
+      expect(await storeConnected(app)).toBe(1);
     });
 
     it('frozen (connected, silent): each request waits at most the command timeout', async () => {
