@@ -1,4 +1,5 @@
 // The adversarial review's SVGs against the production build at its default deadlines: how long
+// two small uploads at once take while the second analysis child starts, how long
 // each upload takes to be answered, how long another account's small PNG upload takes while a
 // render child is busy with an SVG librsvg cannot finish, and how long SIGTERM takes to exit
 // during such a render. Usage: npm run build && npx tsx bench/render-bounds.ts
@@ -30,6 +31,8 @@ const attacker = await register();
 const other = await register();
 const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
 console.log(`small PNG: ${png.length} bytes; warm-up upload ${JSON.stringify(await upload(other, png, 'image/png'))}`);
+const pair = await Promise.all([upload(other, png, 'image/png'), upload(other, png, 'image/png')]);
+console.log(`two small PNG uploads at once, one analysis child ready and a second one starting: ${pair.map((answer) => answer.ms).join(', ')} ms`);
 for (const [name, svg] of [['blur/morphology bomb', blurMorphologyBomb()], ['turbulence bomb', turbulenceBomb()]] as const) {
   console.log(`${name} (${svg.length} bytes): ${JSON.stringify(await upload(attacker, svg, 'image/svg+xml'))}`);
 }

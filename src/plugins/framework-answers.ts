@@ -72,6 +72,14 @@ async function frameworkAnswersPlugin(app: FastifyInstance) {
     closing = true;
     done();
   });
+  // The close ends the connections idle at its start; one whose request was still running becomes
+  // idle once answered and is ended then. Left open, a keep-alive connection would sit idle until
+  // its timeout and hold the server's close (and the process's exit) until the grace period ran
+  // out. A request pipelined behind the answer keeps its connection busy: it is answered first.
+  app.addHook('onResponse', (_request, _reply, done) => {
+    if (closing) setImmediate(() => app.server.closeIdleConnections());
+    done();
+  });
   app.addHook('onRequest', (request, reply, done) => {
     if (closing) {
       // Steer the client to another instance: this connection ends with the answer.

@@ -2,7 +2,7 @@
 // uploads streamed in chunks, bcrypt logins and registrations, project writes). Each in-flight
 // request completes with its normal answer, new connections are refused from the signal on, the
 // process exits 0 within 10 s, and UPLOAD_DIR holds the uploaded files and no temporary file.
-import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { Agent, request as httpRequest, type IncomingMessage } from 'node:http';
 import { connect } from 'node:net';
 import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -19,6 +19,7 @@ const EXIT_WITHIN_MS = 10_000;
 interface Answer {
   status: number;
   body: string;
+  connection?: string;
 }
 
 /**
@@ -35,20 +36,20 @@ interface HeldRequest {
   answer: Promise<Answer>;
 }
 
-function holdRequest(port: number, label: string, method: string, url: string, headers: Record<string, string>, body: Buffer, firstBytes: number): HeldRequest {
+function holdRequest(port: number, label: string, method: string, url: string, headers: Record<string, string>, body: Buffer, firstBytes: number, agent: Agent | false = false): HeldRequest {
   const req = httpRequest({
     host: '127.0.0.1',
     port,
     method,
     path: url,
-    agent: false,
+    agent,
     headers: { ...headers, 'content-length': String(body.length), expect: '100-continue' },
   });
   const answer = new Promise<Answer>((resolve, reject) => {
     req.on('response', (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), connection: response.headers.connection }));
       response.on('error', reject);
     });
     req.on('error', reject);
@@ -94,7 +95,11 @@ function tryConnect(port: number): Promise<string> {
 
 describe('graceful shutdown (real process, SIGTERM)', () => {
   let server: LifecycleServer;
-  afterAll(() => server?.cleanup());
+  let keepAliveServer: LifecycleServer;
+  afterAll(async () => {
+    await server?.cleanup();
+    await keepAliveServer?.cleanup();
+  });
 
   it('finishes all 50 in-flight requests, refuses new connections, exits 0 within 10 s, leaves no temp file', { timeout: 90_000 }, async () => {
     // bcrypt at cost 10 makes logins and registrations slow enough to still be running at exit.
@@ -197,5 +202,43 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
     const storedNames = [warmUpName, ...answers.filter((a) => a.label.startsWith('upload')).map((a) => JSON.parse(a.body).asset.name as string)];
     expect(entries.sort()).toEqual([...storedNames, ...storedNames.map(thumbnailNameOf)].sort());
     expect((await readFile(path.join(server.uploadDir, storedNames[1]!))).equals(image)).toBe(true);
+  });
+  it('keep-alive clients: an idle connection is ended, one whose request runs is answered then ended, and the process exits 0 long before the grace period', { timeout: 90_000 }, async () => {
+    const GRACE_MS = 30_000;
+    keepAliveServer = await spawnServer({ SHUTDOWN_GRACE_MS: String(GRACE_MS) });
+    await keepAliveServer.waitUntilHealthy();
+    const port = keepAliveServer.port;
+    const agent = new Agent({ keepAlive: true });
+    try {
+      // Two connections kept alive: one is idle at the signal, the other carries a login whose
+      // body is held until after it.
+      const held = holdRequest(port, 'held', 'POST', '/auth/login', jsonHeaders(), json({ email: uniqueEmail('keep-alive'), password: 'correct horse battery' }), 10, agent);
+      await held.started;
+      const idle = await new Promise<IncomingMessage>((resolve, reject) => {
+        httpRequest({ host: '127.0.0.1', port, path: '/templates', agent }, resolve).on('error', reject).end();
+      });
+      idle.resume();
+      await new Promise((resolve) => idle.once('end', resolve));
+      expect(idle.statusCode).toBe(200);
+      expect(idle.headers.connection).toBe('keep-alive');
+      const sockets = Object.values(agent.sockets).flat().concat(Object.values(agent.freeSockets).flat());
+      expect(sockets).toHaveLength(2);
+      const allClosed = Promise.all(sockets.map((socket) => new Promise((resolve) => socket!.once('close', resolve))));
+
+      const signalledAt = performance.now();
+      keepAliveServer.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await held.finish(64, 0);
+      const answer = await held.answer;
+      expect(answer.status, answer.body).toBe(401);
+
+      // Without the connections ended, the process would wait for the grace timer (exit code 1).
+      await allClosed;
+      const exit = await keepAliveServer.exited;
+      expect(exit, keepAliveServer.output()).toMatchObject({ code: 0, signal: null });
+      expect(exit.at - signalledAt).toBeLessThan(GRACE_MS / 2);
+    } finally {
+      agent.destroy();
+    }
   });
 });
