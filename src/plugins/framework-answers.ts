@@ -68,16 +68,19 @@ function answerExpectation(request: IncomingMessage, response: ServerResponse): 
 async function frameworkAnswersPlugin(app: FastifyInstance) {
   let closing = false;
   app.server.on('checkExpectation', answerExpectation);
+  // The close ends the connections idle at its start; one whose request was still running becomes
+  // idle once answered and is ended then (checked every 50 ms, off the request path). Left open, a
+  // keep-alive connection would sit idle until its timeout and hold the server's close (and the
+  // process's exit) until the grace period ran out. A request pipelined behind an answer keeps its
+  // connection busy: it is answered first.
+  let endIdle: NodeJS.Timeout | undefined;
   app.addHook('preClose', (done) => {
     closing = true;
+    endIdle = setInterval(() => app.server.closeIdleConnections(), 50).unref();
     done();
   });
-  // The close ends the connections idle at its start; one whose request was still running becomes
-  // idle once answered and is ended then. Left open, a keep-alive connection would sit idle until
-  // its timeout and hold the server's close (and the process's exit) until the grace period ran
-  // out. A request pipelined behind the answer keeps its connection busy: it is answered first.
-  app.addHook('onResponse', (_request, _reply, done) => {
-    if (closing) setImmediate(() => app.server.closeIdleConnections());
+  app.addHook('onClose', (_instance, done) => {
+    clearInterval(endIdle);
     done();
   });
   app.addHook('onRequest', (request, reply, done) => {
