@@ -54,18 +54,22 @@ const logStream = logOutput(process.stdout, config.production);
 
 // Never half-started: either every dependency works, or one line on stderr and exit 1.
 const app = await (async () => {
+  // Object storage is checked once the embedded database is open: creating it holds the event loop
+  // for seconds, which would spend S3_STARTUP_RETRY_MS on attempts that never got to run.
+  const database = await embeddedDatabase;
   if (config.s3) {
     await retryWithBackoff(() => prepareObjectStorage(config.s3!), {
       budgetMs: config.s3StartupRetryMs,
       retryable: isStorageUnreachable,
       onRetry: ({ attempt, delayMs, error }) =>
         console.error(`Object storage unreachable at start-up (attempt ${attempt}): ${describeStorageError(error)}; retrying in ${delayMs} ms.`),
-    }).catch((error: unknown) => {
+    }).catch(async (error: unknown) => {
+      await database?.close().catch(() => undefined);
       // No cause attached: the database hint below must not read the network error as its own.
       throw new Error(`Object storage unreachable (gave up after S3_STARTUP_RETRY_MS=${config.s3StartupRetryMs}): ${describeStorageError(error)}`);
     });
   }
-  if (embeddedDatabase) return buildApp(config, { database: await embeddedDatabase, ownsDatabase: true, logStream });
+  if (database) return buildApp(config, { database, ownsDatabase: true, logStream });
   return retryWithBackoff(() => buildApp(config, { logStream }), {
     budgetMs: config.databaseStartupRetryMs,
     retryable: isDatabaseUnreachable,
