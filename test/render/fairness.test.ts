@@ -1,0 +1,132 @@
+// A costly render never holds up another account's request: an upload whose analysis takes minutes
+// leaves the other analysis child to other accounts, and one account's costly previews take one
+// print child at a time. The deadlines are long (a minute): the order of the work is what is
+// tested, not how fast a child starts on a loaded machine (bounded-renders.test.ts tests the
+// deadlines). The costly renders end when their client goes away.
+import type { AddressInfo } from 'node:net';
+import sharp from 'sharp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { App } from '../../src/app.js';
+import { registerAccount, type TestAccount } from '../helpers/accounts.js';
+import { createTestApp, engineName } from '../helpers/app.js';
+import { registerProAccount } from '../projects/fixtures.js';
+import { modestFilterSvg, translucentCircles } from './bombs.js';
+
+let app: App;
+let base: string;
+let attacker: TestAccount;
+let other: TestAccount;
+
+async function uploadImage(account: TestAccount, data: Buffer, type: string, filename: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([data], { type }), filename);
+  const response = await fetch(`${base}/assets`, { method: 'POST', headers: account.auth, body: form });
+  const body = (await response.json()) as { asset: { name: string } };
+  expect(response.status, JSON.stringify(body)).toBe(201);
+  return body.asset.name;
+}
+
+/** A mailer box with the named stored image on its front. */
+async function createProject(account: TestAccount, imageName: string): Promise<string> {
+  const response = await fetch(`${base}/projects`, {
+    method: 'POST',
+    headers: { ...account.auth, 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Render order',
+      templateId: 'mailer-box',
+      widthMm: 300,
+      heightMm: 80,
+      depthMm: 220,
+      artworkJson: { artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${imageName}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
+    }),
+  });
+  expect(response.status).toBe(201);
+  return ((await response.json()) as { project: { id: string } }).project.id;
+}
+
+const poolStats = (pool: 'analysis' | 'print') => app.services.renderer.stats()[pool];
+const printStats = () => poolStats('print');
+
+async function until(condition: () => boolean, what: string, withinMs = 30_000): Promise<void> {
+  const end = Date.now() + withinMs;
+  while (!condition()) {
+    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}.`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+beforeAll(async () => {
+  app = await createTestApp({ RENDER_ANALYSIS_TIMEOUT_MS: '60000', RENDER_PREVIEW_TIMEOUT_MS: '60000' });
+  await app.listen({ host: '127.0.0.1', port: 0 });
+  base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  attacker = await registerProAccount(app);
+  other = await registerAccount(app);
+}, 60_000);
+
+afterAll(async () => {
+  await app?.close();
+});
+
+describe(`a costly render and other accounts (${engineName()})`, () => {
+  it("an upload whose analysis takes minutes: another account's upload is analysed meanwhile, and it ends when its client goes away", async () => {
+    const smallPng = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
+    const client = new AbortController();
+    let slowAnswered = false;
+    const form = new FormData();
+    form.append('file', new Blob([translucentCircles()], { type: 'image/svg+xml' }), 'circles.svg');
+    const slow = fetch(`${base}/assets`, { method: 'POST', headers: attacker.auth, body: form, signal: client.signal }).then(
+      () => {
+        slowAnswered = true;
+      },
+      () => undefined,
+    );
+    try {
+      await until(() => poolStats('analysis').busy === 1, 'the costly analysis to take a child');
+      expect(await uploadImage(other, smallPng, 'image/png', 'small.png')).toMatch(/\.png$/);
+      expect(slowAnswered, "the other account's upload was analysed while the costly one was still running").toBe(false);
+    } finally {
+      client.abort();
+      await slow;
+    }
+    await until(() => poolStats('analysis').busy === 0, 'the costly analysis to be cancelled');
+    expect(poolStats('analysis').kills.cancelled).toBe(1);
+    const assets = (await (await fetch(`${base}/assets`, { headers: attacker.auth })).json()) as { total: number };
+    expect(assets.total).toBe(0);
+  }, 120_000);
+
+  it("take one print child at a time: another account's preview is made while they run, and they end when their client goes away", async () => {
+    // A design whose raster takes librsvg minutes at any size, stored as if before the filter check existed.
+    const slowImage = await uploadImage(attacker, modestFilterSvg(), 'image/svg+xml', 'drawing.svg');
+    await app.services.storage.save(slowImage, translucentCircles());
+    const slowProject = await createProject(attacker, slowImage);
+    const photo = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
+    const ownProject = await createProject(other, await uploadImage(other, photo, 'image/jpeg', 'photo.jpg'));
+
+    const client = new AbortController();
+    let slowAnswered = false;
+    const slow = [2048, 2000].map((width) =>
+      fetch(`${base}/projects/${slowProject}/preview?width=${width}`, { headers: attacker.auth, signal: client.signal }).then(
+        () => {
+          slowAnswered = true;
+        },
+        () => undefined,
+      ),
+    );
+    try {
+      await until(() => printStats().busy === 1, 'the first costly preview to take a child');
+      const preview = await fetch(`${base}/projects/${ownProject}/preview`, { headers: other.auth });
+      expect(preview.status).toBe(200);
+      expect(preview.headers.get('content-type')).toBe('image/png');
+      expect((await sharp(Buffer.from(await preview.arrayBuffer())).metadata()).format).toBe('png');
+      expect(slowAnswered, "the other account's preview was made while the costly previews were still running").toBe(false);
+      // The account's second preview waits for its first: it holds no child.
+      expect(printStats().busy).toBe(1);
+    } finally {
+      client.abort();
+      await Promise.all(slow);
+    }
+    await until(() => printStats().busy === 0 && printStats().waiting === 0, 'the costly previews to be cancelled');
+    expect(printStats().kills.cancelled).toBe(1);
+    expect(slowAnswered).toBe(false);
+  }, 120_000);
+});
