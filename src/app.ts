@@ -17,6 +17,7 @@ import authenticationPlugin from './plugins/authentication.js';
 import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
 import { answerRoutingError } from './plugins/routing-errors.js';
+import connectionsPlugin from './plugins/connections.js';
 import frameworkAnswersPlugin, { answerClientError, FRAMEWORK_HTTP_OPTIONS } from './plugins/framework-answers.js';
 import errorHandlerPlugin from './plugins/error-handler.js';
 import openapiPlugin from './plugins/openapi.js';
@@ -143,6 +144,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   app.decorate('config', config);
   await app.register(requestIdPlugin);
   await app.register(errorHandlerPlugin);
+  await app.register(connectionsPlugin);
   await app.register(frameworkAnswersPlugin);
   await app.register(accessLogPlugin);
   await app.register(databasePlugin, { config, database: options.database, ownsDatabase: options.ownsDatabase });

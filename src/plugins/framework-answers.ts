@@ -68,31 +68,8 @@ function answerExpectation(request: IncomingMessage, response: ServerResponse): 
 async function frameworkAnswersPlugin(app: FastifyInstance) {
   let closing = false;
   app.server.on('checkExpectation', answerExpectation);
-  // The close ends the connections idle at its start; one whose request was still running becomes
-  // idle once answered and is ended then (checked every 50 ms, off the request path). Left open, a
-  // keep-alive connection would sit idle until its timeout and hold the server's close (and the
-  // process's exit) until the grace period ran out. A request pipelined behind an answer keeps its
-  // connection busy: it is answered first. A connection that has not sent a byte (a browser's or an
-  // HTTP client's connection opened ahead of a request, a load balancer's probe) is not idle to
-  // Node, and no server timeout ends it: it is ended too.
-  const connections = new Set<Socket>();
-  app.server.on('connection', (socket: Socket) => {
-    connections.add(socket);
-    socket.once('close', () => connections.delete(socket));
-  });
-  const endIdle = () => {
-    app.server.closeIdleConnections();
-    for (const socket of connections) if (socket.bytesRead === 0) socket.destroy();
-  };
-  let endingIdle: NodeJS.Timeout | undefined;
   app.addHook('preClose', (done) => {
     closing = true;
-    endIdle();
-    endingIdle = setInterval(endIdle, 50).unref();
-    done();
-  });
-  app.addHook('onClose', (_instance, done) => {
-    clearInterval(endingIdle);
     done();
   });
   app.addHook('onRequest', (request, reply, done) => {
