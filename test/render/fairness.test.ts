@@ -10,6 +10,7 @@ import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
+import { eventually } from '../assets/helpers.js';
 import { modestFilterSvg, translucentCircles } from './bombs.js';
 
 let app: App;
@@ -45,15 +46,6 @@ async function createProject(account: TestAccount, imageName: string): Promise<s
 }
 
 const poolStats = (pool: 'analysis' | 'print') => app.services.renderer.stats()[pool];
-const printStats = () => poolStats('print');
-
-async function until(condition: () => boolean, what: string, withinMs = 30_000): Promise<void> {
-  const end = Date.now() + withinMs;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`Timed out waiting for ${what}.`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 beforeAll(async () => {
   app = await createTestApp({ RENDER_ANALYSIS_TIMEOUT_MS: '60000', RENDER_PREVIEW_TIMEOUT_MS: '60000' });
@@ -81,14 +73,14 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
       () => undefined,
     );
     try {
-      await until(() => poolStats('analysis').busy === 1, 'the costly analysis to take a child');
+      await eventually(async () => poolStats('analysis').busy === 1, 30_000, 'the costly analysis to take a child');
       expect(await uploadImage(other, smallPng, 'image/png', 'small.png')).toMatch(/\.png$/);
       expect(slowAnswered, "the other account's upload was analysed while the costly one was still running").toBe(false);
     } finally {
       client.abort();
       await slow;
     }
-    await until(() => poolStats('analysis').busy === 0, 'the costly analysis to be cancelled');
+    await eventually(async () => poolStats('analysis').busy === 0, 30_000, 'the costly analysis to be cancelled');
     expect(poolStats('analysis').kills.cancelled).toBe(1);
     const assets = (await (await fetch(`${base}/assets`, { headers: attacker.auth })).json()) as { total: number };
     expect(assets.total).toBe(0);
@@ -113,20 +105,20 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
       ),
     );
     try {
-      await until(() => printStats().busy === 1, 'the first costly preview to take a child');
+      await eventually(async () => poolStats('print').busy === 1, 30_000, 'the first costly preview to take a child');
       const preview = await fetch(`${base}/projects/${ownProject}/preview`, { headers: other.auth });
       expect(preview.status).toBe(200);
       expect(preview.headers.get('content-type')).toBe('image/png');
       expect((await sharp(Buffer.from(await preview.arrayBuffer())).metadata()).format).toBe('png');
       expect(slowAnswered, "the other account's preview was made while the costly previews were still running").toBe(false);
       // The account's second preview waits for its first: it holds no child.
-      expect(printStats().busy).toBe(1);
+      expect(poolStats('print').busy).toBe(1);
     } finally {
       client.abort();
       await Promise.all(slow);
     }
-    await until(() => printStats().busy === 0 && printStats().waiting === 0, 'the costly previews to be cancelled');
-    expect(printStats().kills.cancelled).toBe(1);
+    await eventually(async () => poolStats('print').busy === 0 && poolStats('print').waiting === 0, 30_000, 'the costly previews to be cancelled');
+    expect(poolStats('print').kills.cancelled).toBe(1);
     expect(slowAnswered).toBe(false);
   }, 120_000);
 });
