@@ -203,6 +203,7 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
     expect(entries.sort()).toEqual([...storedNames, ...storedNames.map(thumbnailNameOf)].sort());
     expect((await readFile(path.join(server.uploadDir, storedNames[1]!))).equals(image)).toBe(true);
   });
+
   it('keep-alive clients: an idle connection is ended, one whose request runs is answered then ended, and the process exits 0 long before the grace period', { timeout: 90_000 }, async () => {
     const GRACE_MS = 30_000;
     keepAliveServer = await spawnServer({ SHUTDOWN_GRACE_MS: String(GRACE_MS) });

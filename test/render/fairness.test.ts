@@ -10,7 +10,8 @@ import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
-import { eventually } from '../assets/helpers.js';
+import { eventually, uploadAsset } from '../assets/helpers.js';
+import { createProject } from '../print/harness.js';
 import { modestFilterSvg, translucentCircles } from './bombs.js';
 
 let app: App;
@@ -18,31 +19,34 @@ let base: string;
 let attacker: TestAccount;
 let other: TestAccount;
 
-async function uploadImage(account: TestAccount, data: Buffer, type: string, filename: string): Promise<string> {
-  const form = new FormData();
-  form.append('file', new Blob([data], { type }), filename);
-  const response = await fetch(`${base}/assets`, { method: 'POST', headers: account.auth, body: form });
-  const body = (await response.json()) as { asset: { name: string } };
-  expect(response.status, JSON.stringify(body)).toBe(201);
-  return body.asset.name;
-}
+const MAILER = { widthMm: 300, heightMm: 80, depthMm: 220 };
 
-/** A mailer box with the named stored image on its front. */
-async function createProject(account: TestAccount, imageName: string): Promise<string> {
-  const response = await fetch(`${base}/projects`, {
-    method: 'POST',
-    headers: { ...account.auth, 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: 'Render order',
-      templateId: 'mailer-box',
-      widthMm: 300,
-      heightMm: 80,
-      depthMm: 220,
-      artworkJson: { artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${imageName}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
-    }),
-  });
-  expect(response.status).toBe(201);
-  return ((await response.json()) as { project: { id: string } }).project.id;
+/** The named stored image on the front panel. */
+const onFront = (imageName: string) => ({
+  artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${imageName}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }],
+});
+
+/** Requests over real HTTP whose client can go away; answered() tells whether any was answered. */
+function abortable(requests: Array<(signal: AbortSignal) => Promise<Response>>) {
+  const client = new AbortController();
+  let answered = false;
+  const settled = Promise.all(
+    requests.map((send) =>
+      send(client.signal).then(
+        () => {
+          answered = true;
+        },
+        () => undefined,
+      ),
+    ),
+  );
+  return {
+    answered: () => answered,
+    async goAway(): Promise<void> {
+      client.abort();
+      await settled;
+    },
+  };
 }
 
 const poolStats = (pool: 'analysis' | 'print') => app.services.renderer.stats()[pool];
@@ -62,23 +66,15 @@ afterAll(async () => {
 describe(`a costly render and other accounts (${engineName()})`, () => {
   it("an upload whose analysis takes minutes: another account's upload is analysed meanwhile, and it ends when its client goes away", async () => {
     const smallPng = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
-    const client = new AbortController();
-    let slowAnswered = false;
     const form = new FormData();
     form.append('file', new Blob([translucentCircles()], { type: 'image/svg+xml' }), 'circles.svg');
-    const slow = fetch(`${base}/assets`, { method: 'POST', headers: attacker.auth, body: form, signal: client.signal }).then(
-      () => {
-        slowAnswered = true;
-      },
-      () => undefined,
-    );
+    const slow = abortable([(signal) => fetch(`${base}/assets`, { method: 'POST', headers: attacker.auth, body: form, signal })]);
     try {
       await eventually(async () => poolStats('analysis').busy === 1, 30_000, 'the costly analysis to take a child');
-      expect(await uploadImage(other, smallPng, 'image/png', 'small.png')).toMatch(/\.png$/);
-      expect(slowAnswered, "the other account's upload was analysed while the costly one was still running").toBe(false);
+      expect((await uploadAsset(app, other, smallPng, { filename: 'small.png' })).name).toMatch(/\.png$/);
+      expect(slow.answered(), "the other account's upload was analysed while the costly one was still running").toBe(false);
     } finally {
-      client.abort();
-      await slow;
+      await slow.goAway();
     }
     await eventually(async () => poolStats('analysis').busy === 0, 30_000, 'the costly analysis to be cancelled');
     expect(poolStats('analysis').kills.cancelled).toBe(1);
@@ -88,21 +84,15 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
 
   it("take one print child at a time: another account's preview is made while they run, and they end when their client goes away", async () => {
     // A design whose raster takes librsvg minutes at any size, stored as if before the filter check existed.
-    const slowImage = await uploadImage(attacker, modestFilterSvg(), 'image/svg+xml', 'drawing.svg');
+    const slowImage = (await uploadAsset(app, attacker, modestFilterSvg(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })).name;
     await app.services.storage.save(slowImage, translucentCircles());
-    const slowProject = await createProject(attacker, slowImage);
+    const slowProject = await createProject(app, attacker, 'mailer-box', onFront(slowImage), MAILER);
     const photo = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
-    const ownProject = await createProject(other, await uploadImage(other, photo, 'image/jpeg', 'photo.jpg'));
+    const photoName = (await uploadAsset(app, other, photo, { filename: 'photo.jpg', contentType: 'image/jpeg' })).name;
+    const ownProject = await createProject(app, other, 'mailer-box', onFront(photoName), MAILER);
 
-    const client = new AbortController();
-    let slowAnswered = false;
-    const slow = [2048, 2000].map((width) =>
-      fetch(`${base}/projects/${slowProject}/preview?width=${width}`, { headers: attacker.auth, signal: client.signal }).then(
-        () => {
-          slowAnswered = true;
-        },
-        () => undefined,
-      ),
+    const slow = abortable(
+      [2048, 2000].map((width) => (signal: AbortSignal) => fetch(`${base}/projects/${slowProject}/preview?width=${width}`, { headers: attacker.auth, signal })),
     );
     try {
       await eventually(async () => poolStats('print').busy === 1, 30_000, 'the first costly preview to take a child');
@@ -110,15 +100,14 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
       expect(preview.status).toBe(200);
       expect(preview.headers.get('content-type')).toBe('image/png');
       expect((await sharp(Buffer.from(await preview.arrayBuffer())).metadata()).format).toBe('png');
-      expect(slowAnswered, "the other account's preview was made while the costly previews were still running").toBe(false);
+      expect(slow.answered(), "the other account's preview was made while the costly previews were still running").toBe(false);
       // The account's second preview waits for its first: it holds no child.
       expect(poolStats('print').busy).toBe(1);
     } finally {
-      client.abort();
-      await Promise.all(slow);
+      await slow.goAway();
     }
     await eventually(async () => poolStats('print').busy === 0 && poolStats('print').waiting === 0, 30_000, 'the costly previews to be cancelled');
     expect(poolStats('print').kills.cancelled).toBe(1);
-    expect(slowAnswered).toBe(false);
+    expect(slow.answered()).toBe(false);
   }, 120_000);
 });
