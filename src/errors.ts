@@ -54,6 +54,7 @@ export class StorageUnavailableError extends Error {
 }
 
 export const MESSAGES = {
+  mirrorNotFilm: 'mirror applies to sleeves (labelStyle=sleeve), stand-up-pouch and squeeze-tube.',
   internal: 'An unexpected error occurred.',
   databaseUnavailable: 'Database is unavailable.',
   storageUnavailable: 'Storage is unavailable.',

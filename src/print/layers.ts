@@ -1,10 +1,13 @@
 /**
  * Layers (optional content groups) of the print file: the artwork on one, and the die's cut and
- * crease lines each on their own (and a tube laminate's eye mark on its own), the die lines tagged with ISO 19593-1 processing steps (group `Structural`,
+ * crease lines each on their own (and a tube laminate's or pouch's eye mark, the White plate and
+ * each effect plate on its own, named as its spot colour), the die lines tagged with ISO 19593-1 processing steps (group `Structural`,
  * types `Cutting` and `Creasing`) so prepress software finds them by meaning, not by name.
  * Every layer is on by default and printed; content is wrapped in `/OC /<name> BDC … EMC`.
  */
-export type LayerKey = 'artwork' | 'eyemark' | 'cut' | 'crease';
+import { EFFECT_PLATES, WHITE_PLATE, type Effect } from './effects.js';
+
+export type LayerKey = 'white' | 'artwork' | Effect | 'eyemark' | 'cut' | 'crease';
 
 interface LayerSpec {
   name: string;
@@ -12,15 +15,34 @@ interface LayerSpec {
   stepType?: 'Cutting' | 'Creasing';
 }
 
+const effectLayer = (effect: Effect): LayerSpec => ({ name: EFFECT_PLATES[effect].spot });
+
 const LAYERS: Readonly<Record<LayerKey, LayerSpec>> = {
+  white: { name: WHITE_PLATE.spot },
   artwork: { name: 'Artwork' },
+  'foil-gold': effectLayer('foil-gold'),
+  'foil-silver': effectLayer('foil-silver'),
+  'spot-uv': effectLayer('spot-uv'),
+  emboss: effectLayer('emboss'),
+  deboss: effectLayer('deboss'),
   eyemark: { name: 'Eye mark' },
   cut: { name: 'Cutting', stepType: 'Cutting' },
   crease: { name: 'Creasing', stepType: 'Creasing' },
 };
 
 /** Resource names of the layers in each page's Properties. */
-const PROPERTY_NAMES: Readonly<Record<LayerKey, string>> = { artwork: 'OCArtwork', eyemark: 'OCEyeMark', cut: 'OCCut', crease: 'OCCrease' };
+const PROPERTY_NAMES: Readonly<Record<LayerKey, string>> = {
+  white: 'OCWhite',
+  artwork: 'OCArtwork',
+  'foil-gold': 'OCFoilGold',
+  'foil-silver': 'OCFoilSilver',
+  'spot-uv': 'OCSpotUV',
+  emboss: 'OCEmboss',
+  deboss: 'OCDeboss',
+  eyemark: 'OCEyeMark',
+  cut: 'OCCut',
+  crease: 'OCCrease',
+};
 
 interface PdfKitRoot {
   _root: { data: Record<string, unknown> };

@@ -6,6 +6,11 @@
  * embedded once, SVG as vector paths. Above them, optionally, the cut and crease lines on their
  * processing-step layers (layers.ts) as the overprinting spot colours `CutContour` and `Crease`,
  * and crop marks (registration colour `All`) outside the bleed.
+ * Finishes (effects.ts): under the artwork, optionally, the White plate (the inked area choked by
+ * WHITE_CHOKE_MM, masks.ts); above it each effect's plate from its artworks' masks. Foil replaces
+ * ink: its artwork knocks out what is under it instead of printing. Every plate is a spot colour on
+ * its own layer and overprints; the artwork overprints the White plate. `mirror` turns each page
+ * over for printing on the reverse of a clear film.
  * `rgb`: colours and images in the document's ICC-based sRGB. `cmyk`: converted once with the
  * condition's profile (images.ts, cmyk.ts); CMYK JPEGs pass through in both.
  * Fixed dates and a fixed image order make the bytes a function of the inputs.
@@ -27,11 +32,13 @@ import { gradientLine } from './background.js';
 import { profileFsPath, rgbToCmyk } from './cmyk.js';
 import { conditionProfile, printCondition, srgbProfile, type PrintCondition } from './conditions.js';
 import { eyeMarks } from './containers.js';
+import { EFFECT_PLATES, platesIn, WHITE_CHOKE_MM, WHITE_PLATE } from './effects.js';
+import { inkedAreaMask, isEmpty, rasterArtworkMask, stencilXObject } from './masks.js';
 import { CMYK_JPEG_QUALITY, pdfImage, type ImageTarget, type PdfImageData, type PrintColorSpace } from './images.js';
 import { PrintLayers } from './layers.js';
 import { declarePdfX } from './pdfx.js';
 import { drawSvg, prepareSvg, type PreparedSvg, type SvgTarget } from './svg.js';
-import type { BackgroundPaint, PieceLayers, Placement, ResolvedAsset, Rgb } from './types.js';
+import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, ResolvedAsset, Rgb } from './types.js';
 
 export type { GlueAreasMode } from './preflight-structure.js';
 import type { GlueAreasMode } from './preflight-structure.js';
@@ -48,6 +55,10 @@ export interface PrintOptions {
   glueAreas?: GlueAreasMode;
   /** JPEG quality of photographs converted to CMYK (default CMYK_JPEG_QUALITY). */
   jpegQuality?: number;
+  /** `underlay`: a White plate under every inked area (default none; the service resolves `auto`). */
+  white?: 'none' | 'underlay';
+  /** Each page mirrored left to right, marks included, for printing on the reverse of a film. */
+  mirror?: boolean;
 }
 
 export const SVG_MIME = 'image/svg+xml';
@@ -58,6 +69,8 @@ export const IMAGE_PREPARATION_CONCURRENCY = 2;
 export const MARK_GAP_MM = 2;
 export const MARK_LENGTH_MM = 5;
 const MARK_WIDTH_MM = 0.1;
+/** No plate prints this close around an eye mark, so the line's sensor reads it against bare film. */
+export const EYE_MARK_CLEARANCE_MM = 2;
 
 type Color = string | number[];
 
@@ -76,6 +89,44 @@ class AssetRegistry {
     /** The widest each asset is printed, in mm: converted images are resampled from it. */
     private readonly printedWidths: ReadonlyMap<string, number>,
   ) {}
+
+  private readonly masks = new Map<string, Promise<PDFKit.PDFKitReference | null>>();
+
+  /**
+   * Paints where the asset paints, in one ink (a spot colour's name or a process colour), in the
+   * rectangle (x, y, w, h): an SVG's own shapes, a raster's alpha ≥ 50 % (all of it without alpha).
+   */
+  async drawMask(asset: ResolvedAsset, ink: string | number[], x: number, y: number, w: number, h: number): Promise<void> {
+    if (asset.mimeType === SVG_MIME) {
+      let prepared = this.svgs.get(asset.name);
+      if (!prepared) {
+        prepared = await prepareSvg(await asset.load(), this.svgTarget);
+        this.svgs.set(asset.name, prepared);
+      }
+      this.doc.save();
+      this.doc.translate(x, y);
+      drawSvg(this.doc, prepared, w, h, { ...this.svgTarget, ink });
+      this.doc.restore();
+      return;
+    }
+    let mask = this.masks.get(asset.name);
+    if (!mask) {
+      mask = rasterArtworkMask(asset, this.printedWidths.get(asset.name) ?? w).then((bits) => (bits ? stencilXObject(this.doc, bits) : null));
+      this.masks.set(asset.name, mask);
+    }
+    const stencil = await mask;
+    this.doc.save();
+    if (typeof ink === 'string') fillSpot(this.doc, ink);
+    else this.doc.fillColor(ink as never);
+    if (!stencil) {
+      this.doc.rect(x, y, w, h).fill();
+    } else {
+      const name = `Mask${asset.name.replace(/[^A-Za-z0-9]/g, '')}`;
+      this.doc.page.xobjects[name] = stencil;
+      drawImage(this.doc, name, x, y, w, h);
+    }
+    this.doc.restore();
+  }
 
   /** Draws the asset into the rectangle (x, y, w, h) of the current y-down user space. */
   async draw(asset: ResolvedAsset, x: number, y: number, w: number, h: number): Promise<void> {
@@ -165,6 +216,23 @@ class AssetRegistry {
     ref.end(image.data);
     return ref;
   }
+}
+
+interface SpotColorsDocument {
+  spotColors: Record<string, { id: string; ref: unknown }>;
+  page: { colorSpaces: Record<string, unknown> };
+}
+
+/**
+ * Sets a registered spot colour as the fill, at full tint. pdfkit's fillColor reads a name as a
+ * CSS colour first, so `White` would become DeviceRGB white.
+ */
+function fillSpot(doc: PDFKit.PDFDocument, name: string): void {
+  const writable = doc as unknown as SpotColorsDocument;
+  const spot = writable.spotColors[name];
+  if (!spot) throw new Error(`spot colour ${name} is not registered`);
+  writable.page.colorSpaces[spot.id] = spot.ref;
+  doc.addContent(`/${spot.id} cs 1 scn`);
 }
 
 /** Draws an image XObject into the rectangle (x, y, w, h) of the current y-down user space. */
@@ -311,15 +379,25 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     printedWidths(placement),
   );
   assets.prefetch(placedAssets(placement));
-  // A tube laminate's eye marks: solid darkest ink above the artwork, on their own layer.
+  const effects = platesIn(placement.pieces.flatMap((piece) => piece.images.flatMap((image) => (image.effect ? [image.effect] : []))));
+  const white = options.white === 'underlay';
+  // A tube laminate's or pouch's eye marks: solid darkest ink above the artwork, on their own layer.
   const marks = eyeMarks(placement.dieline);
   const layers = new PrintLayers(doc, [
+    ...(white ? (['white'] as const) : []),
     'artwork',
+    ...effects,
     ...(marks.length > 0 ? (['eyemark'] as const) : []),
     ...(options.dieline ? (['cut', 'crease'] as const) : []),
   ]);
   const inks = new Set<string>();
   doc.addSpotColor('All', 100, 100, 100, 100);
+  if (white) doc.addSpotColor(WHITE_PLATE.spot, ...WHITE_PLATE.cmyk);
+  for (const effect of effects) doc.addSpotColor(EFFECT_PLATES[effect].spot, ...EFFECT_PLATES[effect].cmyk);
+  const paper = options.colorSpace === 'cmyk' ? [0, 0, 0, 0] : [255, 255, 255];
+  const inksOverWhite = white ? doc.ref({ Type: 'ExtGState', OP: true, op: true, OPM: 0 }) : null;
+  // @types/pdfkit declares a required chunk; pdfkit writes the object when given none.
+  inksOverWhite?.end(undefined);
 
   for (const piece of placement.pieces) {
     const trim = piece.piece.bounds;
@@ -334,28 +412,79 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
       TrimBox: [m, m, m + trim.width * POINTS_PER_MM, m + trim.height * POINTS_PER_MM],
       BleedBox: [b, b, (pageWidth - (margin - options.bleedMm)) * POINTS_PER_MM, (pageHeight - (margin - options.bleedMm)) * POINTS_PER_MM],
     });
-    if (options.dieline) useSpotInks(doc, ['crease', 'cut'], inks);
+    if (options.dieline || white || effects.length > 0) useSpotInks(doc, options.dieline ? ['crease', 'cut'] : [], inks);
+    if (inksOverWhite) doc.page.ext_gstates.GsInksOverWhite = inksOverWhite;
     doc.save();
+    // Reverse printing: the page turned over about its vertical centre line, marks and all.
+    if (options.mirror) doc.transform(-1, 0, 0, 1, pageWidth * POINTS_PER_MM, 0);
     doc.scale(POINTS_PER_MM);
     doc.translate(margin - trim.x, margin - trim.y);
 
+    // Glue areas (when knocked out) and the room around eye marks stay free of every plate.
+    const holes = [
+      ...((options.glueAreas ?? 'knockout') === 'knockout' ? glueAreasOf(placement, trim) : []),
+      ...marks.filter((mark) => onPiece(mark.points, trim)).map((mark) => grow(mark.points, EYE_MARK_CLEARANCE_MM)),
+    ];
+    const clipToPiece = () => {
+      tracePolygon(doc, piece.bleed);
+      // Even-odd: the holes inside the bleed outline are holes in the clip.
+      for (const area of holes) tracePolygon(doc, area);
+      doc.clip(holes.length > 0 ? 'even-odd' : 'non-zero');
+    };
+    const inImageFrame = async (image: PlacedImage, draw: () => Promise<void>) => {
+      const a = (image.rotationDeg * Math.PI) / 180;
+      doc.save();
+      doc.transform(Math.cos(a), Math.sin(a), -Math.sin(a), Math.cos(a), image.center[0], image.center[1]);
+      await draw();
+      doc.restore();
+    };
+
+    if (white) {
+      const inked = await inkedAreaMask(piece, (image) => !(image.effect && EFFECT_PLATES[image.effect].replacesInk), holes, WHITE_CHOKE_MM);
+      if (!isEmpty(inked)) {
+        const stencil = stencilXObject(doc, inked);
+        await layers.on('white', () => {
+          doc.save();
+          clipToPiece();
+          doc.addContent('/GsOverprint gs');
+          fillSpot(doc, WHITE_PLATE.spot);
+          doc.page.xobjects[`White${piece.piece.id.replace(/[^A-Za-z0-9]/g, '')}`] = stencil;
+          const { window } = inked;
+          drawImage(doc, `White${piece.piece.id.replace(/[^A-Za-z0-9]/g, '')}`, window.x, window.y, window.width, window.height);
+          doc.restore();
+        });
+      }
+    }
+
     await layers.on('artwork', async () => {
       doc.save();
-      tracePolygon(doc, piece.bleed);
-      const glue = (options.glueAreas ?? 'knockout') === 'knockout' ? glueAreasOf(placement, trim) : [];
-      // Even-odd: the glue areas inside the bleed outline are holes in the clip.
-      for (const area of glue) tracePolygon(doc, area);
-      doc.clip(glue.length > 0 ? 'even-odd' : 'non-zero');
+      clipToPiece();
+      // Process inks overprint the White plate under them (OPM 0: among themselves they knock out as usual).
+      if (white) doc.addContent('/GsInksOverWhite gs');
       if (piece.background) await drawBackground(doc, piece, piece.background, assets, options.colorSpace, condition);
       for (const image of piece.images) {
-        const a = (image.rotationDeg * Math.PI) / 180;
-        doc.save();
-        doc.transform(Math.cos(a), Math.sin(a), -Math.sin(a), Math.cos(a), image.center[0], image.center[1]);
-        await assets.draw(image.asset, -image.width / 2, -image.height / 2, image.width, image.height);
-        doc.restore();
+        const foil = image.effect !== undefined && EFFECT_PLATES[image.effect].replacesInk;
+        await inImageFrame(image, () =>
+          foil
+            ? assets.drawMask(image.asset, paper, -image.width / 2, -image.height / 2, image.width, image.height)
+            : assets.draw(image.asset, -image.width / 2, -image.height / 2, image.width, image.height),
+        );
       }
       doc.restore();
     });
+    for (const effect of effects) {
+      const images = piece.images.filter((image) => image.effect === effect);
+      if (images.length === 0) continue;
+      await layers.on(effect, async () => {
+        doc.save();
+        clipToPiece();
+        doc.addContent('/GsOverprint gs');
+        for (const image of images) {
+          await inImageFrame(image, () => assets.drawMask(image.asset, EFFECT_PLATES[effect].spot, -image.width / 2, -image.height / 2, image.width, image.height));
+        }
+        doc.restore();
+      });
+    }
     if (marks.length > 0) {
       await layers.on('eyemark', () => {
         for (const mark of marks) tracePolygon(doc, mark.points);
@@ -373,6 +502,17 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
   }
   doc.end();
   return done;
+}
+
+/** A rectangle's outline grown by `by` on every side (eye marks are axis-aligned rectangles). */
+function grow(points: readonly Point[], by: number): Point[] {
+  const box = boundsOf(points);
+  return [
+    [box.x - by, box.y - by],
+    [box.x + box.width + by, box.y - by],
+    [box.x + box.width + by, box.y + box.height + by],
+    [box.x - by, box.y + box.height + by],
+  ];
 }
 
 /** Creases carry no pieceId: a crease belongs to the piece whose bounds hold its midpoint. */

@@ -15,6 +15,7 @@
 import { pointInPolygon, segmentIntersection } from '../dielines/geometry.js';
 import type { Dieline, DielinePanel, Point } from '../dielines/index.js';
 import { parseColor, parseLinearGradient } from './background.js';
+import { isEffect } from './effects.js';
 import { assetNameFromUrl } from './image-url.js';
 import type {
   AssetLookup,
@@ -202,6 +203,7 @@ function placeImage(
     width,
     height,
     rotationDeg: normaliseDegrees(frame.rotationDeg + normaliseDegrees(artwork.rotationDeg)),
+    ...(isEffect(artwork.effect) ? { effect: artwork.effect } : {}),
   };
 }
 

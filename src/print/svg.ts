@@ -48,6 +48,11 @@ export interface SvgTarget {
   condition: PrintCondition;
   /** `[/ICCBased sRGB]` of the document (rgb). */
   srgb: unknown[] | null;
+  /**
+   * One ink for every colour the SVG paints: a spot colour's name (an effect plate of its shapes)
+   * or a process colour (the paper's, to knock out under foil). Unpainted stays unpainted.
+   */
+  ink?: string | number[];
 }
 
 /** Prepared once per asset: the normalised SVG and, in cmyk, its palette. */
@@ -94,7 +99,14 @@ export function drawSvg(doc: PDFKit.PDFDocument, prepared: PreparedSvg, width: n
       imageCallback: () => '',
       documentCallback: () => '',
       warningCallback: () => undefined,
-      ...(prepared.palette
+      ...(target.ink !== undefined
+        ? {
+            colorCallback: (color) => {
+              if (!color) return color;
+              return [target.ink, color[1] > 0 ? 1 : 0] as unknown as SVGtoPDFFunction.Color;
+            },
+          }
+        : prepared.palette
         ? {
             colorCallback: (color) => {
               if (!color) return color;

@@ -3,6 +3,7 @@
  * (owner's only) into `AssetLookup`, this module never touches storage, HTTP or the database.
  */
 import type { Dieline, DielinePiece, Point } from '../dielines/index.js';
+import type { Effect } from './effects.js';
 
 /**
  * What a design is placed on: a box's dieline, or a container's label sheet (one piece, the label
@@ -30,6 +31,7 @@ export type AssetLookup = ReadonlyMap<string, ResolvedAsset | null>;
 /** The parts of an EditorState the pipeline reads; anything else in the document is ignored. */
 export interface DesignState {
   material?: string;
+  finish?: string;
   background?: { kind: string; value: string };
   artworks?: readonly {
     id: string;
@@ -39,6 +41,7 @@ export interface DesignState {
     offsetY: number;
     scale: number;
     rotationDeg: number;
+    effect?: string;
   }[];
 }
 
@@ -62,7 +65,11 @@ export type FindingCode =
   | 'CLIPPED'
   | 'SEAL_AREA'
   | 'OVERLAP_AREA'
-  | 'DISTORTION_ZONE';
+  | 'DISTORTION_ZONE'
+  | 'EFFECT_TOO_FINE'
+  | 'EFFECT_CROSSES_FOLD'
+  | 'EFFECT_ON_GLUE'
+  | 'EFFECT_NOT_OFFERED';
 
 export interface Finding {
   severity: Severity;
@@ -94,6 +101,8 @@ export interface PlacedImage {
   width: number;
   height: number;
   rotationDeg: number;
+  /** A finish on the artwork's mask (effects.ts); none: it prints as ink only. */
+  effect?: Effect;
 }
 
 /** What prints on one piece, bottom to top, all clipped to `bleed`. */

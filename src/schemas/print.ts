@@ -4,6 +4,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import { DEFAULT_BLEED_MM } from '../dielines/index.js';
 import { BLEED_LIMITS } from '../dielines/limits.js';
 import { CONDITION_KEYS, DEFAULT_CONDITION, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, type GlueAreasMode } from '../print/index.js';
+import { WHITE_MODES, type WhiteMode } from '../print/effects.js';
 import { StrictObject } from './common.js';
 import { WrapPartQuery } from './parts.js';
 import { ContainerOptionsProperties } from './containers.js';
@@ -35,6 +36,19 @@ export const GlueAreasQuery = {
   ),
 };
 
+/** `white=`: the White ink plate under the print (print, preview, model). */
+export const WhiteQuery = {
+  white: Type.Optional(
+    Type.Unsafe<WhiteMode>({
+      type: 'string',
+      enum: [...WHITE_MODES],
+      default: 'auto',
+      description:
+        'White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.',
+    }),
+  ),
+};
+
 export const PrintQuery = StrictObject({
   bleedMm: Type.Optional(
     Type.Number({
@@ -56,6 +70,13 @@ export const PrintQuery = StrictObject({
   ),
   ...ConditionQuery,
   ...GlueAreasQuery,
+  ...WhiteQuery,
+  mirror: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description: 'Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.',
+    }),
+  ),
   ...WrapPartQuery,
   ...ContainerOptionsProperties,
 });
@@ -70,6 +91,7 @@ export const PreviewQuery = StrictObject({
       description: `Width of the PNG in pixels (${PREVIEW_MIN_WIDTH}–${PREVIEW_MAX_WIDTH}); the height follows the artboard.`,
     }),
   ),
+  ...WhiteQuery,
   ...WrapPartQuery,
   ...ContainerOptionsProperties,
 });
@@ -78,7 +100,7 @@ export type PreviewQuery = Static<typeof PreviewQuery>;
 export const FindingSchema = Type.Object(
   {
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE.' }),
+    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE.' }),
     message: Type.String(),
     artworkId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),

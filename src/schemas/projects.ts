@@ -2,6 +2,7 @@
 // OpenAPI all come from here. Every object is strict at every depth, every string bounded.
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
 import { FINISH_IDS, MATERIAL_IDS } from '../catalog/index.js';
+import { EFFECTS, type Effect } from '../print/effects.js';
 import { Id, IsoDateTime, StrictObject } from './common.js';
 
 export const PROJECT_NAME_MAX_LENGTH = 200;
@@ -59,8 +60,17 @@ export const ArtworkPlacementSchema = StrictObject(
     offsetY: FiniteNumber(),
     scale: FiniteNumber(),
     rotationDeg: FiniteNumber(),
+    effect: Type.Optional(
+      Type.Unsafe<Effect>({
+        type: 'string',
+        enum: [...EFFECTS],
+        description:
+          'A finish on the artwork\'s shape, printed as its own overprinting spot plate: foil-gold and foil-silver (Foil_Gold, Foil_Silver: ' +
+          'the foil replaces the ink, nothing prints under it), spot-uv (SpotUV), emboss and deboss (Emboss, Deboss): the artwork prints as well.',
+      }),
+    ),
   },
-  { title: 'ArtworkPlacement', description: 'Every field is required within an item.' },
+  { title: 'ArtworkPlacement', description: 'Every field is required within an item, but `effect`.' },
 );
 
 export const EditorStateSchema = StrictObject(

@@ -28,6 +28,7 @@ import {
   type StructureOptions,
 } from '../print/index.js';
 import { unwrapPlacement, zoneFindings } from '../print/containers.js';
+import { resolveWhite } from '../print/effects.js';
 import { loadSharp } from '../print/images.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
 import type { Renderer } from '../render/index.js';
@@ -225,6 +226,12 @@ export function createPrintService(
     if (!template || !hasPrintGeometry(template)) throw badRequest(MESSAGES.templateHasNoDieline(project.templateId));
   }
 
+  /** `mirror` is for film printed on its reverse: a sleeve, the pouch's web, the tube's laminate. */
+  function requireFilm(project: Project, containers: ContainerOptions): void {
+    const film = project.templateId === 'stand-up-pouch' || project.templateId === 'squeeze-tube' || containers.labelStyle === 'sleeve';
+    if (!film) throw badRequest(MESSAGES.mirrorNotFilm);
+  }
+
   const optionsKey = (project: Project, options: ContainerOptions) => containerOptionsKey(getTemplate(project.templateId)!, options);
 
   return {
@@ -244,6 +251,8 @@ export function createPrintService(
       requireDieline(project);
       const part = printedPart(project, query);
       const containers = optionsFor(project, query);
+      if (query.mirror) requireFilm(project, containers);
+      const design = (project.artworkJson ?? {}) as DesignState;
       const options: PrintOptions = {
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         marks: query.marks ?? true,
@@ -251,6 +260,8 @@ export function createPrintService(
         colorSpace: query.colorSpace ?? 'rgb',
         condition: query.condition ?? DEFAULT_CONDITION,
         glueAreas: query.glueAreas ?? 'knockout',
+        white: resolveWhite(query.white, design.material, design.finish),
+        mirror: query.mirror ?? false,
       };
       const files = await ownedFiles(project);
       const { widthMm, depthMm, heightMm } = project;

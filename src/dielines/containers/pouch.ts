@@ -5,9 +5,12 @@
  * G = depthMm (the whole gusset). Side seals 8 mm, top seal 10 mm, the bottom seal band rising G/2
  * at the sides of front and back and curving down to its centre band, sealed against the gusset's
  * mirror-image band. A 10 mm zipper zone 25 mm below the top edge, tear notches in both side seals
- * between the top seal and the zipper. Outline, notches and corner radii are the CutContour.
+ * between the top seal and the zipper. Outline, notches and corner radii are the CutContour. The
+ * bag-making line registers on an eye mark in the front's top seal, EYE_MARK.fromSeamMm in from the
+ * right edge (the tube laminate's mark, on its own layer).
  */
 import { requireAtLeast } from '../limits.js';
+import { EYE_MARK } from './laminate.js';
 import type { DielinePath, Point } from '../types.js';
 import {
   arc,
@@ -122,6 +125,7 @@ export function buildDoyenPouch(context: LayoutContext): ContainerLayout {
     zonePath('zipper', rect(0, total - zTop - z, w, total - zTop), 'back'),
     zonePath('fold', [[0, h + g / 2], [w, h + g / 2]], 'gusset', false),
     layoutPath('cut', outline(w, total, notchY), true, { role: 'outline', pieceId }),
+    layoutPath('eyemark', rect(w - EYE_MARK.fromSeamMm - EYE_MARK.widthMm, 0, w - EYE_MARK.fromSeamMm, Math.min(EYE_MARK.heightMm, t)), true, { panelId: 'front' }),
   );
   return {
     dieline: assembleLayout({
@@ -142,6 +146,8 @@ export function buildDoyenPouch(context: LayoutContext): ContainerLayout {
         zipperMm: z,
         tearNotchMm: notchY,
         cornerRadiusMm: POUCH.cornerRadiusMm,
+        eyeMarkWidthMm: EYE_MARK.widthMm,
+        eyeMarkHeightMm: Math.min(EYE_MARK.heightMm, t),
       },
       panels,
       paths,
