@@ -115,6 +115,31 @@ export function erode(bits: Uint8Array, width: number, height: number, radius: n
   return pass(pass(bits, true), false);
 }
 
+/** Binary dilation by a (2r+1)² square, as two separable passes. */
+export function dilate(bits: Uint8Array, width: number, height: number, radius: number): Uint8Array {
+  if (radius <= 0) return bits;
+  const pass = (source: Uint8Array, horizontal: boolean): Uint8Array => {
+    const out = new Uint8Array(source.length);
+    const [lines, length] = horizontal ? [height, width] : [width, height];
+    const index = (line: number, i: number) => (horizontal ? line * width + i : i * width + line);
+    for (let line = 0; line < lines; line++) {
+      // Distance to the nearest set pixel behind, then ahead; within r either way sets the pixel.
+      let last = -Infinity;
+      for (let i = 0; i < length; i++) {
+        if (source[index(line, i)]) last = i;
+        if (i - last <= radius) out[index(line, i)] = 1;
+      }
+      let next = Infinity;
+      for (let i = length - 1; i >= 0; i--) {
+        if (source[index(line, i)]) next = i;
+        if (next - i <= radius) out[index(line, i)] = 1;
+      }
+    }
+    return out;
+  };
+  return pass(pass(bits, true), false);
+}
+
 /** True when the mask has no set pixel. */
 export function isEmpty(mask: BitMask): boolean {
   return !mask.bits.some((bit) => bit === 1);

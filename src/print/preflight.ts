@@ -2,7 +2,8 @@
  * Preflight: the findings of a placement plus the checks that need the template (material), and
  * the findings for designs that cannot be placed at all (no dieline, a size the style cannot build).
  */
-import { structureFindings, type StructureOptions } from './preflight-structure.js';
+import { effectFindings } from './effect-findings.js';
+import { DEFAULT_GLUE_AREAS, structureFindings, type StructureOptions } from './preflight-structure.js';
 import type { Finding, Placement } from './types.js';
 
 export interface PreflightReport {
@@ -34,9 +35,11 @@ export function materialFindings(material: unknown, offered: readonly string[], 
 }
 
 export function preflightPlacement(placement: Placement, material: unknown, offered: readonly string[], options: StructureOptions = {}): PreflightReport {
+  const structure = structureFindings(placement, options);
   return report([
     ...placement.findings,
-    ...structureFindings(placement, options),
+    ...structure,
     ...materialFindings(material, offered, placement.dieline.templateId),
+    ...effectFindings(placement, structure, material, options.glueAreas ?? DEFAULT_GLUE_AREAS),
   ]);
 }

@@ -28,6 +28,7 @@ import {
   type StructureOptions,
 } from '../print/index.js';
 import { unwrapPlacement, zoneFindings } from '../print/containers.js';
+import { effectDetailFindings } from '../print/effect-findings.js';
 import { resolveWhite } from '../print/effects.js';
 import { loadSharp } from '../print/images.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
@@ -185,8 +186,9 @@ export function createPrintService(
   async function fullPreflight(prepared: Prepared, condition: string | undefined, options: StructureOptions): Promise<PreflightReport> {
     const base = preflightOf(prepared, options);
     if (!prepared.dieline) return base;
-    const ink = await inkCoverageFindings(place({ ...prepared, dieline: prepared.dieline }), printCondition(condition));
-    return report([...base.findings, ...ink]);
+    const placement = place({ ...prepared, dieline: prepared.dieline });
+    const ink = await inkCoverageFindings(placement, printCondition(condition));
+    return report([...base.findings, ...ink, ...(await effectDetailFindings(placement))]);
   }
 
   /** The request's container options, checked against the template (400 when one does not apply). */
@@ -270,7 +272,7 @@ export function createPrintService(
         render: (signal) =>
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
-            const checked = preflightOf(prepared);
+            const checked = preflightOf(prepared, { glueAreas: options.glueAreas });
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
             const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, signal);
             return { body, contentType: 'application/pdf', fileName: `${project.templateId}-${widthMm}x${depthMm}x${heightMm}-print.pdf` };

@@ -11,7 +11,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { expectApiError, uploadAsset } from '../assets/helpers.js';
-import { artwork, catalogDieline, createProject, twoToneJpeg, uploadJpeg } from './harness.js';
+import { artwork, catalogDieline, createProject, projectPreflight, twoToneJpeg, uploadJpeg, type PreflightFinding } from './harness.js';
 import { readPdf, separations, text, type PdfDict, type Plate } from './pdf-reader.js';
 
 const CARTON = { widthMm: 60, heightMm: 120, depthMm: 40 };
@@ -214,5 +214,66 @@ describe(`finishes as plates (${engineName()})`, () => {
     });
     expectApiError(response, 400);
     expect(response.json<{ message: string }>().message).toMatch(/effect/);
+  });
+});
+
+describe(`preflight of finishes (${engineName()})`, () => {
+  const codes = (findings: PreflightFinding[], prefix = 'EFFECT_') => findings.filter((f) => f.code.startsWith(prefix)).map((f) => [f.code, f.severity, f.artworkId]);
+
+  /** An SVG 100 units wide printed `printedMm` wide, with a solid block and a bar `barMm` wide at that size. */
+  function barSvg(printedMm: number, barMm: number): Buffer {
+    const unit = 100 / printedMm;
+    return Buffer.from(
+      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><rect x="10" y="10" width="40" height="40" fill="#000"/>` +
+        `<rect x="70" y="10" width="${barMm * unit}" height="80" fill="#000"/></svg>`,
+    );
+  }
+
+  it('EFFECT_TOO_FINE: a foil bar of 0.27 mm is reported, one of 0.35 mm is not; spot UV likewise, emboss never', async () => {
+    const frontWidth = catalogDieline('reverse-tuck-carton', CARTON).panels.find((panel) => panel.id === 'front')!.frame.width;
+    const scale = 30 / frontWidth;
+    const upload = async (barMm: number) =>
+      `/files/${(await uploadAsset(app, owner, barSvg(30, barMm), { filename: `bar-${barMm}.svg`, contentType: 'image/svg+xml' })).name}`;
+    const [thin, thick] = [await upload(0.27), await upload(0.35)];
+    const design = (effect: string) => ({
+      artworks: [
+        { ...artwork('thin', 'front', thin, { scale }), effect },
+        { ...artwork('thick', 'back', thick, { scale }), effect },
+      ],
+    });
+    for (const effect of ['foil-gold', 'spot-uv']) {
+      const { findings } = await projectPreflight(app, owner, 'reverse-tuck-carton', design(effect), CARTON);
+      expect(codes(findings), effect).toEqual([['EFFECT_TOO_FINE', 'warning', 'thin']]);
+      expect(findings.find((f) => f.code === 'EFFECT_TOO_FINE')!.message).toBe(`thin on front has ${effect} details narrower than 0.3 mm at its printed size.`);
+    }
+    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', design('emboss'), CARTON)).findings)).toEqual([]);
+  });
+
+  it('EFFECT_CROSSES_FOLD for foil over a crease, not for spot UV; EFFECT_ON_GLUE when glue areas print; a correct placement gives none', async () => {
+    const across = (effect: string) => ({ artworks: [{ ...artwork('wide', 'front', photo, { scale: 1.6 }), effect }] });
+    const foil = await projectPreflight(app, owner, 'reverse-tuck-carton', across('foil-silver'), CARTON);
+    expect(codes(foil.findings)).toEqual([['EFFECT_CROSSES_FOLD', 'warning', 'wide']]);
+    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', across('spot-uv'), CARTON)).findings)).toEqual([]);
+
+    const onGlue = { artworks: [{ ...artwork('flap', 'glue-flap', photo, { scale: 0.5 }), effect: 'spot-uv' }] };
+    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', onGlue, CARTON)).findings)).toEqual([]);
+    const printed = await projectPreflight(app, owner, 'reverse-tuck-carton', onGlue, CARTON, '?glueAreas=print');
+    expect(codes(printed.findings)).toEqual([['EFFECT_ON_GLUE', 'error', 'flap']]);
+    expect(printed.ready).toBe(false);
+    const print = await get(`/projects/${printed.id}/print?glueAreas=print`);
+    expectApiError(print, 409);
+
+    const clean = { artworks: [{ ...artwork('logo', 'front', square, { scale: 0.5 }), effect: 'foil-gold' }] };
+    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', clean, CARTON)).findings)).toEqual([]);
+  });
+
+  it('EFFECT_NOT_OFFERED: emboss or deboss on corrugated, glass or aluminium; not on board', async () => {
+    const design = (material: string, effect: string) => ({ material, artworks: [{ ...artwork('mark', 'front', square, { scale: 0.5 }), effect }] });
+    for (const material of ['corrugated', 'glass', 'aluminum']) {
+      const { findings } = await projectPreflight(app, owner, 'reverse-tuck-carton', design(material, 'deboss'), CARTON);
+      expect(codes(findings), material).toEqual([['EFFECT_NOT_OFFERED', 'warning', 'mark']]);
+    }
+    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', design('cardboard', 'emboss'), CARTON)).findings)).toEqual([]);
+    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', design('corrugated', 'foil-gold'), CARTON)).findings)).toEqual([]);
   });
 });
