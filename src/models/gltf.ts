@@ -15,6 +15,8 @@ export interface WriteOptions {
   materials: Record<Surface, PbrMaterial>;
   /** JPEG (or PNG) bytes for the printed surface. */
   texture?: Uint8Array;
+  /** The printed surface's metallic-roughness and normal maps, over the texture's UVs. */
+  surfaceMaps?: SurfaceMaps;
   /** Keyframes of the part nodes (by name): the box's fold. */
   animation?: NodeAnimation;
 }
@@ -33,7 +35,10 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
 
   const used = new Set(parts.flatMap((p) => p.primitives.map((primitive) => primitive.surface)));
   const materials = new Map<Surface, Material>();
-  for (const surface of used) materials.set(surface, createMaterial(doc, options.materials[surface], surface === 'print' ? options.texture : undefined));
+  for (const surface of used) {
+    const printed = surface === 'print';
+    materials.set(surface, createMaterial(doc, options.materials[surface], printed ? options.texture : undefined, printed ? options.surfaceMaps : undefined));
+  }
 
   for (const meshPart of parts) {
     const mesh = doc.createMesh(meshPart.name);
@@ -53,6 +58,9 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
         .setMaterial(materials.get(primitive.surface)!);
       if (primitive.uvs && options.texture) {
         prim.setAttribute('TEXCOORD_0', doc.createAccessor().setType('VEC2').setArray(new Float32Array(primitive.uvs)).setBuffer(buffer));
+        if (primitive.surface === 'print' && options.surfaceMaps?.normal) {
+          prim.setAttribute('TANGENT', doc.createAccessor().setType('VEC4').setArray(tangents(primitive.positions, primitive.normals, primitive.uvs, primitive.indices)).setBuffer(buffer));
+        }
       }
       mesh.addPrimitive(prim);
     }
@@ -89,7 +97,13 @@ function writeAnimation(doc: Document, buffer: GltfBuffer, animation: NodeAnimat
   }
 }
 
-function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | undefined): Material {
+/** PNG (or JPEG) maps that vary the printed surface where effects are. */
+export interface SurfaceMaps {
+  metallicRoughness?: Uint8Array;
+  normal?: Uint8Array;
+}
+
+function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | undefined, maps: SurfaceMaps | undefined): Material {
   const material = doc
     .createMaterial(pbr.name)
     .setBaseColorFactor(pbr.baseColor)
@@ -98,6 +112,16 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
     .setDoubleSided(true);
   if (texture) {
     material.setBaseColorTexture(doc.createTexture('print').setImage(texture).setMimeType(isJpeg(texture) ? 'image/jpeg' : 'image/png'));
+  }
+  if (texture && maps?.metallicRoughness) {
+    // The map holds the values; factors of 1 let it through unchanged.
+    material.setMetallicFactor(1).setRoughnessFactor(1);
+    const image = maps.metallicRoughness;
+    material.setMetallicRoughnessTexture(doc.createTexture('surface').setImage(image).setMimeType(isJpeg(image) ? 'image/jpeg' : 'image/png'));
+  }
+  if (texture && maps?.normal) {
+    const image = maps.normal;
+    material.setNormalTexture(doc.createTexture('relief').setImage(image).setMimeType(isJpeg(image) ? 'image/jpeg' : 'image/png'));
   }
   if (pbr.transmission) {
     const transmission = doc.createExtension(KHRMaterialsTransmission).createTransmission().setTransmissionFactor(pbr.transmission);
@@ -108,6 +132,49 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
     material.setExtension('KHR_materials_clearcoat', clearcoat);
   }
   return material;
+}
+
+/**
+ * Per-vertex tangents (xyz, handedness w) along increasing u, from each triangle's position and UV
+ * deltas, made orthogonal to the normal: what a normal texture is read against.
+ */
+function tangents(positions: ArrayLike<number>, normals: ArrayLike<number>, uvs: ArrayLike<number>, indices: ArrayLike<number>): Float32Array {
+  const count = positions.length / 3;
+  const tan = new Float64Array(count * 3);
+  const bitan = new Float64Array(count * 3);
+  for (let t = 0; t + 2 < indices.length; t += 3) {
+    const [a, b, c] = [indices[t]!, indices[t + 1]!, indices[t + 2]!];
+    const e1 = [0, 1, 2].map((k) => positions[b * 3 + k]! - positions[a * 3 + k]!);
+    const e2 = [0, 1, 2].map((k) => positions[c * 3 + k]! - positions[a * 3 + k]!);
+    const [du1, dv1] = [uvs[b * 2]! - uvs[a * 2]!, uvs[b * 2 + 1]! - uvs[a * 2 + 1]!];
+    const [du2, dv2] = [uvs[c * 2]! - uvs[a * 2]!, uvs[c * 2 + 1]! - uvs[a * 2 + 1]!];
+    const det = du1 * dv2 - du2 * dv1;
+    if (Math.abs(det) < 1e-12) continue;
+    const r = 1 / det;
+    for (const v of [a, b, c]) {
+      for (let k = 0; k < 3; k++) {
+        tan[v * 3 + k]! += (e1[k]! * dv2 - e2[k]! * dv1) * r;
+        bitan[v * 3 + k]! += (e2[k]! * du1 - e1[k]! * du2) * r;
+      }
+    }
+  }
+  const out = new Float32Array(count * 4);
+  for (let v = 0; v < count; v++) {
+    const n = [normals[v * 3]!, normals[v * 3 + 1]!, normals[v * 3 + 2]!];
+    let t = [tan[v * 3]!, tan[v * 3 + 1]!, tan[v * 3 + 2]!];
+    const dot = t[0]! * n[0]! + t[1]! * n[1]! + t[2]! * n[2]!;
+    t = t.map((value, k) => value - n[k]! * dot);
+    let length = Math.hypot(t[0]!, t[1]!, t[2]!);
+    if (length < 1e-12) {
+      // No UV gradient here: any unit vector orthogonal to the normal will do.
+      t = Math.abs(n[0]!) < 0.9 ? [0, -n[2]!, n[1]!] : [-n[2]!, 0, n[0]!];
+      length = Math.hypot(t[0]!, t[1]!, t[2]!);
+    }
+    const cross = [n[1]! * t[2]! - n[2]! * t[1]!, n[2]! * t[0]! - n[0]! * t[2]!, n[0]! * t[1]! - n[1]! * t[0]!];
+    const handedness = cross[0]! * bitan[v * 3]! + cross[1]! * bitan[v * 3 + 1]! + cross[2]! * bitan[v * 3 + 2]! < 0 ? -1 : 1;
+    out.set([t[0]! / length, t[1]! / length, t[2]! / length, handedness], v * 4);
+  }
+  return out;
 }
 
 const isJpeg = (bytes: Uint8Array) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;

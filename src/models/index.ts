@@ -9,7 +9,7 @@ import type { FinishId, MaterialId } from '../catalog/index.js';
 import { generateDieline, generateWrap, hasParts, type BoxDimensions, type Dieline } from '../dielines/index.js';
 import { boxModel } from './boxes.js';
 import { containerParts, type ContainerKind } from './containers.js';
-import { writeGlb } from './gltf.js';
+import { writeGlb, type SurfaceMaps } from './gltf.js';
 import { CLOSURE, LABEL_BACK, printMaterial, SUBSTRATES } from './materials.js';
 import type { NodeAnimation } from './fold-animation.js';
 import type { MeshPart } from './mesh.js';
@@ -34,6 +34,8 @@ export interface ModelInput {
   thicknessMm?: number;
   /** JPEG (or PNG) of the printed blank (boxes) or of the label (containers), applied as base colour. */
   texture?: Uint8Array;
+  /** Maps over the same UVs where effects change the surface: metallic-roughness (foil, spot UV) and normal (emboss, deboss). */
+  surfaceMaps?: SurfaceMaps;
 }
 
 /** The geometry alone (no materials): what the tests and the texture renderer measure. */
@@ -60,6 +62,7 @@ export async function buildModel(input: ModelInput): Promise<Uint8Array> {
   return writeGlb(parts, {
     rootName: input.templateId,
     texture: input.texture,
+    ...(input.texture && input.surfaceMaps ? { surfaceMaps: input.surfaceMaps } : {}),
     ...(animation ? { animation } : {}),
     materials: {
       print: printMaterial(input.material, input.finish, input.texture !== undefined),

@@ -42,6 +42,23 @@ export const WHITE_CHOKE_MM = 0.1;
 /** Substrates that take no ink colour of their own: without White, the print is transparent on them. */
 const CLEAR_OR_METALLIC: readonly string[] = ['glass', 'plastic', 'aluminum'];
 
+/**
+ * What shows where nothing is printed, as sRGB: the board's own colour, or null for a clear
+ * substrate (glass, clear film). The model's substrate colours (src/models/materials.ts) match.
+ */
+export const SUBSTRATE_COLORS: Readonly<Record<MaterialId, string | null>> = {
+  cardboard: '#ffffff',
+  kraft: '#b48a5c',
+  corrugated: '#c29a68',
+  plastic: null,
+  glass: null,
+  aluminum: '#d4d7db',
+};
+
+export function substrateColor(material: unknown): string | null {
+  return typeof material === 'string' && material in SUBSTRATE_COLORS ? SUBSTRATE_COLORS[material as MaterialId] : '#ffffff';
+}
+
 /** Materials whose board cannot take a blind embossing or debossing die. */
 export const NO_EMBOSS_MATERIALS: readonly MaterialId[] = ['corrugated', 'glass', 'aluminum'];
 

@@ -9,6 +9,15 @@ export { dielineSizeFinding, noDielineFinding, preflightPlacement, report, type 
 export { renderPrintPdf, type PrintOptions } from './pdf.js';
 export { CONDITION_KEYS, DEFAULT_CONDITION, PRINT_CONDITIONS, printCondition, type PrintCondition } from './conditions.js';
 export { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode, type StructureOptions } from './preflight-structure.js';
-export { PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, renderPreviewPng, renderTextureJpeg } from './preview.js';
+export {
+  PREVIEW_DEFAULT_WIDTH,
+  PREVIEW_MAX_WIDTH,
+  PREVIEW_MIN_WIDTH,
+  renderPreviewPng,
+  renderTextureJpeg,
+  renderTextureMaps,
+  type TextureLook,
+  type TextureMaps,
+} from './preview.js';
 export type { PrintColorSpace } from './images.js';
 export type * from './types.js';

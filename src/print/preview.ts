@@ -4,14 +4,18 @@
  * artboard. Each image is embedded as a copy downsampled to the size it shows at, so a 24-megapixel
  * photo costs a JPEG shrink-on-load, never a full decode. Images that cannot be read are left out.
  * The whole picture is one SVG rasterised by libvips (librsvg): no external resource is loaded.
+ * Where nothing prints the substrate shows (`substrate`); foil shows as its flat colour over the
+ * print and spot UV as a light hatch (`effects`). The same drawing, painted as material values
+ * instead of colours, gives a 3D model's metallic-roughness and relief maps (`paint`).
  */
 import { boundsOf } from '../dielines/geometry.js';
 import type { Bounds, Point } from '../dielines/index.js';
 import { eyeMarks } from './containers.js';
+import { EFFECT_PLATES, type Effect } from './effects.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
 import { downsampled, loadSharp } from './images.js';
-import type { BackgroundPaint, PieceLayers, Placement, PrintSurface, ResolvedAsset } from './types.js';
+import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, PrintSurface, ResolvedAsset } from './types.js';
 
 export const PREVIEW_MIN_WIDTH = 64;
 export const PREVIEW_MAX_WIDTH = 2048;
@@ -97,8 +101,47 @@ export interface PreviewOptions {
   area?: 'artboard' | 'blank' | Bounds;
   /** Draw the cut and crease lines over the print (default true). */
   dielineLines?: boolean;
-  /** `png` (default), or `jpeg` at TEXTURE_JPEG_QUALITY: the sheet is opaque (printed on white). */
+  /** `png` (default), or `jpeg` at TEXTURE_JPEG_QUALITY: the sheet is opaque (on `substrate`, white when transparent). */
   encoding?: 'png' | 'jpeg';
+  /** What shows where nothing prints: an sRGB colour, or null for a clear substrate (transparent). Default white. */
+  substrate?: string | null;
+  /** `preview`: foil flat, spot UV hatched over the print; `texture`: foil flat only (its gloss is the model's); `none`. */
+  effects?: 'preview' | 'texture' | 'none';
+  /** `color` (default); `surface`: the metallic-roughness map of `surface`; `relief`: emboss up, deboss down, as grey heights. */
+  paint?: 'color' | 'surface' | 'relief';
+  /** For `paint: surface`: the substrate's and finish's metallic and roughness outside the effects, 0–1. */
+  surface?: { metallic: number; roughness: number };
+}
+
+/** Metallic and roughness inside an effect's mask on a model. */
+export const EFFECT_SURFACES: Readonly<Partial<Record<Effect, { metallic: number | null; roughness: number }>>> = {
+  'foil-gold': { metallic: 1, roughness: 0.2 },
+  'foil-silver': { metallic: 1, roughness: 0.2 },
+  // Varnish: the surface's own metal, much glossier.
+  'spot-uv': { metallic: null, roughness: 0.08 },
+};
+
+const byte = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 255);
+/** A metallic-roughness texel: glTF reads roughness from G and metallic from B. */
+const surfaceColor = (metallic: number, roughness: number) => `rgb(0,${byte(roughness)},${byte(metallic)})`;
+
+/** Filters that paint an image's alpha in one colour, by id. */
+function flatFilters(colors: ReadonlyMap<string, string>): string {
+  return [...colors]
+    .map(([id, color]) => `<filter id="${id}" x="0" y="0" width="1" height="1"><feFlood flood-color="${color}"/><feComposite in2="SourceAlpha" operator="in"/></filter>`)
+    .join('');
+}
+
+/** How each placed image is painted in the mode: its own pixels, a flat filter over them, or nothing. */
+function effectLayers(image: PlacedImage, options: PreviewOptions): { draw: boolean; overlay: string | null; hatch: boolean } {
+  const paint = options.paint ?? 'color';
+  const effect = image.effect;
+  if (paint === 'surface') return { draw: false, overlay: effect && EFFECT_SURFACES[effect] ? `fx-surface-${effect}` : null, hatch: false };
+  if (paint === 'relief') return { draw: false, overlay: effect === 'emboss' || effect === 'deboss' ? `fx-relief-${effect}` : null, hatch: false };
+  const mode = options.effects ?? 'none';
+  if (!effect || mode === 'none') return { draw: true, overlay: null, hatch: false };
+  const foil = EFFECT_PLATES[effect].replacesInk;
+  return { draw: !foil, overlay: foil ? `fx-color-${effect}` : null, hatch: effect === 'spot-uv' && mode === 'preview' };
 }
 
 /** A 3D texture's JPEG quality: 4:4:4 (no colour subsampling), so small print stays crisp. */
@@ -122,19 +165,39 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   }
   await images.load();
 
+  const paint = options.paint ?? 'color';
+  const surface = options.surface ?? { metallic: 0, roughness: 1 };
+  const base =
+    paint === 'surface' ? surfaceColor(surface.metallic, surface.roughness) : paint === 'relief' ? 'rgb(128,128,128)' : options.substrate === undefined ? '#fff' : options.substrate;
+  const filters = new Map<string, string>([
+    ['fx-color-foil-gold', EFFECT_PLATES['foil-gold'].previewColor],
+    ['fx-color-foil-silver', EFFECT_PLATES['foil-silver'].previewColor],
+    ['fx-silhouette', '#fff'],
+    ['fx-relief-emboss', '#fff'],
+    ['fx-relief-deboss', '#000'],
+  ]);
+  for (const [effect, look] of Object.entries(EFFECT_SURFACES)) filters.set(`fx-surface-${effect}`, surfaceColor(look.metallic ?? surface.metallic, look.roughness));
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${widthPx}" height="${heightPx}" viewBox="${n(board.x)} ${n(board.y)} ${n(board.width)} ${n(board.height)}" preserveAspectRatio="none">`,
-    `<rect x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" fill="#fff"/>`,
+    `<defs>${flatFilters(filters)}<pattern id="fx-hatch" width="1.5" height="1.5" patternUnits="userSpaceOnUse"><path d="M0 1.5L1.5 0" stroke="${EFFECT_PLATES['spot-uv'].previewColor}" stroke-width="0.35"/></pattern></defs>`,
+    base === null ? '' : `<rect x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" fill="${base}"/>`,
   ];
   placement.pieces.forEach((layers, index) => {
     parts.push(`<clipPath id="clip${index}"><path d="${pathData(layers.bleed, true)}"/></clipPath><g clip-path="url(#clip${index})">`);
-    if (layers.background) parts.push(backgroundSvg(layers, layers.background, index, images));
+    if (layers.background && paint === 'color') parts.push(backgroundSvg(layers, layers.background, index, images));
     layers.images.forEach((image, imageIndex) => {
       const href = images.href(image.asset);
       if (!href) return;
+      const look = effectLayers(image, options);
+      const box = `x="${n(-image.width / 2)}" y="${n(-image.height / 2)}" width="${n(image.width)}" height="${n(image.height)}"`;
+      const placed = `${box} preserveAspectRatio="none" transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})" href="${href}"`;
       const tag =
-        `<image x="${n(-image.width / 2)}" y="${n(-image.height / 2)}" width="${n(image.width)}" height="${n(image.height)}" preserveAspectRatio="none" ` +
-        `transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})" href="${href}"/>`;
+        (look.draw ? `<image ${placed}/>` : '') +
+        (look.overlay ? `<image ${placed} filter="url(#${look.overlay})"/>` : '') +
+        (look.hatch
+          ? `<mask id="uv${index}-${imageIndex}"><image ${placed} filter="url(#fx-silhouette)"/></mask><rect x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" fill="url(#fx-hatch)" mask="url(#uv${index}-${imageIndex})"/>`
+          : '');
+      if (!tag) return;
       const period = dieline.wrapWidth;
       if (!period) {
         parts.push(tag);
@@ -151,7 +214,7 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
         if (k !== 0) parts.push(`<use href="#${id}" transform="translate(${n(k * period)} 0)"/>`);
       }
     });
-    for (const mark of eyeMarks(dieline)) parts.push(`<path d="${mark.d}" fill="#000"/>`);
+    if (paint === 'color') for (const mark of eyeMarks(dieline)) parts.push(`<path d="${mark.d}" fill="#000"/>`);
     parts.push('</g>');
   });
   const line = Math.max(0.25, 1 / k);
@@ -171,8 +234,68 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   const sharp = await loadSharp();
   const raster = sharp(Buffer.from(parts.join('')), { limitInputPixels: false });
   return options.encoding === 'jpeg'
-    ? raster.flatten({ background: '#ffffff' }).jpeg({ quality: TEXTURE_JPEG_QUALITY, chromaSubsampling: '4:4:4' }).toBuffer()
+    ? raster.flatten({ background: base ?? '#ffffff' }).jpeg({ quality: TEXTURE_JPEG_QUALITY, chromaSubsampling: '4:4:4' }).toBuffer()
     : raster.png({ compressionLevel: 6 }).toBuffer();
+}
+
+export interface TextureLook {
+  /** The unprinted colour (effects.ts substrateColor); null: clear, white in the JPEG. */
+  substrate: string | null;
+  /** Metallic and roughness of the printed surface outside any effect. */
+  surface: { metallic: number; roughness: number };
+}
+
+/** A model's textures: the print, and where effects change the surface, its metallic-roughness and normal maps (PNG). */
+export interface TextureMaps {
+  baseColor: Buffer;
+  metallicRoughness?: Buffer;
+  normal?: Buffer;
+}
+
+/** How high an embossed mask stands in the normal map's height field, in texels of slope. */
+const RELIEF_STRENGTH = 2;
+
+/**
+ * The sheet's textures (see renderTextureJpeg), with a metallic-roughness map when foil or spot UV
+ * is on it and a normal map when emboss or deboss is: the same placement painted as material values.
+ */
+export async function renderTextureMaps(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, look: TextureLook): Promise<TextureMaps> {
+  const { width, height } = window ?? placement.dieline.blank;
+  const widthPx = width >= height ? sizePx : (sizePx * width) / height;
+  const common = { area: window ?? ('blank' as const), dielineLines: false };
+  const effects = new Set(placement.pieces.flatMap((piece) => piece.images.map((image) => image.effect)));
+  const maps: TextureMaps = {
+    baseColor: await renderPreviewPng(placement, widthPx, { ...common, encoding: 'jpeg', substrate: look.substrate, effects: 'texture' }),
+  };
+  if (effects.has('foil-gold') || effects.has('foil-silver') || effects.has('spot-uv')) {
+    maps.metallicRoughness = await renderPreviewPng(placement, widthPx, { ...common, paint: 'surface', surface: look.surface });
+  }
+  if (effects.has('emboss') || effects.has('deboss')) {
+    maps.normal = await normalMap(await renderPreviewPng(placement, widthPx, { ...common, paint: 'relief' }));
+  }
+  return maps;
+}
+
+/** A tangent-space normal map (PNG) from a grey height field (PNG), softened so edges read as a bevel. */
+async function normalMap(heights: Buffer): Promise<Buffer> {
+  const sharp = await loadSharp();
+  const { data, info } = await sharp(heights).greyscale().blur(1.5).raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  const at = (x: number, y: number) => data[Math.min(height - 1, Math.max(0, y)) * width + Math.min(width - 1, Math.max(0, x))]! / 255;
+  const out = Buffer.alloc(width * height * 3);
+  for (let y = 0; y < height; y++) {
+    for (let x = 0; x < width; x++) {
+      // Central differences; the texture's v runs down the image, glTF's tangent space has +Y up.
+      const dx = (at(x + 1, y) - at(x - 1, y)) * RELIEF_STRENGTH;
+      const dy = (at(x, y - 1) - at(x, y + 1)) * RELIEF_STRENGTH;
+      const length = Math.hypot(dx, dy, 1);
+      const i = (y * width + x) * 3;
+      out[i] = Math.round(((-dx / length) * 0.5 + 0.5) * 255);
+      out[i + 1] = Math.round(((-dy / length) * 0.5 + 0.5) * 255);
+      out[i + 2] = Math.round(((1 / length) * 0.5 + 0.5) * 255);
+    }
+  }
+  return sharp(out, { raw: { width, height, channels: 3 } }).png({ compressionLevel: 6 }).toBuffer();
 }
 
 /**

@@ -4,7 +4,8 @@
 // pool. Loaded only in children.
 import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
-import { renderPreviewPng, renderPrintPdf, renderTextureJpeg, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
+import { renderPreviewPng, renderPrintPdf, renderTextureMaps, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
+import type { PreviewOptions, TextureLook } from '../print/preview.js';
 import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
 import { renderSheetPdf } from '../dielines/sheet-pdf.js';
@@ -17,14 +18,15 @@ export const TASKS = {
     return analyseImage(input, mimeType);
   },
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
-  'print.preview': ({ placement, widthPx }: { placement: Placement<PrintSurface>; widthPx: number }) => renderPreviewPng(placement, widthPx),
+  'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects'> }) =>
+    renderPreviewPng(placement, widthPx, look),
   /** A blank laid out n-up on a press sheet, and that sheet's PDF when `pdf`. */
   'sheet.layout': async ({ dieline, sheet, pdf }: { dieline: Dieline; sheet: SheetSpec; pdf: boolean }) => {
     const layout = layoutSheet(blankShape(dieline), sheet);
     return { layout, pdf: pdf ? await renderSheetPdf(dieline, layout) : null };
   },
-  'print.texture': ({ placement, sizePx, window }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds }) =>
-    renderTextureJpeg(placement, sizePx, window),
+  'print.texture': ({ placement, sizePx, window, look }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds; look: TextureLook }) =>
+    renderTextureMaps(placement, sizePx, window, look),
 } as const;
 
 export type Tasks = typeof TASKS;

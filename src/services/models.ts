@@ -8,6 +8,9 @@ import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
+import { printMaterial } from '../models/materials.js';
+import { substrateColor } from '../print/effects.js';
+import type { TextureLook, TextureMaps } from '../print/index.js';
 import type { Project } from '../repositories/projects.js';
 import { TEXTURE_SIZE_DEFAULT, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
@@ -52,6 +55,12 @@ function projectMaterial(template: Template, state: Project['artworkJson']): Mat
   return template.materials[0]!;
 }
 
+/** What the texture paints besides the print: the substrate where nothing prints, the finish's metal and gloss. */
+function textureLook(material: MaterialId, finish: FinishId): TextureLook {
+  const printed = printMaterial(material, finish, true);
+  return { substrate: substrateColor(material), surface: { metallic: printed.metallic, roughness: printed.roughness } };
+}
+
 export function createModelService(textures: ProjectTextureSource) {
   const cache = createLruCache<RenderedModel>({
     maxEntries: MODEL_CACHE_ENTRIES,
@@ -60,15 +69,15 @@ export function createModelService(textures: ProjectTextureSource) {
   });
   const texturedBuilds = createLimiter(TEXTURED_BUILDS_AT_ONCE);
 
-  async function build(key: string, input: ModelInput, texture?: () => Promise<Uint8Array | null>): Promise<RenderedModel> {
+  async function build(key: string, input: ModelInput, texture?: () => Promise<TextureMaps | null>): Promise<RenderedModel> {
     const cached = cache.get(key);
     if (cached) return cached;
     let body: Buffer;
     try {
       body = texture
         ? await texturedBuilds(async () => {
-            const image = await texture();
-            return Buffer.from(await buildModel(image ? { ...input, texture: image } : input));
+            const maps = await texture();
+            return Buffer.from(await buildModel(maps ? { ...input, texture: maps.baseColor, surfaceMaps: maps } : input));
           })
         : Buffer.from(await buildModel(input));
     } catch (error) {
@@ -131,6 +140,7 @@ export function createModelService(textures: ProjectTextureSource) {
         textures.render({
           project,
           sizePx,
+          look: textureLook(input.material, input.finish),
           ...(signal ? { signal } : {}),
           ...(template.kind === 'box'
             ? { dieline: generateDieline(template.id, dimensions, { thicknessMm: input.thicknessMm }) }

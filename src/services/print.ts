@@ -26,10 +26,12 @@ import {
   type PrintOptions,
   type ResolvedAsset,
   type StructureOptions,
+  type TextureLook,
+  type TextureMaps,
 } from '../print/index.js';
 import { unwrapPlacement, zoneFindings } from '../print/containers.js';
 import { effectDetailFindings } from '../print/effect-findings.js';
-import { resolveWhite } from '../print/effects.js';
+import { resolveWhite, substrateColor } from '../print/effects.js';
 import { loadSharp } from '../print/images.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
 import type { Renderer } from '../render/index.js';
@@ -121,10 +123,10 @@ export function createPrintService(
   renderer: Renderer,
   admission: PrintAdmission,
 ) {
-  /** The sheet's print as a texture (JPEG), or null when nothing prints on it. */
-  function textureJpeg(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, signal?: AbortSignal): Promise<Buffer> | null {
+  /** The sheet's print as a model's textures, or null when nothing prints on it. */
+  function textureMaps(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps> | null {
     if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-    return renderer.run('texture', 'print.texture', { placement, sizePx, window }, signal);
+    return renderer.run('texture', 'print.texture', { placement, sizePx, window, look }, signal);
   }
 
   const baseUrl = publicBaseUrl ?? undefined;
@@ -285,12 +287,12 @@ export function createPrintService(
      * lines), `sizePx` on its longer side. Null for a container, a size the style cannot build, or
      * a design with nothing to print.
      */
-    async texture(project: Project, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
+    async texture(project: Project, sizePx: number, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps | null> {
       const files = await ownedFiles(project);
       return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
-        return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, signal);
+        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, look, signal);
       });
     },
 
@@ -299,12 +301,12 @@ export function createPrintService(
      * the layout's texture window (the part the model shows). Unreadable or foreign images are left
      * out; null for a size the layout cannot be built at or when nothing prints on it.
      */
-    async containerTexture(project: Project, containers: ContainerOptions, sizePx: number, signal?: AbortSignal): Promise<Buffer | null> {
+    async containerTexture(project: Project, containers: ContainerOptions, sizePx: number, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps | null> {
       const files = await ownedFiles(project);
       return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, { part: 'board' }, containers);
         if (!prepared.dieline) return null;
-        return textureJpeg(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, signal);
+        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, look, signal);
       });
     },
 
@@ -326,7 +328,8 @@ export function createPrintService(
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, containers);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
-            return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width }, signal);
+            const look = { substrate: substrateColor(prepared.state.material), effects: 'preview' as const };
+            return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width, look }, signal);
           }),
       };
     },
