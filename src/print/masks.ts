@@ -79,15 +79,20 @@ export async function inkedAreaMask(
     `<clipPath id="piece"><path clip-rule="evenodd" d="${pathData(layers.bleed)}${holes.map(pathData).join('')}"/></clipPath><g clip-path="url(#piece)">`,
   ];
   if (layers.background) parts.push(`<rect x="${n(window.x)}" y="${n(window.y)}" width="${n(window.width)}" height="${n(window.height)}" fill="#000"/>`);
+  const sharp = await loadSharp();
   for (const image of layers.images.filter(inked)) {
-    const { data, mime } = await downsampled(await image.asset.load(), image.width * pxPerMm, image.height * pxPerMm);
-    parts.push(
-      `<image x="${n(-image.width / 2)}" y="${n(-image.height / 2)}" width="${n(image.width)}" height="${n(image.height)}" preserveAspectRatio="none" ` +
-        `transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})" href="data:${mime};base64,${data.toString('base64')}"/>`,
-    );
+    const bytes = await image.asset.load();
+    const box = `x="${n(-image.width / 2)}" y="${n(-image.height / 2)}" width="${n(image.width)}" height="${n(image.height)}"`;
+    const transform = `transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})"`;
+    // An image without alpha inks its whole rectangle: no need to decode it.
+    if (!(await sharp(bytes, { limitInputPixels: false }).metadata()).hasAlpha) {
+      parts.push(`<rect ${box} ${transform} fill="#000"/>`);
+      continue;
+    }
+    const { data, mime } = await downsampled(bytes, image.width * pxPerMm, image.height * pxPerMm);
+    parts.push(`<image ${box} preserveAspectRatio="none" ${transform} href="data:${mime};base64,${data.toString('base64')}"/>`);
   }
   parts.push('</g></svg>');
-  const sharp = await loadSharp();
   const alpha = await sharp(Buffer.from(parts.join('')), { limitInputPixels: false }).ensureAlpha().extractChannel(3).raw().toBuffer();
   const radius = Math.max(chokeMm > 0 ? 1 : 0, Math.round(chokeMm * pxPerMm));
   return { window, pxPerMm, width, height, bits: erode(threshold(alpha), width, height, radius) };

@@ -228,11 +228,15 @@ interface SpotColorsDocument {
  * CSS colour first, so `White` would become DeviceRGB white.
  */
 function fillSpot(doc: PDFKit.PDFDocument, name: string): void {
+  setSpot(doc, name, 1, false);
+}
+
+function setSpot(doc: PDFKit.PDFDocument, name: string, tint: number, stroke: boolean): void {
   const writable = doc as unknown as SpotColorsDocument;
   const spot = writable.spotColors[name];
   if (!spot) throw new Error(`spot colour ${name} is not registered`);
   writable.page.colorSpaces[spot.id] = spot.ref;
-  doc.addContent(`/${spot.id} cs 1 scn`);
+  doc.addContent(stroke ? `/${spot.id} CS ${tint} SCN` : `/${spot.id} cs ${tint} scn`);
 }
 
 /** Draws an image XObject into the rectangle (x, y, w, h) of the current y-down user space. */
@@ -439,7 +443,25 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
       doc.restore();
     };
 
-    if (white) {
+    if (white && piece.background) {
+      // A background inks the whole piece: White everywhere in it, choked off the holes' edges by
+      // stroking them at White 0 (a tint of 0 clears that plate and leaves every other as it is).
+      await layers.on('white', () => {
+        doc.save();
+        clipToPiece();
+        doc.addContent('/GsOverprint gs');
+        fillSpot(doc, WHITE_PLATE.spot);
+        const box = boundsOf(piece.bleed);
+        doc.rect(box.x, box.y, box.width, box.height).fill();
+        if (holes.length > 0) {
+          setSpot(doc, WHITE_PLATE.spot, 0, true);
+          doc.lineWidth(2 * WHITE_CHOKE_MM).lineJoin('miter');
+          for (const hole of holes) tracePolygon(doc, hole);
+          doc.stroke();
+        }
+        doc.restore();
+      });
+    } else if (white) {
       const inked = await inkedAreaMask(piece, (image) => !(image.effect && EFFECT_PLATES[image.effect].replacesInk), holes, WHITE_CHOKE_MM);
       if (!isEmpty(inked)) {
         const stencil = stencilXObject(doc, inked);

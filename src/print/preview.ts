@@ -109,6 +109,8 @@ export interface PreviewOptions {
   effects?: 'preview' | 'texture' | 'none';
   /** `color` (default); `surface`: the metallic-roughness map of `surface`; `relief`: emboss up, deboss down, as grey heights. */
   paint?: 'color' | 'surface' | 'relief';
+  /** Ink without white under it on a clear substrate lets the substrate through: drawn at INK_ON_CLEAR_OPACITY. */
+  translucentInk?: boolean;
   /** For `paint: surface`: the substrate's and finish's metallic and roughness outside the effects, 0–1. */
   surface?: { metallic: number; roughness: number };
 }
@@ -120,6 +122,9 @@ export const EFFECT_SURFACES: Readonly<Partial<Record<Effect, { metallic: number
   // Varnish: the surface's own metal, much glossier.
   'spot-uv': { metallic: null, roughness: 0.08 },
 };
+
+/** How much of a clear film a print without a white underlay hides, as the preview shows it. */
+export const INK_ON_CLEAR_OPACITY = 0.75;
 
 const byte = (value: number) => Math.round(Math.min(1, Math.max(0, value)) * 255);
 /** A metallic-roughness texel: glTF reads roughness from G and metallic from B. */
@@ -182,8 +187,9 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
     `<defs>${flatFilters(filters)}<pattern id="fx-hatch" width="1.5" height="1.5" patternUnits="userSpaceOnUse"><path d="M0 1.5L1.5 0" stroke="${EFFECT_PLATES['spot-uv'].previewColor}" stroke-width="0.35"/></pattern></defs>`,
     base === null ? '' : `<rect x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" fill="${base}"/>`,
   ];
+  const inkOpacity = options.translucentInk && paint === 'color' ? ` opacity="${INK_ON_CLEAR_OPACITY}"` : '';
   placement.pieces.forEach((layers, index) => {
-    parts.push(`<clipPath id="clip${index}"><path d="${pathData(layers.bleed, true)}"/></clipPath><g clip-path="url(#clip${index})">`);
+    parts.push(`<clipPath id="clip${index}"><path d="${pathData(layers.bleed, true)}"/></clipPath><g clip-path="url(#clip${index})"${inkOpacity}>`);
     if (layers.background && paint === 'color') parts.push(backgroundSvg(layers, layers.background, index, images));
     layers.images.forEach((image, imageIndex) => {
       const href = images.href(image.asset);

@@ -18,7 +18,7 @@ export const TASKS = {
     return analyseImage(input, mimeType);
   },
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
-  'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects'> }) =>
+  'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'> }) =>
     renderPreviewPng(placement, widthPx, look),
   /** A blank laid out n-up on a press sheet, and that sheet's PDF when `pdf`. */
   'sheet.layout': async ({ dieline, sheet, pdf }: { dieline: Dieline; sheet: SheetSpec; pdf: boolean }) => {

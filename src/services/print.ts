@@ -323,12 +323,14 @@ export function createPrintService(
       const part = printedPart(project, query);
       const files = await ownedFiles(project);
       return {
-        etag: inputEtag('preview', project, [{ width, ...part }, optionsKey(project, containers)], files),
+        etag: inputEtag('preview', project, [{ width, white: query.white ?? 'auto', ...part }, optionsKey(project, containers)], files),
         render: (signal) =>
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, containers);
             if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
-            const look = { substrate: substrateColor(prepared.state.material), effects: 'preview' as const };
+            const substrate = substrateColor(prepared.state.material);
+            const white = resolveWhite(query.white, prepared.state.material, prepared.state.finish);
+            const look = { substrate, effects: 'preview' as const, translucentInk: substrate === null && white === 'none' };
             return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width, look }, signal);
           }),
       };

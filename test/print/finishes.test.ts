@@ -171,6 +171,11 @@ describe(`finishes as plates (${engineName()})`, () => {
       expect(at('White', [cx - half + 0.05, cy])).toBeLessThan(3);
       expect(at('White', [cx - half - 2, cy])).toBeLessThan(3);
 
+      // A background inks the whole label: White under all of it.
+      const filled = await createProject(app, owner, 'round-bottle', { ...design, background: { kind: 'color', value: '#204080' } }, BOTTLE);
+      const underBackground = await separations(await printOf(filled, 'colorSpace=cmyk'), 50);
+      for (const point of [[cx, cy], [cx - half - 2, cy], [5, 5]] as Point[]) expect(inkAt(underBackground, 'White', point, 50), String(point)).toBeGreaterThan(250);
+
       const none = await separations(await printOf(id, 'colorSpace=cmyk&white=none'), 50);
       expect(none.map((plate) => plate.name)).not.toContain('White');
 
