@@ -142,14 +142,17 @@ describe(`finishes as plates (${engineName()})`, () => {
     expect(groups).toEqual(expect.arrayContaining(['Artwork', 'Foil_Gold', 'SpotUV', 'Emboss']));
   });
 
-  it('an effect plate is knocked out on glue areas like ink', async () => {
+  it('an effect plate is knocked out on glue areas like ink; printed glue areas refuse an effect', async () => {
     const glue = dieline.panels.find((panel) => panel.id === 'glue-flap')!;
     const design = { artworks: [{ ...artwork('uv', 'glue-flap', photo, { scale: 3 }), effect: 'spot-uv' }] };
     const id = await createProject(app, owner, 'reverse-tuck-carton', design, CARTON);
     const plates = await separations(await printOf(id, 'colorSpace=cmyk'), DPI);
     expect(inkAt(plates, 'SpotUV', glue.frame.center as Point)).toBeLessThan(3);
-    const printed = await separations(await printOf(id, 'colorSpace=cmyk&glueAreas=print'), DPI);
-    expect(inkAt(printed, 'SpotUV', glue.frame.center as Point)).toBeGreaterThan(250);
+    // The plate is there: beside the glue flap, on the panel the artwork spills onto.
+    const plate = plates.find((p) => p.name === 'SpotUV')!;
+    expect(plate.ink.some((value) => value > 250)).toBe(true);
+    // With glue areas printed, an effect there is an error (EFFECT_ON_GLUE), so nothing prints.
+    expect((await get(`/projects/${id}/print?marks=false&glueAreas=print`)).statusCode).toBe(409);
   });
 
   it('a glass bottle gets a White plate under its inks, choked 0.1 mm; white=none removes it; kraft has none', async () => {
