@@ -1854,6 +1854,11 @@ export interface components {
                 offsetY: number;
                 scale: number;
                 rotationDeg: number;
+                /**
+                 * @description A finish on the artwork's shape, printed as its own overprinting spot plate: foil-gold and foil-silver (Foil_Gold, Foil_Silver: the foil replaces the ink, nothing prints under it), spot-uv (SpotUV), emboss and deboss (Emboss, Deboss): the artwork prints as well.
+                 * @enum {string}
+                 */
+                effect?: "foil-gold" | "foil-silver" | "spot-uv" | "emboss" | "deboss";
             }[];
         };
     };
@@ -8529,7 +8534,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -8653,6 +8658,10 @@ export interface operations {
                 condition?: "fogra39" | "gracol2006";
                 /** @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed. */
                 glueAreas?: "knockout" | "print";
+                /** @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none. */
+                white?: "auto" | "none" | "underlay";
+                /** @description Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only. */
+                mirror?: boolean;
                 /**
                  * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
                  * @example board
@@ -8817,6 +8826,8 @@ export interface operations {
             query?: {
                 /** @description Width of the PNG in pixels (64–2048); the height follows the artboard. */
                 width?: number;
+                /** @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none. */
+                white?: "auto" | "none" | "underlay";
                 /**
                  * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
                  * @example board
