@@ -27,6 +27,7 @@ import requestIdPlugin, { generateRequestId } from './plugins/request-id.js';
 import adminRoutes from './routes/admin.js';
 import apiKeyRoutes from './routes/api-keys.js';
 import assetRoutes from './routes/assets.js';
+import barcodeRoutes from './routes/barcodes.js';
 import authRoutes from './routes/auth.js';
 import fileRoutes from './routes/files.js';
 import exportDownloadRoutes from './routes/export-download.js';
@@ -194,6 +195,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(sharedModelRoutes, { prefix: '/shared' });
   await app.register(viewerRoutes);
   await app.register(assetRoutes, { prefix: '/assets' });
+  await app.register(barcodeRoutes, { prefix: '/barcodes' });
   await app.register(fileRoutes, { prefix: '/files' });
   await app.register(adminRoutes, { prefix: '/admin' });
   await app.register(projectExportRoutes, { prefix: '/projects', basePath: '', security: [{ bearerAuth: [] }] });

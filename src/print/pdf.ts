@@ -37,6 +37,7 @@ import { inkedAreaMask, isEmpty, rasterArtworkMask, stencilXObject } from './mas
 import { CMYK_JPEG_QUALITY, pdfImage, type ImageTarget, type PdfImageData, type PrintColorSpace } from './images.js';
 import { PrintLayers } from './layers.js';
 import { declarePdfX } from './pdfx.js';
+import { drawBarcode, readBarcodeOutline, type BarcodeOutline } from './barcode-ink.js';
 import { drawSvg, prepareSvg, type PreparedSvg, type SvgTarget } from './svg.js';
 import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, ResolvedAsset, Rgb } from './types.js';
 
@@ -78,6 +79,7 @@ type Color = string | number[];
 class AssetRegistry {
   private readonly refs = new Map<string, { name: string; ref: PDFKit.PDFKitReference }>();
   private readonly svgs = new Map<string, PreparedSvg>();
+  private readonly barcodes = new Map<string, BarcodeOutline>();
   private readonly prepared = new Map<string, Promise<PdfImageData>>();
   /** ICC-based colour spaces of the profiles images carry, one per distinct profile. */
   private readonly iccSpaces = new Map<string, unknown[]>();
@@ -130,6 +132,15 @@ class AssetRegistry {
 
   /** Draws the asset into the rectangle (x, y, w, h) of the current y-down user space. */
   async draw(asset: ResolvedAsset, x: number, y: number, w: number, h: number): Promise<void> {
+    if (asset.barcode && asset.mimeType === SVG_MIME) {
+      let outline = this.barcodes.get(asset.name);
+      if (!outline) {
+        outline = readBarcodeOutline((await asset.load()).toString('utf8'));
+        this.barcodes.set(asset.name, outline);
+      }
+      drawBarcode(this.doc, outline, x, y, w, h, this.target.colorSpace);
+      return;
+    }
     if (asset.mimeType === SVG_MIME) {
       let prepared = this.svgs.get(asset.name);
       if (!prepared) {

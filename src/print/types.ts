@@ -2,6 +2,7 @@
  * The print pipeline's inputs and outputs. Pure data: the service resolves the project's assets
  * (owner's only) into `AssetLookup`, this module never touches storage, HTTP or the database.
  */
+import type { BarcodeFacts } from '../barcodes/types.js';
 import type { Dieline, DielinePiece, Point } from '../dielines/index.js';
 import type { Effect } from './effects.js';
 
@@ -22,6 +23,8 @@ export interface ResolvedAsset {
   /** EXIF orientation (1–8); 1 when the file records none. */
   orientation: number;
   sizeBytes: number;
+  /** Set when the asset is a barcode the service made: printed in one ink and checked where placed. */
+  barcode?: BarcodeFacts | null;
   load(): Promise<Buffer>;
 }
 
@@ -69,7 +72,10 @@ export type FindingCode =
   | 'EFFECT_TOO_FINE'
   | 'EFFECT_CROSSES_FOLD'
   | 'EFFECT_ON_GLUE'
-  | 'EFFECT_NOT_OFFERED';
+  | 'EFFECT_NOT_OFFERED'
+  | 'BARCODE_SIZE'
+  | 'BARCODE_QUIET_ZONE'
+  | 'BARCODE_CONTRAST';
 
 export interface Finding {
   severity: Severity;

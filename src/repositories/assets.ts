@@ -1,4 +1,5 @@
 // Asset rows: what was uploaded, by whom, under which stored name, and what the image is.
+import type { BarcodeFacts } from '../barcodes/types.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { mapOwnerMissing } from './prisma-errors.js';
 import type { ColorSpace } from '../generated/prisma/enums.js';
@@ -31,16 +32,23 @@ export interface Asset extends AssetMetadata {
   filename: string;
   mimeType: string;
   sizeBytes: number;
+  /** The symbol's facts when the service made this asset as a barcode; null otherwise. */
+  barcode: BarcodeFacts | null;
   createdAt: Date;
 }
 
-export type NewAsset = Omit<Asset, 'createdAt'>;
+export type NewAsset = Omit<Asset, 'createdAt' | 'barcode'> & { barcode?: BarcodeFacts | null };
 
 /** What serving a file needs. */
 export interface StoredFile {
   name: string;
   mimeType: string;
   sizeBytes: number;
+}
+
+/** What print and preview read of a placed asset. */
+export interface PlacedFile extends StoredFile {
+  barcode: BarcodeFacts | null;
 }
 
 /** A row the backfill still has to read. */
@@ -61,31 +69,40 @@ const fields = {
   sha256: true,
   thumbnailName: true,
   thumbnailBytes: true,
+  barcode: true,
   createdAt: true,
 } as const;
+
+/** The JSON column as written by create(): the facts barcodes/symbol.ts made. */
+const barcodeOf = (value: unknown): BarcodeFacts | null => (value && typeof value === 'object' ? (value as BarcodeFacts) : null);
+const withBarcode = <T extends { barcode: unknown }>(row: T): Omit<T, 'barcode'> & { barcode: BarcodeFacts | null } => ({ ...row, barcode: barcodeOf(row.barcode) });
 
 export const THUMBNAIL_MIME_TYPE = 'image/webp';
 
 export function createAssetRepository(prisma: PrismaClient) {
   return {
     /** Throws OwnerMissingError when the account no longer exists. */
-    create(asset: NewAsset): Promise<Asset> {
-      return mapOwnerMissing(() =>
-        prisma.asset.create({ data: { ...asset, metadataReadAt: new Date() }, select: fields }),
+    async create(asset: NewAsset): Promise<Asset> {
+      const { barcode, ...columns } = asset;
+      const row = await mapOwnerMissing(() =>
+        prisma.asset.create({ data: { ...columns, ...(barcode ? { barcode: { ...barcode } } : {}), metadataReadAt: new Date() }, select: fields }),
       );
+      return withBarcode(row);
     },
 
     /** The owner's assets, newest first. */
-    listOwned(userId: string): Promise<Asset[]> {
-      return prisma.asset.findMany({
+    async listOwned(userId: string): Promise<Asset[]> {
+      const rows = await prisma.asset.findMany({
         where: { userId },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         select: fields,
       });
+      return rows.map(withBarcode);
     },
 
-    findOwned(userId: string, id: string): Promise<Asset | null> {
-      return prisma.asset.findFirst({ where: { id, userId }, select: fields });
+    async findOwned(userId: string, id: string): Promise<Asset | null> {
+      const row = await prisma.asset.findFirst({ where: { id, userId }, select: fields });
+      return row && withBarcode(row);
     },
 
     /**
@@ -141,11 +158,12 @@ export function createAssetRepository(prisma: PrismaClient) {
     },
 
     /** The owner's assets among `names` (print and preview read only these). */
-    findOwnedByNames(userId: string, names: readonly string[]): Promise<StoredFile[]> {
-      return prisma.asset.findMany({
+    async findOwnedByNames(userId: string, names: readonly string[]): Promise<PlacedFile[]> {
+      const rows = await prisma.asset.findMany({
         where: { userId, name: { in: [...names] } },
-        select: { name: true, mimeType: true, sizeBytes: true },
+        select: { name: true, mimeType: true, sizeBytes: true, barcode: true },
       });
+      return rows.map(withBarcode);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import type { Asset } from '../repositories/assets.js';
+import { BarcodeFactsSchema } from './barcodes.js';
 import { Id, IsoDateTime, StrictObject } from './common.js';
 
 export const AssetSchema = Type.Object(
@@ -39,6 +40,9 @@ export const AssetSchema = Type.Object(
     thumbnailUrl: Type.Union([Type.String(), Type.Null()], {
       description:
         'A WebP preview, longer side at most 512 px (never upscaled), served by GET /files/:name under its own name; same base rule as url. Null only while the backfill has not reached a file stored before thumbnails existed, or when that old file cannot be decoded.',
+    }),
+    barcode: Type.Union([BarcodeFactsSchema, Type.Null()], {
+      description: 'Set when the service made this asset as a barcode (POST /barcodes): the symbol as made; null for uploads.',
     }),
     createdAt: IsoDateTime,
   },
@@ -82,5 +86,6 @@ export const toAssetDto = (asset: Asset, publicBaseUrl: string | null) => ({
   hasAlpha: asset.hasAlpha,
   sha256: asset.sha256,
   thumbnailUrl: asset.thumbnailName ? fileUrl(asset.thumbnailName, publicBaseUrl) : null,
+  barcode: asset.barcode,
   createdAt: asset.createdAt.toISOString(),
 });

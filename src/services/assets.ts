@@ -1,8 +1,7 @@
 // Uploads and stored files: what may be stored (an image by its content, at most 25 MB), how it is
 // named, and the guarantee that a failed upload leaves neither a file nor a row behind.
 import { createHash } from 'node:crypto';
-import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream';
+import { Readable, pipeline } from 'node:stream';
 import { createId } from '../lib/ids.js';
 import { badRequest, HttpError, MESSAGES, notFound } from '../errors.js';
 import { DigestStream } from '../lib/digest-stream.js';
@@ -11,6 +10,7 @@ import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, SVG_IMAGE, type ImageT
 import { readWhole } from '../lib/read-whole.js';
 import { UploadGuard } from '../lib/upload-guard.js';
 import { RenderError, SvgTooCostlyError, type Renderer } from '../render/index.js';
+import type { BarcodeFacts } from '../barcodes/types.js';
 import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
 import type { FileStorage, OpenedFile, PendingFile } from '../storage/index.js';
 import type { FileJanitor } from './file-janitor.js';
@@ -154,7 +154,51 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
     return 'filled';
   }
 
+  /**
+   * Stores a committed file as userId's asset: analysed (metadata, thumbnail) like an upload. On
+   * any failure neither the file nor its thumbnail is left behind and no row is written.
+   */
+  async function record(
+    userId: string,
+    pending: PendingFile,
+    file: { ext: string; mime: string; filename: string; sha256: string; barcode?: BarcodeFacts },
+    signal?: AbortSignal,
+  ): Promise<Asset> {
+    const name = `${createId()}.${file.ext}`;
+    await pending.commit(name);
+    try {
+      // Read back from storage once the upload is complete: the upload itself stays streamed.
+      const analysis = await analyse(await storedInput(name, file.mime), file.mime, signal);
+      const metadata = await storeThumbnail(name, analysis, file.sha256);
+      return await assets.create({
+        id: createId(),
+        userId,
+        name,
+        filename: file.filename,
+        mimeType: file.mime,
+        sizeBytes: pending.size,
+        ...metadata,
+        ...(file.barcode ? { barcode: file.barcode } : {}),
+      });
+    } catch (error) {
+      // Refused or failed: neither the file nor its thumbnail may outlive the request.
+      await Promise.all([name, thumbnailNameOf(name)].map((stored) => storage.delete(stored).catch(() => undefined)));
+      throw asClientError(error);
+    }
+  }
+
   return {
+    /**
+     * Stores an SVG the service made (a barcode) as userId's asset, exactly as an uploaded SVG is
+     * stored: the same storage, analysis, thumbnail and clean-up on failure.
+     */
+    async storeMadeSvg(userId: string, svg: string, filename: string, barcode: BarcodeFacts, signal?: AbortSignal): Promise<Asset> {
+      const bytes = Buffer.from(svg, 'utf8');
+      const pending = await storage.put(Readable.from([bytes]));
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      return record(userId, pending, { ext: SVG_IMAGE.ext, mime: SVG_IMAGE.mime, filename, sha256, barcode }, signal);
+    },
+
     /**
      * Streams one file part to storage, checking size and content on the way. Attaches its
      * listeners before its first await, so a parser error can never go unhandled.
@@ -200,20 +244,7 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
       const filename = cleanFilename(incoming.filename);
       const sha256 = digest.digest;
       return {
-        async save(userId, signal) {
-          const name = `${createId()}.${type.ext}`;
-          await pending.commit(name);
-          try {
-            // Read back from storage once the upload is complete: the upload itself stays streamed.
-            const analysis = await analyse(await storedInput(name, type.mime), type.mime, signal);
-            const metadata = await storeThumbnail(name, analysis, sha256);
-            return await assets.create({ id: createId(), userId, name, filename, mimeType: type.mime, sizeBytes: pending.size, ...metadata });
-          } catch (error) {
-            // Refused or failed: neither the file nor its thumbnail may outlive the request.
-            await Promise.all([name, thumbnailNameOf(name)].map((stored) => storage.delete(stored).catch(() => undefined)));
-            throw asClientError(error);
-          }
-        },
+        save: (userId, signal) => record(userId, pending, { ext: type.ext, mime: type.mime, filename, sha256 }, signal),
         discard: () => pending.discard(),
       };
     },

@@ -11,6 +11,7 @@ import { createAccountService } from './accounts.js';
 import { createAdminService } from './admin.js';
 import { createApiKeyService } from './api-keys.js';
 import { createAssetService } from './assets.js';
+import { createBarcodeService } from './barcodes.js';
 import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
 import { createExportService, createSignedDownloadLinks } from './exports.js';
@@ -59,6 +60,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   });
   const webhooks = createWebhookService(repositories.webhooks, sealer, { allowPrivate: config.webhooks.allowPrivate, production: config.production });
   exports.onFinished((userId, event, dto) => webhooks.exportFinished(userId, event, dto));
+  const assets = createAssetService(repositories.assets, storage, fileJanitor, renderer);
   return {
     passwordHasher,
     storage,
@@ -69,7 +71,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     apiKeys: createApiKeyService(repositories.apiKeys, sealer),
     projects,
     shares: createShareService(repositories.shares, projects, sealer),
-    assets: createAssetService(repositories.assets, storage, fileJanitor, renderer),
+    assets,
+    barcodes: createBarcodeService(assets),
     renderer,
     fileJanitor,
     dielines,

@@ -32,10 +32,12 @@ import {
 import { unwrapPlacement, zoneFindings } from '../print/containers.js';
 import { effectDetailFindings } from '../print/effect-findings.js';
 import { resolveWhite, substrateColor } from '../print/effects.js';
+import { barcodeFindings } from '../print/barcode-checks.js';
 import { loadSharp } from '../print/images.js';
+import { svgIntrinsicSize } from '../print/svg-size.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
 import type { Renderer } from '../render/index.js';
-import type { AssetRepository, StoredFile } from '../repositories/assets.js';
+import type { AssetRepository, PlacedFile, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
 import type { PartQuery } from '../schemas/parts.js';
 import type { PreflightQuery } from '../schemas/preflight.js';
@@ -79,9 +81,10 @@ async function readAll(storage: FileStorage, name: string): Promise<Buffer | nul
 
 /**
  * Pixel size and orientation of a stored image, read from its header. The one place that knows
- * where these figures come from (later: the asset's stored metadata columns).
+ * where these figures come from (later: the asset's stored metadata columns). An SVG keeps its
+ * exact proportions (viewBox or physical size), not the rounded ones of its rasterised size.
  */
-export async function describeAsset(storage: FileStorage, file: StoredFile): Promise<ResolvedAsset | null> {
+export async function describeAsset(storage: FileStorage, file: StoredFile & Partial<Pick<PlacedFile, 'barcode'>>): Promise<ResolvedAsset | null> {
   let bytes: Promise<Buffer | null> | undefined;
   const load = () => (bytes ??= readAll(storage, file.name));
   const data = await load();
@@ -92,13 +95,18 @@ export async function describeAsset(storage: FileStorage, file: StoredFile): Pro
     const orientation = meta.orientation ?? 1;
     const swap = orientation >= 5;
     if (!meta.width || !meta.height) return null;
+    const widthPx = swap ? meta.height : meta.width;
+    let heightPx = swap ? meta.width : meta.height;
+    const intrinsic = meta.format === 'svg' ? svgIntrinsicSize(data.toString('utf8')) : null;
+    if (intrinsic) heightPx = (widthPx * intrinsic.height) / intrinsic.width;
     return {
       name: file.name,
       mimeType: file.mimeType,
-      widthPx: swap ? meta.height : meta.width,
-      heightPx: swap ? meta.width : meta.height,
+      widthPx,
+      heightPx,
       orientation,
       sizeBytes: file.sizeBytes,
+      barcode: file.barcode ?? null,
       load: async () => (await load())!,
     };
   } catch {
@@ -132,15 +140,15 @@ export function createPrintService(
   const baseUrl = publicBaseUrl ?? undefined;
 
   /** The owner's rows for every asset the design names: cheap, no file is read. */
-  async function ownedFiles(project: Project): Promise<Map<string, StoredFile | null>> {
+  async function ownedFiles(project: Project): Promise<Map<string, PlacedFile | null>> {
     const names = referencedAssetNames((project.artworkJson ?? {}) as DesignState, baseUrl);
     const rows = names.length === 0 ? [] : await assetRows.findOwnedByNames(project.userId, names);
-    const files = new Map<string, StoredFile | null>(names.map((name) => [name, null]));
+    const files = new Map<string, PlacedFile | null>(names.map((name) => [name, null]));
     for (const row of rows) files.set(row.name, row);
     return files;
   }
 
-  async function describeAll(files: Map<string, StoredFile | null>): Promise<AssetLookup> {
+  async function describeAll(files: Map<string, PlacedFile | null>): Promise<AssetLookup> {
     const lookup = new Map<string, ResolvedAsset | null>();
     for (const [name, file] of files) lookup.set(name, file ? await describeAsset(storage, file) : null);
     return lookup;
@@ -148,7 +156,7 @@ export function createPrintService(
 
   async function prepare(
     project: Project,
-    files: Map<string, StoredFile | null>,
+    files: Map<string, PlacedFile | null>,
     bleedMm: number,
     part: ResolvedPart,
     containers: ContainerOptions = {},
@@ -181,7 +189,7 @@ export function createPrintService(
     if (!prepared.dieline) return report(prepared.findings);
     const placement = place({ ...prepared, dieline: prepared.dieline });
     const checked = preflightPlacement(placement, prepared.state.material, prepared.template.materials, options);
-    return report([...checked.findings, ...zoneFindings(placement)]);
+    return report([...checked.findings, ...zoneFindings(placement), ...barcodeFindings(placement, prepared.state)]);
   }
 
   /** The preflight the route answers: the placement's findings plus each image's ink coverage in the condition. */
