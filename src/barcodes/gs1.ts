@@ -74,5 +74,19 @@ function checkDate(ai: string, value: string): void {
   if (day > days) fail(`(${ai}) is a date YYMMDD; month ${month} has no day ${day}.`);
 }
 
+/** AIs of a predefined length (by their first two digits): no FNC1 separator follows them. */
+const PREDEFINED_LENGTH = new Set(['00', '01', '02', '03', '04', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '31', '32', '33', '34', '35', '36', '41']);
+
+/** A GS1-128 symbol holds at most this many data characters (GS1 General Specifications §5.4.1). */
+export const GS1_128_MAX_DATA_CHARACTERS = 48;
+
+/** Data characters of the encoded string: AIs, values and the FNC1 after each variable-length value but the last. */
+export function dataCharacters(elements: readonly ElementString[]): number {
+  return elements.reduce((sum, { ai, value }, i) => {
+    const separator = i < elements.length - 1 && !PREDEFINED_LENGTH.has(ai.slice(0, 2)) ? 1 : 0;
+    return sum + ai.length + value.length + separator;
+  }, 0);
+}
+
 /** The element string as BWIPP and decoders write it: every AI in parentheses. */
 export const formatElementStrings = (elements: readonly ElementString[]) => elements.map(({ ai, value }) => `(${ai})${value}`).join('');

@@ -3,7 +3,7 @@
  * when left out and verified when given, GS1 element strings read, sizes within the type's range.
  */
 import { expandUpcE, gs1CheckDigit } from './check-digit.js';
-import { formatElementStrings, parseElementStrings } from './gs1.js';
+import { dataCharacters, formatElementStrings, GS1_128_MAX_DATA_CHARACTERS, parseElementStrings } from './gs1.js';
 import {
   BAR_WIDTH_REDUCTION_MAX_MM,
   BarcodeInputError,
@@ -19,11 +19,11 @@ import {
 
 /** Digits-only types: their name for messages and their length with the check digit. */
 const DIGIT_TYPES: Partial<Record<BarcodeType, { name: string; length: number }>> = {
-  ean13: { name: 'An EAN-13', length: 13 },
-  ean8: { name: 'An EAN-8', length: 8 },
-  upca: { name: 'A UPC-A', length: 12 },
-  upce: { name: 'A UPC-E', length: 8 },
-  itf14: { name: 'An ITF-14', length: 14 },
+  ean13: { name: 'an EAN-13', length: 13 },
+  ean8: { name: 'an EAN-8', length: 8 },
+  upca: { name: 'a UPC-A', length: 12 },
+  upce: { name: 'a UPC-E', length: 8 },
+  itf14: { name: 'an ITF-14', length: 14 },
 };
 
 const fail = (field: keyof BarcodeRequest, reason: string): never => {
@@ -48,7 +48,14 @@ function completeDigits(type: BarcodeType, data: string): string {
 function completeData(type: BarcodeType, data: string): string {
   if (data.length === 0) fail('data', 'must not be empty.');
   if (DIGIT_TYPES[type]) return completeDigits(type, data);
-  if (type === 'gs1-128' || type === 'gs1-datamatrix') return formatElementStrings(parseElementStrings(data));
+  if (type === 'gs1-128' || type === 'gs1-datamatrix') {
+    const elements = parseElementStrings(data);
+    const characters = dataCharacters(elements);
+    if (type === 'gs1-128' && characters > GS1_128_MAX_DATA_CHARACTERS) {
+      fail('data', `a GS1-128 holds at most ${GS1_128_MAX_DATA_CHARACTERS} data characters; this one needs ${characters}.`);
+    }
+    return formatElementStrings(elements);
+  }
   if ([...data].length > QR_MAX_CHARACTERS) fail('data', `at most ${QR_MAX_CHARACTERS} characters fit in a QR code here.`);
   return data;
 }

@@ -39,9 +39,10 @@ describe(`POST /assets (${engineName()})`, () => {
       expect(Object.keys(body)).toEqual(['asset']);
       const { asset } = body;
       expect(Object.keys(asset).sort()).toEqual([
-        'colorSpace', 'createdAt', 'dpi', 'filename', 'hasAlpha', 'heightPx', 'id', 'mimeType',
+        'barcode', 'colorSpace', 'createdAt', 'dpi', 'filename', 'hasAlpha', 'heightPx', 'id', 'mimeType',
         'name', 'sha256', 'sizeBytes', 'thumbnailUrl', 'url', 'userId', 'widthPx',
       ]);
+      expect((asset as AssetBody & { barcode: unknown }).barcode).toBeNull();
       expect(asset.userId).toBe(owner.id);
       expect(asset.name).toMatch(STORED_NAME);
       expect(asset.name.endsWith(`.${ext}`)).toBe(true);
