@@ -11,7 +11,7 @@ import { isMagnified, MAGNIFICATION_RANGE, MODULE_RANGES, EAN_UPC_NOMINAL_X_MM, 
 import { pointInPolygon, segmentIntersection } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { gradientLine } from './background.js';
-import { imageCorners, polygonsIntersect } from './placement.js';
+import { imageCorners } from './placement.js';
 import type { BackgroundPaint, DesignState, Finding, PieceLayers, PlacedImage, Placement, PrintSurface, Rgb } from './types.js';
 
 /** A red-light scanner needs the background to reflect at least this much red (linear sRGB). */
@@ -83,9 +83,27 @@ function quietZoneProblem(image: PlacedImage, layers: PieceLayers, surface: Prin
     }
   }
   const outer = imageCorners(image);
-  const other = layers.images.find((candidate) => candidate !== image && candidate.artworkId !== image.artworkId && polygonsIntersect(outer, imageCorners(candidate)));
+  const other = layers.images.find((candidate) => candidate !== image && candidate.artworkId !== image.artworkId && touches(outer, imageCorners(candidate)));
   if (other) return `${other.artworkId} touches the symbol or its quiet zones; keep other artwork clear of them.`;
   return null;
+}
+
+/** Two rectangles (convex) overlap or touch: no axis of their edges separates them by more than EPSILON_MM. */
+function touches(a: readonly Point[], b: readonly Point[]): boolean {
+  for (const polygon of [a, b]) {
+    for (let i = 0; i < polygon.length; i++) {
+      const [x1, y1] = polygon[i]!;
+      const [x2, y2] = polygon[(i + 1) % polygon.length]!;
+      const length = Math.hypot(x2 - x1, y2 - y1);
+      if (length === 0) continue;
+      const axis: Point = [(y1 - y2) / length, (x2 - x1) / length];
+      const project = (points: readonly Point[]) => points.map(([x, y]) => x * axis[0] + y * axis[1]);
+      const pa = project(a);
+      const pb = project(b);
+      if (Math.max(...pa) < Math.min(...pb) - EPSILON_MM || Math.max(...pb) < Math.min(...pa) - EPSILON_MM) return false;
+    }
+  }
+  return true;
 }
 
 /** Linear-light red of an 8-bit sRGB colour (IEC 61966-2-1). */
