@@ -50,8 +50,7 @@ beforeAll(async () => {
     expect(response.statusCode, response.body).toBe(201);
     made.set(request.type, response.json<{ asset: Made }>().asset);
   }
-});
-
+}, 300_000);
 afterAll(async () => {
   await app?.close();
 });
@@ -122,8 +121,7 @@ describe('barcodes in print files', () => {
     projectId = await createProject(app, owner, 'reverse-tuck-carton', { artworks: placements() }, CARTON);
     rgb = await print(projectId, 'colorSpace=rgb');
     cmyk = await print(projectId, 'colorSpace=cmyk&dieline=false');
-  });
-
+  }, 300_000);
   it('a correct placement at 100 % gives no barcode finding', async () => {
     const response = await app.inject({ method: 'GET', url: `/projects/${projectId}/preflight`, headers: owner.auth });
     const { findings } = response.json<{ preflight: { findings: { code: string }[] } }>().preflight;

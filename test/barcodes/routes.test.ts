@@ -14,8 +14,7 @@ let owner: TestAccount;
 beforeAll(async () => {
   app = await createTestApp();
   owner = await registerAccount(app);
-});
-
+}, 300_000);
 afterAll(async () => {
   await app?.close();
 });
