@@ -3,4 +3,4 @@ export * from './types.js';
 export { gs1CheckDigit, expandUpcE } from './check-digit.js';
 export { parseElementStrings, formatElementStrings } from './gs1.js';
 export { validateBarcode } from './validate.js';
-export { makeSymbol, shrinkOutline, type BarcodeSymbol } from './symbol.js';
+export { makeSymbol, shrinkOutline, symbolOutcome, type BarcodeSymbol, type SymbolOutcome } from './symbol.js';

@@ -11,6 +11,8 @@ import { BarcodeInputError, type BarcodeFacts, type BarcodeSpec, type BarcodeTyp
 
 /** bwip-js units per module of a linear symbol (BWIPP draws one module per point at scale 1). */
 const LINEAR_SCALE = 10;
+/** bwip-js units per module of a 2D symbol at scale 1 (BWIPP draws matrix modules two points wide). */
+const MATRIX_UNITS_PER_MODULE = 2;
 /** Points per millimetre: bwip-js takes the bar height in mm and draws it in points × scale. */
 const POINTS_PER_MM = 72 / 25.4;
 
@@ -140,17 +142,17 @@ function linearSymbol(spec: BarcodeSpec, layout: LinearLayout): BarcodeSymbol {
 }
 
 function matrixSymbol(spec: BarcodeSpec, bcid: string, quiet: number): BarcodeSymbol {
-  const [raw] = bwipp(() => bwipjs.raw(bcid, spec.data, {})) as Array<{ pixx: number; pixy: number }>;
   const source = bwipp(() => bwipjs.toSVG({ bcid, text: spec.data, scale: 1 }));
   const size = /viewBox="0 0 ([\d.]+) ([\d.]+)"/.exec(source)!;
-  const unit = Number(size[1]) / raw!.pixx;
+  const unit = MATRIX_UNITS_PER_MODULE;
   const reduction = (spec.barWidthReductionMm / spec.moduleMm) * unit;
   const paths = filledPathsOf(source).map((path) => shrinkOutline(path.d, reduction / 2));
+  // bwip-js draws the modules alone, from (0, 0): the quiet zone is added around them.
   const viewBox: Box = {
     x: -quiet * unit,
     y: -quiet * unit,
-    width: (raw!.pixx + 2 * quiet) * unit,
-    height: (raw!.pixy + 2 * quiet) * unit,
+    width: Number(size[1]) + 2 * quiet * unit,
+    height: Number(size[2]) + 2 * quiet * unit,
   };
   return finish(spec, viewBox, unit, paths);
 }
@@ -211,10 +213,22 @@ function dropRepeats(points: [number, number][]): [number, number][] {
   return out;
 }
 
-/** The finished symbol of a checked request. */
+/** The finished symbol of a checked request; BarcodeInputError when BWIPP refuses the data. */
 export function makeSymbol(spec: BarcodeSpec): BarcodeSymbol {
   const linear = LINEAR[spec.type];
   if (linear) return linearSymbol(spec, linear);
   const matrix = MATRIX[spec.type]!;
   return matrixSymbol(spec, matrix.bcid, matrix.quiet);
+}
+
+/** makeSymbol with a refusal as a plain value: what a render child hands back (structured clone keeps no class). */
+export type SymbolOutcome = { ok: true; symbol: BarcodeSymbol } | { ok: false; field: BarcodeInputError['field']; reason: string };
+
+export function symbolOutcome(spec: BarcodeSpec): SymbolOutcome {
+  try {
+    return { ok: true, symbol: makeSymbol(spec) };
+  } catch (error) {
+    if (error instanceof BarcodeInputError) return { ok: false, field: error.field, reason: error.reason };
+    throw error;
+  }
 }

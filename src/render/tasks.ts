@@ -2,6 +2,7 @@
 // analysis, src/print, the sheet layout in src/dielines) with structured-clone-able input. Options
 // objects pass through whole, so what the renderers learn to read needs no change here or in the
 // pool. Loaded only in children.
+import { symbolOutcome, type BarcodeSpec } from '../barcodes/index.js';
 import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
 import { renderPreviewPng, renderPrintPdf, renderTextureMaps, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
@@ -17,6 +18,8 @@ export const TASKS = {
     if (mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input)) assertSvgFiltersBounded(input);
     return analyseImage(input, mimeType);
   },
+  /** A checked barcode request's symbol (BWIPP's encoding takes up to a second for a long QR code). */
+  'barcode.make': ({ spec }: { spec: BarcodeSpec }) => symbolOutcome(spec),
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
   'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'> }) =>
     renderPreviewPng(placement, widthPx, look),

@@ -1,8 +1,10 @@
 // Barcodes as assets: the request checked and completed (src/barcodes), the symbol made as a
-// millimetre-sized SVG, and stored as the caller's asset through the upload path (analysis,
-// thumbnail, clean-up on failure). Bad input is a 400 naming the field; nothing is stored then.
-import { BarcodeInputError, makeSymbol, validateBarcode, type BarcodeRequest, type BarcodeSpec } from '../barcodes/index.js';
+// millimetre-sized SVG in a render child (off the event loop, within the analysis deadline), and
+// stored as the caller's asset through the upload path (analysis, thumbnail, clean-up on failure).
+// Bad input is a 400 naming the field; nothing is stored then.
+import { BarcodeInputError, validateBarcode, type BarcodeRequest, type BarcodeSpec } from '../barcodes/index.js';
 import { badRequest } from '../errors.js';
+import type { Renderer } from '../render/index.js';
 import type { Asset } from '../repositories/assets.js';
 import type { AssetService } from './assets.js';
 
@@ -12,19 +14,19 @@ function filenameOf(spec: BarcodeSpec): string {
   return `${spec.type}-${data || 'code'}.svg`;
 }
 
-export function createBarcodeService(assets: AssetService) {
+export function createBarcodeService(assets: AssetService, renderer: Renderer) {
   return {
     async create(userId: string, request: BarcodeRequest, signal?: AbortSignal): Promise<Asset> {
       let spec: BarcodeSpec;
-      let symbol: ReturnType<typeof makeSymbol>;
       try {
         spec = validateBarcode(request);
-        symbol = makeSymbol(spec);
       } catch (error) {
         if (error instanceof BarcodeInputError) throw badRequest(error.message);
         throw error;
       }
-      return assets.storeMadeSvg(userId, symbol.svg, filenameOf(spec), symbol.facts, signal);
+      const outcome = await renderer.run('analysis', 'barcode.make', { spec }, signal);
+      if (!outcome.ok) throw badRequest(`${outcome.field}: ${outcome.reason}`);
+      return assets.storeMadeSvg(userId, outcome.symbol.svg, filenameOf(spec), outcome.symbol.facts, signal);
     },
   };
 }

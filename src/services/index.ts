@@ -72,7 +72,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     projects,
     shares: createShareService(repositories.shares, projects, sealer),
     assets,
-    barcodes: createBarcodeService(assets),
+    barcodes: createBarcodeService(assets, renderer),
     renderer,
     fileJanitor,
     dielines,
