@@ -1,7 +1,6 @@
 // Preflight of placed barcodes through the API (real database, real assets): BARCODE_SIZE at the
 // edge of the EAN range, BARCODE_QUIET_ZONE over a crease, touching other artwork and leaving the
-// panel, BARCODE_CONTRAST on dark blue but not on red; and a foil effect, which the placement
-// schema does not take yet, through the check itself.
+// panel, BARCODE_CONTRAST on dark blue but not on red, and under a foil effect.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import type { Dieline } from '../../src/dielines/index.js';
@@ -125,7 +124,12 @@ describe('barcode preflight', () => {
     expect(response.statusCode).toBe(409);
   });
 
-  it('BARCODE_CONTRAST: a foil effect replaces the symbol\'s black', () => {
+  it('BARCODE_CONTRAST: a foil effect replaces the symbol\'s black', async () => {
+    const foiled = await barcodeFindingsOf({ artworks: [{ ...eanAt(1), effect: 'foil-silver' }] });
+    expect(foiled.map((finding) => [finding.code, finding.message])).toEqual([
+      ['BARCODE_CONTRAST', "code on front: the foil-silver effect replaces the symbol's black; a barcode prints in black ink only."],
+    ]);
+    expect(await barcodeFindingsOf({ artworks: [{ ...eanAt(1), effect: 'spot-uv' }] })).toEqual([]);
     const asset: ResolvedAsset = {
       name: ean.name,
       mimeType: 'image/svg+xml',
