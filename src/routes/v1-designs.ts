@@ -1,4 +1,4 @@
-// /v1 for designs: a developer key's account's projects, assets and exports, served by the very
+// /v1 for designs: a developer key's account's projects, preflight, assets, exports and webhooks, served by the very
 // route modules the editor uses (behind the key check and the key's rate limit of the /v1
 // context). The key's owner becomes the request's caller; inside this context every route is
 // documented with the apiKey scheme and the context's 429.
@@ -9,7 +9,9 @@ import { MESSAGES, unauthorized } from '../errors.js';
 import { ApiErrorSchema } from '../schemas/common.js';
 import assetRoutes from './assets.js';
 import { exportRoutes, projectExportRoutes } from './exports.js';
+import { projectPreflightRoutes } from './project-print.js';
 import projectRoutes from './projects.js';
+import webhookRoutes from './webhooks.js';
 
 export interface KeyedRouteOptions {
   /** The onRequest guard that sets request.caller; the JWT guard when absent. */
@@ -43,6 +45,8 @@ const v1DesignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(projectExportRoutes, { prefix: '/projects', basePath: '/v1', security: KEY_SECURITY, ...keyed });
   await app.register(exportRoutes, { prefix: '/exports', basePath: '/v1', security: KEY_SECURITY, ...keyed });
   await app.register(assetRoutes, { prefix: '/assets', ...keyed });
+  await app.register(projectPreflightRoutes, { prefix: '/projects', ...keyed });
+  await app.register(webhookRoutes, { prefix: '/webhooks', ...keyed });
 };
 
 export default v1DesignRoutes;

@@ -3,6 +3,7 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { createApiKeySealer } from '../lib/api-key-crypto.js';
+import { createListCursors } from '../lib/list-cursor.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
 import { createRenderer } from '../render/index.js';
@@ -57,7 +58,13 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     attempts: config.exports.attempts,
     leaseMs: config.exports.leaseMs,
   });
-  const webhooks = createWebhookService(repositories.webhooks, sealer, { allowPrivate: config.webhooks.allowPrivate, production: config.production });
+  const listCursors = createListCursors(config.jwtSecret);
+  const webhooks = createWebhookService(
+    repositories.webhooks,
+    sealer,
+    { allowPrivate: config.webhooks.allowPrivate, production: config.production },
+    listCursors,
+  );
   exports.onFinished((userId, event, dto) => webhooks.exportFinished(userId, event, dto));
   return {
     passwordHasher,
