@@ -21,6 +21,8 @@ async function jobsPlugin(app: FastifyInstance) {
     metrics,
     onError: (error) => app.log.warn({ err: error }, 'export job work failed; it is retried'),
   });
+  app.services.exports.onWorkerStopped((exportId, message) => app.log.error({ exportId }, `export failed: ${message}`));
+  app.services.projects.onEventError((error) => app.log.error({ err: error }, 'a project event could not be recorded for its webhooks'));
   app.decorate('jobs', { enqueue: host.enqueue });
   app.addHook('onReady', async () => host.start());
   app.addHook('onClose', async () => host.stop());

@@ -66,6 +66,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     listCursors,
   );
   exports.onFinished((userId, event, dto) => webhooks.exportFinished(userId, event, dto));
+  projects.onEvent((userId, event, project) => webhooks.projectChanged(userId, event, project));
   return {
     passwordHasher,
     storage,
