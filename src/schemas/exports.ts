@@ -15,7 +15,7 @@ export const ExportErrorSchema = Type.Object(
       Type.Array(FindingSchema, { description: "A print refused for preflight errors: the preflight's error findings." }),
     ),
   },
-  { $id: 'ExportError', title: 'ExportError', additionalProperties: false, description: 'Why the export failed, as an ApiError.' },
+  { title: 'ExportError', additionalProperties: false, description: 'Why the export failed, as an ApiError.' },
 );
 
 export const ExportSchema = Type.Object(
@@ -33,7 +33,7 @@ export const ExportSchema = Type.Object(
     createdAt: IsoDateTime,
     startedAt: Nullable(IsoDateTime),
     finishedAt: Nullable(IsoDateTime),
-    error: Nullable(Type.Ref(ExportErrorSchema)),
+    error: Nullable(ExportErrorSchema),
     downloadUrl: Nullable(
       Type.String({ description: 'Where the file is downloaded from until expiresAt (no credentials needed); set once succeeded.' }),
     ),
