@@ -152,6 +152,8 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
         querystring: EmptyQuery,
         body: DuplicateProjectBody,
         response: { 201: ProjectReply, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        // Every field is optional: the body may be left out.
+        'x-openapi': { requestBody: { required: false } },
       },
       // Every field is optional, so no body at all means the same as {}.
       preValidation: async (request) => {
