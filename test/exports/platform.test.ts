@@ -261,6 +261,17 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     expect(report.ready).toBe(false);
     expectApiError(await app.inject({ method: 'GET', url: `/v1/projects/${projectId}/preflight` }), 401, 'Missing x-api-key header.');
 
+    // An unknown format names every allowed one; an unknown option names the field.
+    expectApiError(
+      await app.inject({ method: 'POST', url: `/v1/projects/${projectId}/exports`, headers, payload: { format: 'pdf' } }),
+      400,
+      'body/format must be one of: print-pdf, preview-png, model-glb, dieline-svg, dieline-pdf, dieline-dxf, dieline-cf2.',
+    );
+    expectApiError(
+      await app.inject({ method: 'POST', url: `/v1/projects/${projectId}/exports`, headers, payload: { format: 'print-pdf', options: { x: 1 } } }),
+      400,
+      "body/options has an unknown field 'x'.",
+    );
     const exported = await app.inject({ method: 'POST', url: `/v1/projects/${projectId}/exports`, headers, payload: { format: 'print-pdf' } });
     expect(exported.statusCode, exported.body).toBe(202);
     const id = exported.json<{ export: ExportBody }>().export.id;
