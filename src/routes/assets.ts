@@ -2,6 +2,8 @@
 // so no other route accepts multipart bodies; the token is checked in onRequest, before any
 // part of the body is read.
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
+import { ListPageQuery } from '../schemas/paging.js';
+import { pageWhenAsked } from './list-paging.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { KeyedRouteOptions } from './v1-designs.js';
 import { Type } from '@sinclair/typebox';
@@ -64,13 +66,15 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
         tags: ['assets'],
         summary: "List the account's uploads, newest first",
         security,
-        querystring: EmptyQuery,
+        querystring: ListPageQuery,
         response: { 200: AssetListReply, ...errorResponses(400, 401) },
       },
     },
     async function listAssets(request) {
       const assets = await app.services.assets.list(request.userId);
-      return { assets: assets.map((asset) => toAssetDto(asset, app.config.publicBaseUrl)), total: assets.length };
+      const { items, nextCursor } = pageWhenAsked(assets, request.query, () => app.services.listCursors('assets', request.userId), (asset) => asset);
+      const page = { assets: items.map((asset) => toAssetDto(asset, app.config.publicBaseUrl)), total: assets.length };
+      return nextCursor === undefined ? page : { ...page, nextCursor };
     },
   );
 

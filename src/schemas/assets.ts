@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NextCursor } from './paging.js';
 import type { Asset } from '../repositories/assets.js';
 import { Id, IsoDateTime, StrictObject } from './common.js';
 
@@ -49,7 +50,8 @@ export const AssetReply = Type.Object({ asset: Type.Ref(AssetSchema) });
 
 export const AssetListReply = Type.Object({
   assets: Type.Array(Type.Ref(AssetSchema), { description: 'Newest first.' }),
-  total: Type.Integer(),
+  total: Type.Integer({ description: 'All assets, whatever the page.' }),
+  nextCursor: Type.Optional(NextCursor),
 });
 
 // No pattern here: an id of another form is the same 404 as an unknown one.

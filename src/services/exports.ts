@@ -8,7 +8,7 @@ import { apiError } from '../plugins/error-handler.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
 import type { Caller, Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
-import { createCursorCodec } from './admin.js';
+import { createListCursors } from '../lib/list-cursor.js';
 import { createExportOptionsCheck, extensionOf, renderExport, type ExportFormat, type ExportRenderers } from './export-render.js';
 import type { ProjectService } from './projects.js';
 import { PreflightRefusal } from './print.js';
@@ -113,7 +113,7 @@ export interface ExportServiceDeps {
 export function createExportService(deps: ExportServiceDeps) {
   const { repository, storage, links } = deps;
   const checkOptions = createExportOptionsCheck();
-  const cursors = createCursorCodec(deps.cursorSecret);
+  const listCursors = createListCursors(deps.cursorSecret);
   const listeners: ExportFinished[] = [];
   const jobDurations: Array<(format: string, outcome: string, seconds: number) => void> = [];
   const stoppedListeners: WorkerStopped[] = [];
@@ -240,6 +240,7 @@ export function createExportService(deps: ExportServiceDeps) {
 
     async list(userId: string, query: { projectId?: string; limit?: number; cursor?: string }): Promise<{ exports: ExportDto[]; nextCursor: string | null }> {
       const limit = query.limit ?? EXPORT_PAGE_DEFAULT;
+      const cursors = listCursors('exports', userId);
       const after = query.cursor === undefined ? null : cursors.decode(query.cursor);
       const rows = await repository.listPage(userId, { projectId: query.projectId ?? null, after, limit, now: new Date() });
       const page = rows.slice(0, limit);

@@ -88,6 +88,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     exports,
     downloadLinks,
     webhooks,
+    /** Cursors of the account lists, keyed per list and account. */
+    listCursors,
     /** The job runners' direct access (export claims, webhook message state). */
     jobRepositories: { exports: repositories.exports, webhooks: repositories.webhooks },
     webhookSealer: sealer,

@@ -69,7 +69,7 @@ beforeAll(async () => {
   await pg_.connect();
   await pg_.query(`UPDATE users SET plan = 'pro' WHERE id = $1`, [registered.body.user.id]);
   await pg_.end();
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.kill('SIGTERM')));
