@@ -153,6 +153,9 @@ describe('exports on the queue with two worker processes', () => {
       const deadline = Date.now() + 30_000;
       while (!worker.logged('started').includes(id) && Date.now() < deadline) await sleep(20);
       expect(worker.logged('started'), `death ${death + 1}: the worker never started the export`).toContain(id);
+      // Killed once it holds the export (its claim is written), in the middle of the render.
+      while ((await readExport(id)()).attempts < death + 1 && Date.now() < deadline) await sleep(20);
+      expect((await readExport(id)()).attempts).toBe(death + 1);
       await worker.kill('SIGKILL');
     }
     const last = await startWorker(stalling);
