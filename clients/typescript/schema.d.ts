@@ -2070,7 +2070,7 @@ export interface components {
                 findings?: {
                     /** @enum {string} */
                     severity: "error" | "warning" | "info";
-                    /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                    /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                     code: string;
                     message: string;
                     artworkId?: string;
@@ -4328,7 +4328,12 @@ export interface operations {
     };
     listV1Projects: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4348,7 +4353,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest update first (updatedAt, then id, descending). */
                         projects: components["schemas"]["Project"][];
+                        /** @description All projects, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -6542,7 +6550,12 @@ export interface operations {
     };
     listV1Assets: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6562,7 +6575,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first. */
                         assets: components["schemas"]["Asset"][];
+                        /** @description All assets, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -7200,7 +7216,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -8345,7 +8361,12 @@ export interface operations {
     };
     listApiKeys: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8362,7 +8383,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first. */
                         apiKeys: components["schemas"]["ApiKey"][];
+                        /** @description All keys, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -8657,7 +8681,12 @@ export interface operations {
     };
     listProjects: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -8674,7 +8703,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest update first (updatedAt, then id, descending). */
                         projects: components["schemas"]["Project"][];
+                        /** @description All projects, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -10767,7 +10799,12 @@ export interface operations {
     };
     listShares: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -10786,6 +10823,8 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first, expired links included. */
                         shares: components["schemas"]["Share"][];
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -11403,7 +11442,12 @@ export interface operations {
     };
     listAssets: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -11420,7 +11464,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first. */
                         assets: components["schemas"]["Asset"][];
+                        /** @description All assets, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
