@@ -2,10 +2,16 @@
 // openapi-typescript generated from the service's OpenAPI document (schema.d.ts). Every path,
 // parameter, body and answer is checked by the compiler; see README.md next to this file.
 import createClient, { type ClientOptions } from 'openapi-fetch';
-import type { components, paths } from './schema.js';
+import type { components, paths, webhooks } from './schema.js';
 
-export type { components, operations, paths } from './schema.js';
+export type { components, operations, paths, webhooks } from './schema.js';
 export type ApiError = components['schemas']['ApiError'];
+/** The events a webhook receives (webhook.test only on request). */
+export type WebhookEventType = keyof webhooks;
+/** The verified JSON body of one event: `const event = new Webhook(secret).verify(body, headers) as WebhookPayload`. */
+export type WebhookPayload<E extends WebhookEventType = WebhookEventType> = E extends WebhookEventType
+  ? NonNullable<webhooks[E]['post']>['requestBody']['content']['application/json']
+  : never;
 
 export interface Credentials {
   /** A JWT from register or logIn: sent as Authorization: Bearer <token>. */

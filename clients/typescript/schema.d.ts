@@ -53,7 +53,7 @@ export interface paths {
         };
         /**
          * Readiness: the database answers (and the object storage, when S3_BUCKET is set)
-         * @description Readiness: the database answers (and the object storage, when S3_BUCKET is set).
+         * @description With REDIS_URL, workers counts the render workers that answered in the last minute; 0 is still ready (exports wait).
          *
          *     Public: no credential needed.
          */
@@ -674,7 +674,101 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/barcodes": {
+    "/v1/projects/{id}/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a project for print: missing panels and assets, resolution, bleed, glue areas, material, ink coverage
+         * @description Check a project for print: missing panels and assets, resolution, bleed, glue areas, material, ink coverage.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["getV1ProjectPreflight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhooks, newest first (without secrets)
+         * @description List the account's webhooks, newest first (without secrets).
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["listV1Webhooks"];
+        put?: never;
+        /**
+         * Register a URL for export and project events (at most 10 per account)
+         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["createV1Webhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook; its pending deliveries are dropped
+         * @description Remove a webhook; its pending deliveries are dropped.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        delete: operations["deleteV1Webhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first
+         * @description A webhook's delivery attempts, newest first.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["listV1WebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/test": {
         parameters: {
             query?: never;
             header?: never;
@@ -684,12 +778,34 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
-         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.
+         * Send a signed webhook.test event to the webhook now
+         * @description The event is delivered like any other (signature, retries); its attempts show in the deliveries list.
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
-        post: operations["v1CreateBarcode"];
+        post: operations["postV1WebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's message again: a new attempt under the same webhook-id
+         * @description Send a delivery's message again: a new attempt under the same webhook-id.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["postV1WebhookDeliveryRedeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1200,28 +1316,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/barcodes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
-         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        post: operations["createBarcode"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/files/{name}": {
         parameters: {
             query?: never;
@@ -1410,7 +1504,7 @@ export interface paths {
         get: operations["listWebhooks"];
         put?: never;
         /**
-         * Register a URL for export.succeeded and export.failed events (at most 10 per account)
+         * Register a URL for export and project events (at most 10 per account)
          * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
@@ -1466,8 +1560,153 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to the webhook now
+         * @description The event is delivered like any other (signature, retries); its attempts show in the deliveries list.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["postWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's message again: a new attempt under the same webhook-id
+         * @description Send a delivery's message again: a new attempt under the same webhook-id.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["postWebhookDeliveryRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "export.succeeded": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An export finished: its downloadUrl is set
+         * @description An export finished: its downloadUrl is set. Verify the signature with the webhook's secret before trusting the body; answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).
+         */
+        post: operations["exportSucceeded"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "export.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An export failed: its error says why (with the findings of a refused print)
+         * @description An export failed: its error says why (with the findings of a refused print). Verify the signature with the webhook's secret before trusting the body; answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).
+         */
+        post: operations["exportFailed"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A project changed (an update or a restore)
+         * @description A project changed (an update or a restore). Verify the signature with the webhook's secret before trusting the body; answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).
+         */
+        post: operations["projectUpdated"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A project was deleted
+         * @description A project was deleted. Verify the signature with the webhook's secret before trusting the body; answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).
+         */
+        post: operations["projectDeleted"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "webhook.test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Sent on request (POST /webhooks/{id}/test) to check the endpoint and its signature check
+         * @description Sent on request (POST /webhooks/{id}/test) to check the endpoint and its signature check. Verify the signature with the webhook's secret before trusting the body; answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).
+         */
+        post: operations["webhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /** ApiError */
@@ -1608,24 +1847,6 @@ export interface components {
             sha256: string | null;
             /** @description A WebP preview, longer side at most 512 px (never upscaled), served by GET /files/:name under its own name; same base rule as url. Null only while the backfill has not reached a file stored before thumbnails existed, or when that old file cannot be decoded. */
             thumbnailUrl: string | null;
-            /** @description Set when the service made this asset as a barcode (POST /barcodes): the symbol as made; null for uploads. */
-            barcode: {
-                /**
-                 * @description The symbology: EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code.
-                 * @enum {string}
-                 */
-                type: "ean13" | "ean8" | "upca" | "upce" | "itf14" | "gs1-128" | "gs1-datamatrix" | "qrcode";
-                /** @description The encoded data: digits with the check digit, the GS1 element string, or the text. */
-                data: string;
-                /** @description EAN/UPC: the magnification made; null for the types sized by module. */
-                magnification: number | null;
-                /** @description The module (X-dimension) made, mm. */
-                moduleMm: number;
-                /** @description The whole symbol with its quiet zones, mm: the SVG width. */
-                widthMm: number;
-                /** @description The whole symbol with its quiet zones and human-readable line, mm: the SVG height. */
-                heightMm: number;
-            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -1832,6 +2053,8 @@ export interface components {
             };
             /** @enum {string} */
             status: "queued" | "running" | "succeeded" | "failed";
+            /** @description Render attempts started. 2 or more once another worker took the export over (its worker stopped) or after a retry. */
+            attempts: number;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -1839,7 +2062,21 @@ export interface components {
             createdAt: string;
             startedAt: string | null;
             finishedAt: string | null;
-            error: components["schemas"]["ApiError"] | null;
+            error: {
+                statusCode: number;
+                error: string;
+                message: string;
+                /** @description A print refused for preflight errors: the preflight's error findings. */
+                findings?: {
+                    /** @enum {string} */
+                    severity: "error" | "warning" | "info";
+                    /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                    code: string;
+                    message: string;
+                    artworkId?: string;
+                    panelId?: string;
+                }[];
+            } | null;
             downloadUrl: string | null;
             expiresAt: string | null;
         };
@@ -1849,7 +2086,7 @@ export interface components {
             id: string;
             /** @description Public http(s) URL the events are POSTed to. */
             url: string;
-            events: ("export.succeeded" | "export.failed")[];
+            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2075,6 +2312,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {string} */
                         status: "ready";
+                        workers?: number;
                     };
                 };
             };
@@ -4090,7 +4328,12 @@ export interface operations {
     };
     listV1Projects: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4110,7 +4353,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest update first (updatedAt, then id, descending). */
                         projects: components["schemas"]["Project"][];
+                        /** @description All projects, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -4951,7 +5197,7 @@ export interface operations {
             cookie?: never;
         };
         /** @description Default name: "<name> (copy)", cut to 200 characters. Versions are not copied. */
-        requestBody: {
+        requestBody?: {
             content: {
                 /**
                  * @example {
@@ -6304,7 +6550,12 @@ export interface operations {
     };
     listV1Assets: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -6324,7 +6575,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first. */
                         assets: components["schemas"]["Asset"][];
+                        /** @description All assets, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -6904,53 +7158,88 @@ export interface operations {
             };
         };
     };
-    v1CreateBarcode: {
+    getV1ProjectPreflight: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it. */
+                condition?: "fogra39" | "gracol2006";
+                /**
+                 * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
+                 * @example print
+                 */
+                glueAreas?: "knockout" | "print";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
+            };
             header?: never;
-            path?: never;
+            path: {
+                id: string;
+            };
             cookie?: never;
         };
-        /** @description A barcode to make. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description The symbology: EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code.
-                     * @enum {string}
-                     */
-                    type: "ean13" | "ean8" | "upca" | "upce" | "itf14" | "gs1-128" | "gs1-datamatrix" | "qrcode";
-                    /**
-                     * @description EAN/UPC/ITF-14: the digits, with or without the check digit (computed when left out, verified when given). gs1-128 and gs1-datamatrix: a GS1 element string, every AI in parentheses, e.g. (01)09501101530003(17)250101(10)AB12. qrcode: any text up to 1,000 characters, a GS1 Digital Link URL included.
-                     * @example 590123412345
-                     */
-                    data: string;
-                    /** @description EAN/UPC only: 0.8 to 2.0 (default 1, an X-dimension of 0.33 mm). */
-                    magnification?: number;
-                    /** @description The module (X-dimension) in mm, for the types not sized by magnification: itf14 0.495–1.016 (default 1.016), gs1-128 0.25–1.016 (default 0.495), gs1-datamatrix and qrcode 0.25–1.0 (default 0.5). */
-                    moduleMm?: number;
-                    /** @description Narrows every bar (every dark module of a 2D symbol) by this much, mm (default 0). */
-                    barWidthReductionMm?: number;
-                    /** @description Writes the digits under a linear symbol as outlined text (default true). 2D symbols have none. */
-                    humanReadable?: boolean;
-                };
-            };
-        };
+        requestBody?: never;
         responses: {
-            /** @description Created */
-            201: {
+            /** @description Findings of the preflight: ready is true when none is an error. */
+            200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        asset: components["schemas"]["Asset"];
+                        preflight: {
+                            /** @description True when no finding is an error. */
+                            ready: boolean;
+                            findings: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                code: string;
+                                message: string;
+                                artworkId?: string;
+                                panelId?: string;
+                            }[];
+                        };
                     };
                 };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             /** @description Bad Request */
             400: {
@@ -6992,8 +7281,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
+            /** @description Not Found */
+            404: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
@@ -7004,29 +7293,9 @@ export interface operations {
                 content: {
                     /**
                      * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -7095,9 +7364,1009 @@ export interface operations {
             };
         };
     };
-    listApiKeys: {
+    listV1Webhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        webhooks: components["schemas"]["Webhook"][];
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createV1Webhook: {
         parameters: {
             query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description Public http(s) URL the events are POSTed to. */
+                            url: string;
+                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "An account with this email already exists."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    deleteV1Webhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. Empty body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listV1WebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One row per attempt, newest first (without limit, the latest 100). nextAttemptAt is set on the newest row of a message while another attempt is due. */
+                        deliveries: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description The webhook-id header every attempt of this message carried. */
+                            messageId: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
+                            attempt: number;
+                            /** @enum {string} */
+                            status: "succeeded" | "failed";
+                            responseStatus: number | null;
+                            nextAttemptAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postV1WebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message, due now; its attempt shows in the deliveries list once made. */
+                        message: {
+                            /** @description The webhook-id header the delivery carries. */
+                            id: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            nextAttemptAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postV1WebhookDeliveryRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message, due now; its attempt shows in the deliveries list once made. */
+                        message: {
+                            /** @description The webhook-id header the delivery carries. */
+                            id: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            nextAttemptAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    listApiKeys: {
+        parameters: {
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7114,7 +8383,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first. */
                         apiKeys: components["schemas"]["ApiKey"][];
+                        /** @description All keys, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -7409,7 +8681,12 @@ export interface operations {
     };
     listProjects: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -7426,7 +8703,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest update first (updatedAt, then id, descending). */
                         projects: components["schemas"]["Project"][];
+                        /** @description All projects, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -9519,7 +10799,12 @@ export interface operations {
     };
     listShares: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -9538,6 +10823,8 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first, expired links included. */
                         shares: components["schemas"]["Share"][];
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -10155,7 +11442,12 @@ export interface operations {
     };
     listAssets: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -10172,7 +11464,10 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first. */
                         assets: components["schemas"]["Asset"][];
+                        /** @description All assets, whatever the page. */
                         total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -10575,155 +11870,6 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-        };
-    };
-    createBarcode: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /** @description A barcode to make. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description The symbology: EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code.
-                     * @enum {string}
-                     */
-                    type: "ean13" | "ean8" | "upca" | "upce" | "itf14" | "gs1-128" | "gs1-datamatrix" | "qrcode";
-                    /**
-                     * @description EAN/UPC/ITF-14: the digits, with or without the check digit (computed when left out, verified when given). gs1-128 and gs1-datamatrix: a GS1 element string, every AI in parentheses, e.g. (01)09501101530003(17)250101(10)AB12. qrcode: any text up to 1,000 characters, a GS1 Digital Link URL included.
-                     * @example 590123412345
-                     */
-                    data: string;
-                    /** @description EAN/UPC only: 0.8 to 2.0 (default 1, an X-dimension of 0.33 mm). */
-                    magnification?: number;
-                    /** @description The module (X-dimension) in mm, for the types not sized by magnification: itf14 0.495–1.016 (default 1.016), gs1-128 0.25–1.016 (default 0.495), gs1-datamatrix and qrcode 0.25–1.0 (default 0.5). */
-                    moduleMm?: number;
-                    /** @description Narrows every bar (every dark module of a 2D symbol) by this much, mm (default 0). */
-                    barWidthReductionMm?: number;
-                    /** @description Writes the digits under a linear symbol as outlined text (default true). 2D symbols have none. */
-                    humanReadable?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description Created */
-            201: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        asset: components["schemas"]["Asset"];
-                    };
-                };
-            };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -12001,7 +13147,12 @@ export interface operations {
     };
     listWebhooks: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -12018,6 +13169,8 @@ export interface operations {
                     "application/json": {
                         /** @description Newest first. */
                         webhooks: components["schemas"]["Webhook"][];
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -12085,7 +13238,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("export.succeeded" | "export.failed")[];
+                    events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
                 };
             };
         };
@@ -12103,7 +13256,7 @@ export interface operations {
                             id: string;
                             /** @description Public http(s) URL the events are POSTed to. */
                             url: string;
-                            events: ("export.succeeded" | "export.failed")[];
+                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC with milliseconds.
@@ -12344,7 +13497,12 @@ export interface operations {
     };
     listWebhookDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
             header?: never;
             path: {
                 id: string;
@@ -12361,25 +13519,28 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        /** @description One row per attempt, newest first (the latest 100). */
+                        /** @description One row per attempt, newest first (without limit, the latest 100). nextAttemptAt is set on the newest row of a message while another attempt is due. */
                         deliveries: {
                             /** @description Opaque cuid2 identifier. */
                             id: string;
+                            /** @description The webhook-id header every attempt of this message carried. */
+                            messageId: string;
                             /** @enum {string} */
-                            event: "export.succeeded" | "export.failed";
-                            /** @description Opaque cuid2 identifier. */
-                            exportId: string;
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
                             attempt: number;
                             /** @enum {string} */
                             status: "succeeded" | "failed";
-                            /** @description Null after a timeout or when no connection was made. */
                             responseStatus: number | null;
+                            nextAttemptAt: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 UTC with milliseconds.
                              */
                             createdAt: string;
                         }[];
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
                     };
                 };
             };
@@ -12450,6 +13611,510 @@ export interface operations {
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
+            };
+        };
+    };
+    postWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message, due now; its attempt shows in the deliveries list once made. */
+                        message: {
+                            /** @description The webhook-id header the delivery carries. */
+                            id: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            nextAttemptAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    postWebhookDeliveryRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message, due now; its attempt shows in the deliveries list once made. */
+                        message: {
+                            /** @description The webhook-id header the delivery carries. */
+                            id: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            nextAttemptAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    exportSucceeded: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt (fresh on every attempt). */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the decoded secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "export.succeeded";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds.
+                     */
+                    timestamp: string;
+                    data: {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx status counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    exportFailed: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt (fresh on every attempt). */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the decoded secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "export.failed";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds.
+                     */
+                    timestamp: string;
+                    data: {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx status counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectUpdated: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt (fresh on every attempt). */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the decoded secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "project.updated";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds.
+                     */
+                    timestamp: string;
+                    data: {
+                        project: {
+                            id: string;
+                            name: string;
+                            templateId: string;
+                            /** @description The version the change made. */
+                            version: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx status counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectDeleted: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt (fresh on every attempt). */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the decoded secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "project.deleted";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds.
+                     */
+                    timestamp: string;
+                    data: {
+                        project: {
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx status counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    webhookTest: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The message id: the same on every attempt and redelivery of one event. */
+                "webhook-id": string;
+                /** @description Unix time in seconds of this attempt (fresh on every attempt). */
+                "webhook-timestamp": string;
+                /** @description v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the decoded secret. */
+                "webhook-signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    type: "webhook.test";
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 UTC with milliseconds.
+                     */
+                    timestamp: string;
+                    data: {
+                        webhook: {
+                            id: string;
+                        };
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description Received (any 2xx status counts). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -7,6 +7,7 @@ import { createExportQueue, createExportWorker } from './bullmq.js';
 import { createInProcessRunner } from './in-process.js';
 import type { JobMetrics } from './metrics.js';
 import { createWebhookDispatcher } from './webhook-dispatcher.js';
+import { createIdleWorkerWarning, createWorkerCount, createWorkerStamp } from './worker-presence.js';
 
 const SCAN_MS = 2_000;
 const SWEEP_MS = 60_000;
@@ -18,9 +19,11 @@ export interface JobHostOptions {
   metrics?: JobMetrics;
   onError(error: unknown): void;
   onAttempt?(exportId: string, phase: string): void;
+  /** The web process with REDIS_URL: exports are queued and no worker answered in the last minute. */
+  onNoWorker?(queued: number): void;
 }
 
-export function createJobHost({ config, services, role, metrics, onError, onAttempt }: JobHostOptions) {
+export function createJobHost({ config, services, role, metrics, onError, onAttempt, onNoWorker }: JobHostOptions) {
   const repositories = services.jobRepositories;
   const renders = role === 'worker' || config.redis === null;
   if (role === 'worker' && config.redis === null) throw new Error('A worker needs REDIS_URL.');
@@ -34,6 +37,16 @@ export function createJobHost({ config, services, role, metrics, onError, onAtte
     role === 'worker' && config.redis
       ? createExportWorker({ redisUrl: config.redis.url, settings: config.exports, exports: services.exports, repository: repositories.exports, onError, onAttempt })
       : null;
+  const stamp = worker && config.redis ? createWorkerStamp(config.redis.url, config.exports.queuePrefix, onError) : null;
+  const workerCount = producer && config.redis ? createWorkerCount(config.redis.url, config.exports.queuePrefix) : null;
+  const idleWarning = workerCount
+    ? createIdleWorkerWarning({
+        workers: workerCount,
+        queued: () => repositories.exports.queuedCount(),
+        warn: (queued) => onNoWorker?.(queued),
+        onError,
+      })
+    : null;
   const dispatcher = renders
     ? createWebhookDispatcher({
         repository: repositories.webhooks,
@@ -69,16 +82,24 @@ export function createJobHost({ config, services, role, metrics, onError, onAtte
       if (producer) await producer.enqueue(id);
       else if (runner) await runner.enqueue(id);
     },
+    /** Render workers that answered in the last minute; null without REDIS_URL (this process renders). */
+    async workers(): Promise<number | null> {
+      return workerCount ? workerCount.count() : null;
+    },
     start() {
       runner?.start();
       worker?.start();
+      stamp?.start();
+      idleWarning?.start();
       dispatcher?.start();
       if (renders) void sweep();
     },
     async stop() {
       stopped = true;
       if (sweepTimer) clearTimeout(sweepTimer);
-      await Promise.all([runner?.stop(), worker?.stop(), dispatcher?.stop(), producer?.close()]);
+      idleWarning?.stop();
+      await Promise.all([runner?.stop(), worker?.stop(), dispatcher?.stop(), producer?.close(), stamp?.stop()]);
+      workerCount?.close();
     },
   };
 }

@@ -7,7 +7,7 @@ import { registerJobMetrics } from '../jobs/metrics.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    jobs: Pick<JobHost, 'enqueue'>;
+    jobs: Pick<JobHost, 'enqueue' | 'workers'>;
   }
 }
 
@@ -20,8 +20,11 @@ async function jobsPlugin(app: FastifyInstance) {
     role: 'web',
     metrics,
     onError: (error) => app.log.warn({ err: error }, 'export job work failed; it is retried'),
+    onNoWorker: (queued) => app.log.warn({ queued }, 'exports are queued and no render worker answered in the last minute; start one with npm run worker'),
   });
-  app.decorate('jobs', { enqueue: host.enqueue });
+  app.services.exports.onWorkerStopped((exportId, message) => app.log.error({ exportId }, `export failed: ${message}`));
+  app.services.projects.onEventError((error) => app.log.error({ err: error }, 'a project event could not be recorded for its webhooks'));
+  app.decorate('jobs', { enqueue: host.enqueue, workers: host.workers });
   app.addHook('onReady', async () => host.start());
   app.addHook('onClose', async () => host.stop());
 }

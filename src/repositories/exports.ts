@@ -2,6 +2,7 @@
 // A render is claimed with a compare-and-set on the row (status and lease), so two processes never
 // both finish the same export, and the file name is written in the same statement that marks it
 // succeeded. Expired rows are deleted with their files recorded in the deletion outbox.
+import type { Finding } from '../print/index.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { ProjectState } from './projects.js';
 import { recordFileDeletions } from './file-deletions.js';
@@ -13,6 +14,8 @@ export interface ExportError {
   statusCode: number;
   error: string;
   message: string;
+  /** The preflight's error findings, when a print was refused for them. */
+  findings?: Finding[];
 }
 
 export interface ExportRow {
@@ -24,6 +27,7 @@ export interface ExportRow {
   options: Record<string, unknown>;
   status: ExportStatus;
   attempts: number;
+  routeBase: string;
   error: ExportError | null;
   fileName: string | null;
   downloadName: string | null;
@@ -37,7 +41,7 @@ export interface ExportRow {
   requestDigest: string | null;
 }
 
-export type NewExport = Pick<ExportRow, 'id' | 'userId' | 'projectId' | 'projectVersion' | 'format' | 'options' | 'idempotencyKey' | 'requestDigest'>;
+export type NewExport = Pick<ExportRow, 'id' | 'userId' | 'projectId' | 'projectVersion' | 'format' | 'options' | 'idempotencyKey' | 'requestDigest' | 'routeBase'>;
 
 export interface ExportPosition {
   createdAt: Date;
@@ -67,6 +71,7 @@ const toRow = (row: Prisma.ExportGetPayload<object>): ExportRow => ({
   options: row.options as Record<string, unknown>,
   status: row.status as ExportStatus,
   attempts: row.attempts,
+  routeBase: row.routeBase,
   error: (row.error as ExportError | null) ?? null,
   fileName: row.fileName,
   downloadName: row.downloadName,
@@ -140,12 +145,12 @@ export function createExportRepository(prisma: PrismaClient) {
      * is finished, gone, or held by a live process.
      */
     async claim(id: string, leaseUntil: Date, takeOver: boolean, now: Date): Promise<ExportRow | null> {
-      const claimable: Prisma.ExportWhereInput[] = [{ status: 'queued' }, { status: 'running', leaseUntil: { lt: now } }];
-      if (takeOver) claimable.push({ status: 'running' });
-      const { count } = await prisma.export.updateMany({
-        where: { id, OR: claimable },
-        data: { status: 'running', leaseUntil, attempts: { increment: 1 }, startedAt: now },
-      });
+      // startedAt is the first attempt's start: a takeover or retry keeps it.
+      const count = await prisma.$executeRaw`
+        UPDATE "exports"
+           SET "status" = 'running', "leaseUntil" = ${leaseUntil}, "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", ${now})
+         WHERE "id" = ${id}
+           AND ("status" = 'queued' OR ("status" = 'running' AND ("leaseUntil" < ${now} OR ${takeOver}::boolean)))`;
       if (count === 0) return null;
       return this.find(id);
     },
@@ -172,9 +177,12 @@ export function createExportRepository(prisma: PrismaClient) {
       return rows.map((row) => row.id);
     },
 
-    /** Puts a running export back in the queue after an attempt that may pass next time. */
-    async release(id: string): Promise<void> {
-      await prisma.export.updateMany({ where: { id, status: 'running' }, data: { status: 'queued', leaseUntil: null } });
+    /**
+     * Gives up the lease after an attempt that may pass next time: the export stays running (it
+     * was claimed) and any process may take it at once.
+     */
+    async release(id: string, now: Date): Promise<void> {
+      await prisma.export.updateMany({ where: { id, status: 'running' }, data: { leaseUntil: new Date(now.getTime() - 1) } });
     },
 
     async queuedCount(): Promise<number> {

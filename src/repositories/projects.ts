@@ -73,7 +73,7 @@ export type CreateOutcome = { kind: 'created'; project: Project } | { kind: 'lim
 export type DuplicateOutcome = CreateOutcome | { kind: 'not-found' };
 
 export type WriteOutcome =
-  | { kind: 'written'; project: Project }
+  | { kind: 'written'; project: Project; /** Nothing differed: nothing was written. */ unchanged?: true }
   | { kind: 'not-found' }
   | { kind: 'precondition-failed' }
   | Unauthorized;
@@ -261,7 +261,7 @@ export function createProjectRepository(prisma: PrismaClient, sql: SqlDriverAdap
       const wanted = await changesFor(db, current);
       if (!('changes' in wanted)) return wanted;
       if (precondition && !precondition(current.version)) return { kind: 'precondition-failed' };
-      if (Object.keys(wanted.changes).length === 0) return { kind: 'written', project: current };
+      if (Object.keys(wanted.changes).length === 0) return { kind: 'written', project: current, unchanged: true };
       const written = await writeIfCurrent(db, current, wanted.changes);
       return written && { kind: 'written', project: written };
     };

@@ -17,7 +17,7 @@ export interface MessageRow {
   id: string;
   webhookId: string;
   event: string;
-  exportId: string;
+  exportId: string | null;
   payload: string;
   attempts: number;
   url: string;
@@ -26,12 +26,31 @@ export interface MessageRow {
 
 export interface DeliveryRow {
   id: string;
+  messageId: string;
   event: string;
-  exportId: string;
+  exportId: string | null;
   attempt: number;
   status: string;
   responseStatus: number | null;
+  /** When the message's next attempt is due, on its newest row while one is; else null. */
+  nextAttemptAt: Date | null;
   createdAt: Date;
+}
+
+/** A message waiting for its next attempt, as the test and redeliver routes answer it. */
+export interface PendingMessage {
+  id: string;
+  event: string;
+  exportId: string | null;
+  nextAttemptAt: Date;
+}
+
+export interface NewMessage {
+  id: string;
+  webhookId: string;
+  event: string;
+  exportId: string | null;
+  payload: string;
 }
 
 const toWebhook = (row: { id: string; userId: string; url: string; events: string; sealedSecret: string; createdAt: Date }): WebhookRow => ({
@@ -53,8 +72,14 @@ export function createWebhookRepository(prisma: PrismaClient) {
       );
     },
 
-    async list(userId: string): Promise<WebhookRow[]> {
-      const rows = await prisma.webhook.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
+    /** Newest first; with a page, strictly after its position and at most its limit. */
+    async list(userId: string, page?: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<WebhookRow[]> {
+      const after = page?.after;
+      const rows = await prisma.webhook.findMany({
+        where: { userId, ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}) },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        ...(page ? { take: page.limit } : {}),
+      });
       return rows.map(toWebhook);
     },
 
@@ -68,25 +93,71 @@ export function createWebhookRepository(prisma: PrismaClient) {
       return count > 0;
     },
 
-    async deliveries(webhookId: string, limit: number): Promise<DeliveryRow[]> {
-      return prisma.webhookDelivery.findMany({
-        where: { webhookId },
-        orderBy: [{ createdAt: 'desc' }, { attempt: 'desc' }, { id: 'desc' }],
-        take: limit,
-        select: { id: true, event: true, exportId: true, attempt: true, status: true, responseStatus: true, createdAt: true },
+    /** Newest first, strictly after `after`; `limit` rows (the caller asks one more to know whether more follow). */
+    async deliveries(webhookId: string, page: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<DeliveryRow[]> {
+      const { after } = page;
+      const rows = await prisma.webhookDelivery.findMany({
+        where: {
+          webhookId,
+          ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+        },
+        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        take: page.limit,
+        include: { message: { select: { status: true, nextAttemptAt: true } } },
       });
+      const newest = new Map<string, number>();
+      if (rows.length > 0) {
+        const latest = await prisma.webhookDelivery.groupBy({
+          by: ['messageId'],
+          where: { messageId: { in: [...new Set(rows.map((row) => row.messageId))] } },
+          _max: { attempt: true },
+        });
+        for (const entry of latest) newest.set(entry.messageId, entry._max.attempt ?? 0);
+      }
+      return rows.map(({ message, webhookId: _webhookId, ...row }) => ({
+        ...row,
+        nextAttemptAt: message.status === 'pending' && newest.get(row.messageId) === row.attempt ? message.nextAttemptAt : null,
+      }));
+    },
+
+    /** Records one message for one webhook, due now. */
+    async enqueueOne(message: NewMessage, now: Date): Promise<PendingMessage> {
+      const row = await prisma.webhookMessage.create({ data: { ...message, nextAttemptAt: now } });
+      return { id: row.id, event: row.event, exportId: row.exportId, nextAttemptAt: row.nextAttemptAt };
+    },
+
+    /**
+     * Makes the message of one of the account's deliveries due again (a new attempt under the same
+     * webhook-id); null when the delivery is not the account's or its webhook is gone.
+     */
+    async redeliver(userId: string, webhookId: string, deliveryId: string, now: Date): Promise<PendingMessage | null> {
+      const delivery = await prisma.webhookDelivery.findFirst({
+        where: { id: deliveryId, webhookId, webhook: { userId } },
+        select: { messageId: true },
+      });
+      if (!delivery) return null;
+      const { count } = await prisma.webhookMessage.updateMany({
+        where: { id: delivery.messageId },
+        data: { status: 'pending', nextAttemptAt: now, leaseUntil: null },
+      });
+      if (count === 0) return null;
+      const row = await prisma.webhookMessage.findUnique({ where: { id: delivery.messageId } });
+      return row && { id: row.id, event: row.event, exportId: row.exportId, nextAttemptAt: row.nextAttemptAt };
     },
 
     /**
      * One pending message per webhook of the account subscribed to the event; returns how many.
-     * A message's id names its export and webhook, so recording the same event again adds nothing.
+     * An export event's message id names its export and webhook, so recording it again adds nothing;
+     * other events get a fresh id each.
      */
-    async enqueue(userId: string, event: string, exportId: string, payload: string, now: Date): Promise<number> {
+    async enqueue(userId: string, event: string, subject: { exportId: string } | { messageId: () => string }, payload: string, now: Date): Promise<number> {
       const hooks = await prisma.webhook.findMany({ where: { userId }, select: { id: true, events: true } });
       const subscribed = hooks.filter((hook) => hook.events.split(',').includes(event));
       if (subscribed.length === 0) return 0;
+      const exportId = 'exportId' in subject ? subject.exportId : null;
+      const idFor = (hookId: string) => ('exportId' in subject ? `msg_${subject.exportId}_${hookId}` : subject.messageId());
       await prisma.webhookMessage.createMany({
-        data: subscribed.map((hook) => ({ id: `msg_${exportId}_${hook.id}`, webhookId: hook.id, event, exportId, payload, nextAttemptAt: now })),
+        data: subscribed.map((hook) => ({ id: idFor(hook.id), webhookId: hook.id, event, exportId, payload, nextAttemptAt: now })),
         skipDuplicates: true,
       });
       return subscribed.length;

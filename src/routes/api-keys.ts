@@ -1,5 +1,7 @@
 // Developer keys of the signed-in account: issue, list (full keys), revoke.
 import { Type } from '@sinclair/typebox';
+import { ListPageQuery } from '../schemas/paging.js';
+import { pageWhenAsked } from './list-paging.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ApiKeyListReply, ApiKeyReply, IssueApiKeyBody, toApiKeyDto } from '../schemas/api-keys.js';
 import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
@@ -35,13 +37,15 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['api-keys'],
         summary: 'List the developer keys of the account, newest first, with full key values',
         security,
-        querystring: EmptyQuery,
+        querystring: ListPageQuery,
         response: { 200: ApiKeyListReply, ...errorResponses(400, 401) },
       },
     },
     async function listApiKeys(request) {
       const apiKeys = await app.services.apiKeys.list(request.userId);
-      return { apiKeys: apiKeys.map(toApiKeyDto), total: apiKeys.length };
+      const { items, nextCursor } = pageWhenAsked(apiKeys, request.query, () => app.services.listCursors('api-keys', request.userId), (key) => key);
+      const page = { apiKeys: items.map(toApiKeyDto), total: apiKeys.length };
+      return nextCursor === undefined ? page : { ...page, nextCursor };
     },
   );
 

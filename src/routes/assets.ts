@@ -2,12 +2,14 @@
 // so no other route accepts multipart bodies; the token is checked in onRequest, before any
 // part of the body is read.
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
+import { ListPageQuery } from '../schemas/paging.js';
+import { pageWhenAsked } from './list-paging.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { KeyedRouteOptions } from './v1-designs.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, MESSAGES } from '../errors.js';
-import { AssetListReply, AssetParams, AssetReply, toAssetDto } from '../schemas/assets.js';
+import { AssetListReply, AssetParams, AssetReply, toAssetDto, UPLOAD_OPERATION } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
 import { signalOnClientGone } from '../render/index.js';
 import { MAX_UPLOAD_BYTES, type AssetService, type ReceivedFile } from '../services/assets.js';
@@ -45,6 +47,7 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
           'A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; ' +
           'an SVG whose filters are too costly to render → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.',
         response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415, 422, 503) },
+        'x-openapi': UPLOAD_OPERATION,
       },
     },
     // A rejected upload's answer waits until the rest of its body is read (the error handler's drain).
@@ -63,13 +66,15 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
         tags: ['assets'],
         summary: "List the account's uploads, newest first",
         security,
-        querystring: EmptyQuery,
+        querystring: ListPageQuery,
         response: { 200: AssetListReply, ...errorResponses(400, 401) },
       },
     },
     async function listAssets(request) {
       const assets = await app.services.assets.list(request.userId);
-      return { assets: assets.map((asset) => toAssetDto(asset, app.config.publicBaseUrl)), total: assets.length };
+      const { items, nextCursor } = pageWhenAsked(assets, request.query, () => app.services.listCursors('assets', request.userId), (asset) => asset);
+      const page = { assets: items.map((asset) => toAssetDto(asset, app.config.publicBaseUrl)), total: assets.length };
+      return nextCursor === undefined ? page : { ...page, nextCursor };
     },
   );
 

@@ -47,6 +47,7 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
         request.params.id,
         { format: request.body.format as ExportFormat, ...(request.body.options ? { options: request.body.options } : {}) },
         request.headers['idempotency-key'],
+        options.basePath,
       );
       if (isNew) await app.jobs.enqueue(created.id);
       void reply.header('location', `${options.basePath}/exports/${created.id}`);

@@ -2,7 +2,7 @@
 // of a stored form (an asset's name, or its thumbnail's) that is also in the assets table is ever
 // opened, and the client's path never reaches the disk.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { FileBytes, FileParams, NotModified } from '../schemas/assets.js';
+import { FILE_OPERATION, FileBytes, FileParams, NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
 import { matchesEtag, SANDBOX_CSP } from '../lib/http-caching.js';
 import type { StoredFile } from '../repositories/assets.js';
@@ -34,6 +34,7 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       params: FileParams,
       querystring: EmptyQuery,
       response: { 200: FileBytes, 304: NotModified, ...errorResponses(400, 404, 503) },
+      'x-openapi': FILE_OPERATION,
     },
     handler: async function serveFile(request, reply) {
       const { assets } = app.services;

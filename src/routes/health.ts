@@ -23,9 +23,13 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['health'],
         summary: 'Readiness: the database answers (and the object storage, when S3_BUCKET is set)',
+        description: 'With REDIS_URL, workers counts the render workers that answered in the last minute; 0 is still ready (exports wait).',
         operationId: 'getReadiness',
         querystring: EmptyQuery,
-        response: { 200: Type.Object({ status: Type.Literal('ready') }), ...errorResponses(400, 503) },
+        response: {
+          200: Type.Object({ status: Type.Literal('ready'), workers: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),
+          ...errorResponses(400, 503),
+        },
       },
     },
     async (request) => {
@@ -43,7 +47,11 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
           throw error;
         });
       }
-      return { status: 'ready' as const };
+      const workers = await app.jobs.workers().catch((error: unknown) => {
+        request.log.warn({ err: error }, 'readiness check: the render workers could not be counted');
+        return 0;
+      });
+      return workers === null ? { status: 'ready' as const } : { status: 'ready' as const, workers };
     },
   );
 };

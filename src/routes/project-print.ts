@@ -1,5 +1,5 @@
 // /projects/:id/preflight, /print and /preview (extensions §3): JWT, the caller's project only
-// (another account's answers like a missing one). Each reply carries a strong ETag and
+// (another account's answers like a missing one); the preflight also under /v1 for a key. Each reply carries a strong ETag and
 // `Cache-Control: private, no-cache`; print and preview answer a matching If-None-Match with a
 // 304 before any rendering.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -11,6 +11,7 @@ import { errorResponses, IdParams } from '../schemas/common.js';
 import { PreflightQuery } from '../schemas/preflight.js';
 import { PreflightResponse, PreviewQuery, PreviewResponse, PrintQuery, PrintResponse } from '../schemas/print.js';
 import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
+import type { KeyedRouteOptions } from './v1-designs.js';
 
 const security = [{ bearerAuth: [] }];
 // undefined, not null: null would be serialized as JSON "null" on a 304.
@@ -24,8 +25,9 @@ function notModified(request: FastifyRequest, reply: FastifyReply, etag: string)
   return true;
 }
 
-const projectPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+/** GET /:id/preflight, under /projects (JWT) or /v1/projects (key). */
+export const projectPreflightRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
+  app.addHook('onRequest', options.guard ?? app.authenticate);
 
   app.get(
     '/:id/preflight',
@@ -46,6 +48,10 @@ const projectPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.type('application/json; charset=utf-8').send(body as never);
     },
   );
+};
+
+const printAndPreviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  app.addHook('onRequest', app.authenticate);
 
   app.get(
     '/:id/print',
@@ -90,6 +96,11 @@ const projectPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
       return reply.type('image/png').send((await preview.render(signalOnClientGone(reply.raw))) as never);
     },
   );
+};
+
+const projectPrintRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  await app.register(projectPreflightRoutes);
+  await app.register(printAndPreviewRoutes);
 };
 
 export default projectPrintRoutes;

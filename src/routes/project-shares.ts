@@ -1,5 +1,7 @@
 // Share links of the caller's project: create, list, revoke. Registered under /projects; JWT.
 import { Type } from '@sinclair/typebox';
+import { ListPageQuery } from '../schemas/paging.js';
+import { pageWhenAsked } from './list-paging.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
@@ -40,13 +42,15 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'listShares',
         security,
         params: IdParams,
-        querystring: EmptyQuery,
+        querystring: ListPageQuery,
         response: { 200: ShareListReply, ...errorResponses(400, 401, 404) },
       },
     },
     async function listShares(request) {
       const shares = await app.services.shares.list(request.caller, request.params.id, baseUrl(request));
-      return { shares: shares.map(toShareDto) };
+      const list = `shares:${request.params.id}`;
+      const { items, nextCursor } = pageWhenAsked(shares, request.query, () => app.services.listCursors(list, request.caller.userId), (share) => share);
+      return nextCursor === undefined ? { shares: items.map(toShareDto) } : { shares: items.map(toShareDto), nextCursor };
     },
   );
 

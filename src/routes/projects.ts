@@ -2,6 +2,8 @@
 // plugin requires a JWT; another account's project answers exactly like a missing one. Every
 // { project } answer carries ETag "<version>"; writes honour If-Match (see project-etag.ts).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { ListPageQuery } from '../schemas/paging.js';
+import { pageWhenAsked } from './list-paging.js';
 import type { KeyedRouteOptions } from './v1-designs.js';
 import { Type } from '@sinclair/typebox';
 import { NotModified } from '../schemas/assets.js';
@@ -44,13 +46,16 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
         tags: ['projects'],
         summary: "List the caller's projects, most recently updated first",
         security,
-        querystring: EmptyQuery,
+        querystring: ListPageQuery,
         response: { 200: ProjectListReply, ...errorResponses(400, 401) },
       },
     },
     async (request) => {
       const projects = await app.services.projects.list(request.caller);
-      return { projects: projects.map(toProjectDto), total: projects.length };
+      const cursors = () => app.services.listCursors('projects', request.caller.userId);
+      const { items, nextCursor } = pageWhenAsked(projects, request.query, cursors, (project) => ({ createdAt: project.updatedAt, id: project.id }));
+      const page = { projects: items.map(toProjectDto), total: projects.length };
+      return nextCursor === undefined ? page : { ...page, nextCursor };
     },
   );
 
@@ -152,6 +157,8 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
         querystring: EmptyQuery,
         body: DuplicateProjectBody,
         response: { 201: ProjectReply, ...errorResponses(400, 401, 403, 404, 413, 415) },
+        // Every field is optional: the body may be left out.
+        'x-openapi': { requestBody: { required: false } },
       },
       // Every field is optional, so no body at all means the same as {}.
       preValidation: async (request) => {

@@ -1,4 +1,4 @@
-// /v1 for designs: a developer key's account's projects, assets and exports, served by the very
+// /v1 for designs: a developer key's account's projects, preflight, assets, exports and webhooks, served by the very
 // route modules the editor uses (behind the key check and the key's rate limit of the /v1
 // context). The key's owner becomes the request's caller; inside this context every route is
 // documented with the apiKey scheme and the context's 429.
@@ -10,7 +10,9 @@ import { ApiErrorSchema } from '../schemas/common.js';
 import assetRoutes from './assets.js';
 import barcodeRoutes from './barcodes.js';
 import { exportRoutes, projectExportRoutes } from './exports.js';
+import { projectPreflightRoutes } from './project-print.js';
 import projectRoutes from './projects.js';
+import webhookRoutes from './webhooks.js';
 
 export interface KeyedRouteOptions {
   /** The onRequest guard that sets request.caller; the JWT guard when absent. */
@@ -45,6 +47,8 @@ const v1DesignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(exportRoutes, { prefix: '/exports', basePath: '/v1', security: KEY_SECURITY, ...keyed });
   await app.register(assetRoutes, { prefix: '/assets', ...keyed });
   await app.register(barcodeRoutes, { prefix: '/barcodes', ...keyed });
+  await app.register(projectPreflightRoutes, { prefix: '/projects', ...keyed });
+  await app.register(webhookRoutes, { prefix: '/webhooks', ...keyed });
 };
 
 export default v1DesignRoutes;

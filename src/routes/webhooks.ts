@@ -1,20 +1,32 @@
-// /webhooks: the signed-in account's webhook endpoints for export outcomes, and their deliveries.
+// /webhooks (JWT) and /v1/webhooks (developer key): the account's webhook endpoints, their
+// deliveries, a test event and redelivery. The handlers are the same under both prefixes; only
+// the guard and the documented security differ (v1-designs.ts sets the key's).
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
-import { CreatedWebhookReply, CreateWebhookBody, DeliveryListReply, WebhookListReply } from '../schemas/webhooks.js';
+import { EmptyQuery, errorResponses, IdParams, NoBody } from '../schemas/common.js';
+import {
+  CreatedWebhookReply,
+  CreateWebhookBody,
+  DeliveryListQuery,
+  DeliveryListReply,
+  DeliveryParams,
+  QueuedMessageReply,
+  WebhookListQuery,
+  WebhookListReply,
+} from '../schemas/webhooks.js';
+import type { KeyedRouteOptions } from './v1-designs.js';
 
 const security = [{ bearerAuth: [] }];
 
-const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+const webhookRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
+  app.addHook('onRequest', options.guard ?? app.authenticate);
 
   app.post(
     '/',
     {
       schema: {
         tags: ['webhooks'],
-        summary: 'Register a URL for export.succeeded and export.failed events (at most 10 per account)',
+        summary: 'Register a URL for export and project events (at most 10 per account)',
         description: 'The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.',
         security,
         querystring: EmptyQuery,
@@ -35,11 +47,11 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         tags: ['webhooks'],
         summary: "List the account's webhooks, newest first (without secrets)",
         security,
-        querystring: EmptyQuery,
+        querystring: WebhookListQuery,
         response: { 200: WebhookListReply, ...errorResponses(400, 401) },
       },
     },
-    async (request) => ({ webhooks: await app.services.webhooks.list(request.userId) }),
+    async (request) => app.services.webhooks.list(request.userId, request.query),
   );
 
   app.delete(
@@ -68,11 +80,45 @@ const webhookRoutes: FastifyPluginAsyncTypebox = async (app) => {
         summary: "A webhook's delivery attempts, newest first",
         security,
         params: IdParams,
-        querystring: EmptyQuery,
+        querystring: DeliveryListQuery,
         response: { 200: DeliveryListReply, ...errorResponses(400, 401, 404) },
       },
     },
-    async (request) => ({ deliveries: await app.services.webhooks.deliveries(request.userId, request.params.id) }),
+    async (request) => app.services.webhooks.deliveries(request.userId, request.params.id, request.query),
+  );
+
+  app.post(
+    '/:id/test',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: 'Send a signed webhook.test event to the webhook now',
+        description: 'The event is delivered like any other (signature, retries); its attempts show in the deliveries list.',
+        security,
+        params: IdParams,
+        querystring: EmptyQuery,
+        body: NoBody,
+        response: { 202: QueuedMessageReply, ...errorResponses(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request, reply) => reply.code(202).send({ message: await app.services.webhooks.sendTest(request.userId, request.params.id) }),
+  );
+
+  app.post(
+    '/:id/deliveries/:deliveryId/redeliver',
+    {
+      schema: {
+        tags: ['webhooks'],
+        summary: "Send a delivery's message again: a new attempt under the same webhook-id",
+        security,
+        params: DeliveryParams,
+        querystring: EmptyQuery,
+        body: NoBody,
+        response: { 202: QueuedMessageReply, ...errorResponses(400, 401, 404, 413, 415) },
+      },
+    },
+    async (request, reply) =>
+      reply.code(202).send({ message: await app.services.webhooks.redeliver(request.userId, request.params.id, request.params.deliveryId) }),
   );
 };
 

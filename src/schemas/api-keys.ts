@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NextCursor } from './paging.js';
 import type { ApiKey } from '../services/api-keys.js';
 import { Id, IsoDateTime, NoBody } from './common.js';
 
@@ -23,7 +24,8 @@ export const ApiKeyReply = Type.Object({ apiKey: Type.Ref(ApiKeySchema) });
 
 export const ApiKeyListReply = Type.Object({
   apiKeys: Type.Array(Type.Ref(ApiKeySchema), { description: 'Newest first.' }),
-  total: Type.Integer(),
+  total: Type.Integer({ description: 'All keys, whatever the page.' }),
+  nextCursor: Type.Optional(NextCursor),
 });
 
 export const toApiKeyDto = (apiKey: ApiKey) => ({

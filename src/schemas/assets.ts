@@ -1,4 +1,5 @@
 import { Type } from '@sinclair/typebox';
+import { NextCursor } from './paging.js';
 import type { Asset } from '../repositories/assets.js';
 import { BarcodeFactsSchema } from './barcodes.js';
 import { Id, IsoDateTime, StrictObject } from './common.js';
@@ -53,7 +54,8 @@ export const AssetReply = Type.Object({ asset: Type.Ref(AssetSchema) });
 
 export const AssetListReply = Type.Object({
   assets: Type.Array(Type.Ref(AssetSchema), { description: 'Newest first.' }),
-  total: Type.Integer(),
+  total: Type.Integer({ description: 'All assets, whatever the page.' }),
+  nextCursor: Type.Optional(NextCursor),
 });
 
 // No pattern here: an id of another form is the same 404 as an unknown one.
@@ -65,6 +67,49 @@ export const FileParams = StrictObject({
 });
 
 export const FileBytes = Type.String({ format: 'binary', description: 'The stored bytes.' });
+
+const BINARY = { type: 'string', format: 'binary' } as const;
+
+/** The upload's multipart body, for the OpenAPI document (the route reads the parts itself). */
+export const UPLOAD_OPERATION = {
+  requestBody: {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: {
+          type: 'object',
+          required: ['file'],
+          additionalProperties: false,
+          properties: { file: { ...BINARY, description: 'The image, at most 25 MB (26,214,400 bytes), of an image/* type.' } },
+        },
+        encoding: { file: { contentType: 'image/*' } },
+      },
+    },
+  },
+};
+
+const FILE_HEADERS = {
+  etag: { required: true, description: 'Strong validator "<name>-<size>"; send it in If-None-Match for a 304.', schema: { type: 'string' } },
+  'cache-control': { required: true, description: 'public, max-age=31536000, immutable: a stored file never changes.', schema: { type: 'string' } },
+  'content-security-policy': {
+    required: true,
+    description: "default-src 'none'; style-src 'unsafe-inline'; sandbox — nothing in a served file can run.",
+    schema: { type: 'string' },
+  },
+  'x-content-type-options': { required: true, description: 'nosniff', schema: { type: 'string' } },
+};
+
+/** The raw file reply, for the OpenAPI document (its string schema would otherwise read as JSON). */
+export const FILE_OPERATION = {
+  responses: {
+    '200': {
+      description: 'The stored bytes, with the stored Content-Type, an ETag and immutable caching.',
+      headers: FILE_HEADERS,
+      content: { 'image/*': { schema: BINARY } },
+    },
+    '304': { headers: FILE_HEADERS },
+  },
+};
 
 export const NotModified = Type.Null({ description: 'Not modified: the If-None-Match ETag is current.' });
 

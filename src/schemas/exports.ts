@@ -1,9 +1,22 @@
 import { Type } from '@sinclair/typebox';
 import { EXPORT_FORMATS } from '../services/export-render.js';
 import { DielineResponse } from './dielines.js';
-import { ApiErrorSchema, Id, IsoDateTime, StrictObject } from './common.js';
+import { Id, IsoDateTime, StrictObject } from './common.js';
+import { FindingSchema } from './print.js';
 
 const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+export const ExportErrorSchema = Type.Object(
+  {
+    statusCode: Type.Integer(),
+    error: Type.String(),
+    message: Type.String(),
+    findings: Type.Optional(
+      Type.Array(FindingSchema, { description: "A print refused for preflight errors: the preflight's error findings." }),
+    ),
+  },
+  { title: 'ExportError', additionalProperties: false, description: 'Why the export failed, as an ApiError.' },
+);
 
 export const ExportSchema = Type.Object(
   {
@@ -13,10 +26,14 @@ export const ExportSchema = Type.Object(
     format: Type.String({ enum: [...EXPORT_FORMATS] }),
     options: Type.Object({}, { additionalProperties: true, description: 'The options as requested.' }),
     status: Type.String({ enum: ['queued', 'running', 'succeeded', 'failed'] }),
+    attempts: Type.Integer({
+      minimum: 0,
+      description: 'Render attempts started. 2 or more once another worker took the export over (its worker stopped) or after a retry.',
+    }),
     createdAt: IsoDateTime,
     startedAt: Nullable(IsoDateTime),
     finishedAt: Nullable(IsoDateTime),
-    error: Nullable(Type.Ref(ApiErrorSchema)),
+    error: Nullable(ExportErrorSchema),
     downloadUrl: Nullable(
       Type.String({ description: 'Where the file is downloaded from until expiresAt (no credentials needed); set once succeeded.' }),
     ),

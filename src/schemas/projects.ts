@@ -1,6 +1,7 @@
 // Project and EditorState schemas, declared once: request bodies (create, update), replies and
 // OpenAPI all come from here. Every object is strict at every depth, every string bounded.
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
+import { NextCursor } from './paging.js';
 import { FINISH_IDS, MATERIAL_IDS } from '../catalog/index.js';
 import { EFFECTS, type Effect } from '../print/effects.js';
 import { Id, IsoDateTime, StrictObject } from './common.js';
@@ -241,5 +242,6 @@ export const VersionReply = Type.Object({ version: ProjectVersionSchema });
 
 export const ProjectListReply = Type.Object({
   projects: Type.Array(Type.Ref(ProjectSchema), { description: 'Newest update first (updatedAt, then id, descending).' }),
-  total: Type.Integer(),
+  total: Type.Integer({ description: 'All projects, whatever the page.' }),
+  nextCursor: Type.Optional(NextCursor),
 });

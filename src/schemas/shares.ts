@@ -1,6 +1,7 @@
 // Share links: POST/GET /projects/:id/shares, DELETE /projects/:id/shares/:shareId, and the
 // read-only model behind a link, GET /shared/:token/model.
 import { Type } from '@sinclair/typebox';
+import { NextCursor } from './paging.js';
 import type { Share } from '../services/shares.js';
 import { Id, IsoDateTime, StrictObject } from './common.js';
 
@@ -41,7 +42,10 @@ export const SharedModelParams = StrictObject({
 });
 
 export const ShareReply = Type.Object({ share: Type.Ref(ShareSchema) });
-export const ShareListReply = Type.Object({ shares: Type.Array(Type.Ref(ShareSchema), { description: 'Newest first, expired links included.' }) });
+export const ShareListReply = Type.Object({
+  shares: Type.Array(Type.Ref(ShareSchema), { description: 'Newest first, expired links included.' }),
+  nextCursor: Type.Optional(NextCursor),
+});
 
 export const toShareDto = (share: Share) => ({
   id: share.id,

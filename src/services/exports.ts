@@ -8,9 +8,10 @@ import { apiError } from '../plugins/error-handler.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
 import type { Caller, Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
-import { createCursorCodec } from './admin.js';
+import { createListCursors } from '../lib/list-cursor.js';
 import { createExportOptionsCheck, extensionOf, renderExport, type ExportFormat, type ExportRenderers } from './export-render.js';
 import type { ProjectService } from './projects.js';
+import { PreflightRefusal } from './print.js';
 
 export const EXPORT_MESSAGES = {
   notFound: 'Export not found.',
@@ -19,6 +20,8 @@ export const EXPORT_MESSAGES = {
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible ASCII characters.',
   versionGone: "The project version this export renders is no longer kept.",
   failed: 'The export could not be rendered.',
+  workerStopped: (times: number) => `The export's worker stopped ${times} time${times === 1 ? '' : 's'}.`,
+  preflightErrors: (routeBase: string, projectId: string) => `The project has preflight errors; see GET ${routeBase}/projects/${projectId}/preflight.`,
 } as const;
 
 /** Files and rows are kept this long after an export finishes; an Idempotency-Key is remembered as long. */
@@ -36,6 +39,8 @@ export interface ExportDto {
   format: string;
   options: Record<string, unknown>;
   status: ExportRow['status'];
+  /** Render attempts started; 2 or more after a takeover or a retry. */
+  attempts: number;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
@@ -59,6 +64,9 @@ export interface DownloadLinks {
 export type ExportFinished = (userId: string, event: 'export.succeeded' | 'export.failed', dto: ExportDto) => Promise<void>;
 
 export type AttemptOutcome = 'succeeded' | 'failed' | 'retry' | 'skipped';
+
+/** Told when an export fails because its workers kept stopping (the process logs it). */
+export type WorkerStopped = (exportId: string, message: string) => void;
 
 /** JSON with object keys sorted: two bodies that parse to the same value have the same text. */
 export function canonicalJson(value: unknown): string {
@@ -105,9 +113,26 @@ export interface ExportServiceDeps {
 export function createExportService(deps: ExportServiceDeps) {
   const { repository, storage, links } = deps;
   const checkOptions = createExportOptionsCheck();
-  const cursors = createCursorCodec(deps.cursorSecret);
+  const listCursors = createListCursors(deps.cursorSecret);
   const listeners: ExportFinished[] = [];
   const jobDurations: Array<(format: string, outcome: string, seconds: number) => void> = [];
+  const stoppedListeners: WorkerStopped[] = [];
+
+  /** The final failure of an export whose worker died `times` times. */
+  async function failStopped(row: ExportRow, times: number, started: number): Promise<AttemptOutcome> {
+    const message = EXPORT_MESSAGES.workerStopped(times);
+    const outcome = await finishFailed(row, apiError(500, message), started);
+    if (outcome === 'failed') for (const listener of stoppedListeners) listener(row.id, message);
+    return outcome;
+  }
+
+  /** What a failed attempt records: a refused print carries its findings and the caller's route to them. */
+  function attemptError(row: ExportRow, error: HttpError): ExportError {
+    if (error instanceof PreflightRefusal) {
+      return { ...apiError(error.statusCode, EXPORT_MESSAGES.preflightErrors(row.routeBase, row.projectId)), findings: error.findings };
+    }
+    return apiError(error.statusCode, error.message);
+  }
 
   async function toDto(row: ExportRow): Promise<ExportDto> {
     const downloadable = row.status === 'succeeded' && row.fileName !== null && row.expiresAt !== null;
@@ -118,6 +143,7 @@ export function createExportService(deps: ExportServiceDeps) {
       format: row.format,
       options: row.options,
       status: row.status,
+      attempts: row.attempts,
       createdAt: row.createdAt.toISOString(),
       startedAt: row.startedAt?.toISOString() ?? null,
       finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -162,11 +188,21 @@ export function createExportService(deps: ExportServiceDeps) {
       jobDurations.push(observe);
     },
 
+    onWorkerStopped(listener: WorkerStopped) {
+      stoppedListeners.push(listener);
+    },
+
     /**
      * Records the request. `created` false: the same Idempotency-Key and request within its
      * lifetime, answered with the export it created then.
      */
-    async create(caller: Caller, projectId: string, request: ExportRequest, idempotencyKey: string | undefined): Promise<{ export: ExportDto; created: boolean }> {
+    async create(
+      caller: Caller,
+      projectId: string,
+      request: ExportRequest,
+      idempotencyKey: string | undefined,
+      routeBase = '',
+    ): Promise<{ export: ExportDto; created: boolean }> {
       if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest(EXPORT_MESSAGES.idempotencyKeyInvalid);
       const options = request.options ?? {};
       checkOptions(request.format, options);
@@ -185,6 +221,7 @@ export function createExportService(deps: ExportServiceDeps) {
           options,
           idempotencyKey: idempotencyKey ?? null,
           requestDigest,
+          routeBase,
         },
         new Date(now - EXPORT_LIFETIME_MS),
       );
@@ -203,6 +240,7 @@ export function createExportService(deps: ExportServiceDeps) {
 
     async list(userId: string, query: { projectId?: string; limit?: number; cursor?: string }): Promise<{ exports: ExportDto[]; nextCursor: string | null }> {
       const limit = query.limit ?? EXPORT_PAGE_DEFAULT;
+      const cursors = listCursors('exports', userId);
       const after = query.cursor === undefined ? null : cursors.decode(query.cursor);
       const rows = await repository.listPage(userId, { projectId: query.projectId ?? null, after, limit, now: new Date() });
       const page = rows.slice(0, limit);
@@ -229,7 +267,8 @@ export function createExportService(deps: ExportServiceDeps) {
       const started = Date.now();
       const claimed = await repository.claim(id, new Date(started + deps.leaseMs), options.takeOver, new Date(started));
       if (!claimed) return 'skipped';
-      if (claimed.attempts > deps.attempts) return finishFailed(claimed, apiError(500, EXPORT_MESSAGES.failed), started);
+      // Past its attempts only when earlier workers died holding it (a failed render ends sooner).
+      if (claimed.attempts > deps.attempts) return failStopped(claimed, claimed.attempts - 1, started);
       const heartbeat = setInterval(() => {
         void repository.renew(id, new Date(Date.now() + deps.leaseMs)).catch(() => undefined);
       }, Math.max(250, Math.floor(deps.leaseMs / 3)));
@@ -260,22 +299,22 @@ export function createExportService(deps: ExportServiceDeps) {
       } catch (error) {
         // A 4xx is the design's own problem (preflight errors, a size the style cannot make): final.
         if (error instanceof HttpError && error.statusCode < 500) {
-          return await finishFailed(claimed, apiError(error.statusCode, error.message), started);
+          return await finishFailed(claimed, attemptError(claimed, error), started);
         }
         if (options.lastAttempt || claimed.attempts >= deps.attempts) {
           return await finishFailed(claimed, apiError(500, EXPORT_MESSAGES.failed), started);
         }
-        await repository.release(id);
+        await repository.release(id, new Date());
         return 'retry';
       } finally {
         clearInterval(heartbeat);
       }
     },
 
-    /** Fails an export whose queue job gave up (stalled past its attempts). */
+    /** Fails an export whose queue job gave up (its workers stopped while holding it, past its attempts). */
     async giveUp(id: string): Promise<void> {
       const row = await repository.find(id);
-      if (row && (row.status === 'queued' || row.status === 'running')) await finishFailed(row, apiError(500, EXPORT_MESSAGES.failed), Date.now());
+      if (row && (row.status === 'queued' || row.status === 'running')) await failStopped(row, Math.max(1, row.attempts), Date.now());
     },
 
     /** Announces finished exports whose process died before it could (listeners are idempotent per export). */

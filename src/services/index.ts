@@ -3,6 +3,7 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { createApiKeySealer } from '../lib/api-key-crypto.js';
+import { createListCursors } from '../lib/list-cursor.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
 import { createRenderer } from '../render/index.js';
@@ -58,9 +59,16 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     attempts: config.exports.attempts,
     leaseMs: config.exports.leaseMs,
   });
-  const webhooks = createWebhookService(repositories.webhooks, sealer, { allowPrivate: config.webhooks.allowPrivate, production: config.production });
+  const listCursors = createListCursors(config.jwtSecret);
+  const webhooks = createWebhookService(
+    repositories.webhooks,
+    sealer,
+    { allowPrivate: config.webhooks.allowPrivate, production: config.production },
+    listCursors,
+  );
   exports.onFinished((userId, event, dto) => webhooks.exportFinished(userId, event, dto));
   const assets = createAssetService(repositories.assets, storage, fileJanitor, renderer);
+  projects.onEvent((userId, event, project) => webhooks.projectChanged(userId, event, project));
   return {
     passwordHasher,
     storage,
@@ -83,6 +91,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     exports,
     downloadLinks,
     webhooks,
+    /** Cursors of the account lists, keyed per list and account. */
+    listCursors,
     /** The job runners' direct access (export claims, webhook message state). */
     jobRepositories: { exports: repositories.exports, webhooks: repositories.webhooks },
     webhookSealer: sealer,

@@ -6,7 +6,7 @@ import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
 import type { ContainerOptions } from '../dielines/containers/index.js';
 import { DEFAULT_BLEED_MM, DielineSizeError, type Bounds } from '../dielines/index.js';
-import { badRequest, conflict, MESSAGES } from '../errors.js';
+import { badRequest, HttpError, MESSAGES } from '../errors.js';
 import {
   DEFAULT_CONDITION,
   DEFAULT_GLUE_AREAS,
@@ -20,6 +20,7 @@ import {
   report,
   type AssetLookup,
   type DesignState,
+  type Finding,
   type Placement,
   type PreflightReport,
   type PrintSurface,
@@ -122,6 +123,13 @@ interface Prepared {
   findings: PreflightReport['findings'];
   assets: AssetLookup;
   state: DesignState;
+}
+
+/** The 409 of a print refused for preflight errors; it carries them (a failed export shows them). */
+export class PreflightRefusal extends HttpError {
+  constructor(readonly findings: Finding[]) {
+    super(409, MESSAGES.printPreflightErrors);
+  }
 }
 
 export function createPrintService(
@@ -283,7 +291,7 @@ export function createPrintService(
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
             const checked = preflightOf(prepared, { glueAreas: options.glueAreas });
-            if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
+            if (!checked.ready || !prepared.dieline) throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
             const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, signal);
             return { body, contentType: 'application/pdf', fileName: `${project.templateId}-${widthMm}x${depthMm}x${heightMm}-print.pdf` };
           }),

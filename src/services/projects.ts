@@ -16,6 +16,7 @@ import type {
   ProjectVersion,
   ProjectVersionSummary,
   ReadOutcome,
+  RestoreOutcome,
   Unauthorized,
   VersionPrecondition,
   WriteOutcome,
@@ -160,8 +161,50 @@ function deleted(outcome: DeleteOutcome): void {
   }
 }
 
+/** Told after a project changed or was deleted (the webhooks); a listener's failure is reported, not thrown. */
+export type ProjectEventListener = (
+  userId: string,
+  event: 'project.updated' | 'project.deleted',
+  project: { id: string; name?: string; templateId?: string; version?: number; updatedAt?: string },
+) => Promise<void>;
+
 export function createProjectService(projects: ProjectRepository) {
+  const listeners: ProjectEventListener[] = [];
+  const errorReporters: Array<(error: unknown) => void> = [];
+  const reportError = (error: unknown) => {
+    for (const report of errorReporters) report(error);
+  };
+
+  async function tell(userId: string, event: 'project.updated' | 'project.deleted', project: Parameters<ProjectEventListener>[2]) {
+    for (const listener of listeners) {
+      try {
+        await listener(userId, event, project);
+      } catch (error) {
+        reportError(error);
+      }
+    }
+  }
+
+  /** A written project, announced when something changed. */
+  async function announced(userId: string, outcome: WriteOutcome | RestoreOutcome): Promise<Project> {
+    const project = writtenProject(outcome);
+    if (outcome.kind === 'written' && !outcome.unchanged) {
+      const { id, name, templateId, version, updatedAt } = project;
+      await tell(userId, 'project.updated', { id, name, templateId, version, updatedAt: updatedAt.toISOString() });
+    }
+    return project;
+  }
+
   return {
+    onEvent(listener: ProjectEventListener) {
+      listeners.push(listener);
+    },
+
+    /** Where a listener's failure goes (the change itself stands). */
+    onEventError(report: (error: unknown) => void) {
+      errorReporters.push(report);
+    },
+
     async list(caller: Caller): Promise<Project[]> {
       const listed = await projects.listOwned(caller);
       if (isUnauthorized(listed)) throw unauthorized(MESSAGES.invalidToken);
@@ -213,13 +256,14 @@ export function createProjectService(projects: ProjectRepository) {
       }
       if (input.artworkJson !== undefined) wanted.artworkJson = input.artworkJson;
       assertProjectId(id);
-      return writtenProject(await projects.updateOwned(caller, id, (current) => changedFields(current, wanted), precondition));
+      return announced(caller.userId, await projects.updateOwned(caller, id, (current) => changedFields(current, wanted), precondition));
     },
 
     /** Deletes the project and its versions. */
     async remove(caller: Caller, id: string, precondition?: VersionPrecondition): Promise<void> {
       assertProjectId(id);
       deleted(await projects.deleteOwned(caller, id, precondition));
+      await tell(caller.userId, 'project.deleted', { id });
     },
 
     /** The kept versions, newest first. */
@@ -245,7 +289,7 @@ export function createProjectService(projects: ProjectRepository) {
     async restore(caller: Caller, id: string, version: number, precondition?: VersionPrecondition): Promise<Project> {
       assertProjectId(id);
       const outcome = await projects.restoreOwned(caller, id, version, changedFields, precondition);
-      return writtenProject(outcome);
+      return announced(caller.userId, outcome);
     },
   };
 }

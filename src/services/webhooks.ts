@@ -1,6 +1,7 @@
-// Webhooks an account registers for its exports' outcomes: the URL rules (public http(s) only,
-// https in production), the whsec_ secret (shown once, stored sealed), the per-account cap, and
-// turning a finished export into one pending message per subscribed webhook.
+// Webhooks an account registers for its exports' outcomes and its projects' changes: the URL rules
+// (public http(s) only, https in production), the whsec_ secret (shown once, stored sealed), the
+// per-account cap, turning an event into one pending message per subscribed webhook, the test
+// event and redelivery (both only record a due message: whatever delivers sends it).
 import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
@@ -8,22 +9,49 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import type { ApiKeySealer } from '../lib/api-key-crypto.js';
 import { createId } from '../lib/ids.js';
 import { isPublicAddress } from '../lib/public-address.js';
-import type { WebhookRepository, WebhookRow } from '../repositories/webhooks.js';
+import type { ListCursorFactory } from '../lib/list-cursor.js';
+import { pageOf } from '../lib/list-cursor.js';
+import type { PendingMessage, WebhookRepository, WebhookRow } from '../repositories/webhooks.js';
 import type { ExportDto } from './exports.js';
 
-export const WEBHOOK_EVENTS = ['export.succeeded', 'export.failed'] as const;
+/** The events a webhook subscribes to. */
+export const WEBHOOK_EVENTS = ['export.succeeded', 'export.failed', 'project.updated', 'project.deleted'] as const;
 export type WebhookEvent = (typeof WEBHOOK_EVENTS)[number];
+/** Sent on request only (POST /webhooks/:id/test), whatever the webhook subscribes to. */
+export const WEBHOOK_TEST_EVENT = 'webhook.test';
+export const DELIVERY_EVENTS = [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT] as const;
 export const WEBHOOKS_PER_ACCOUNT = 10;
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 const SECRET_BYTES = 32;
 const WEBHOOK_ID = /^[a-z0-9]{1,64}$/;
-const DELIVERIES_LISTED = 100;
+const DELIVERY_ID = /^[a-z0-9]{1,64}$/;
+/** Without `limit`, the deliveries list shows this many (the newest). */
+export const DELIVERIES_LISTED = 100;
 
 export const WEBHOOK_MESSAGES = {
   notPublic: 'Webhook URL must be a public http(s) address.',
   limit: 'Webhook limit reached.',
   notFound: 'Webhook not found.',
+  deliveryNotFound: 'Delivery not found.',
 } as const;
+
+/** What a project event tells. */
+export interface ProjectEventData {
+  id: string;
+  name?: string;
+  templateId?: string;
+  version?: number;
+  updatedAt?: string;
+}
+
+export interface QueuedMessageDto {
+  id: string;
+  event: string;
+  exportId: string | null;
+  nextAttemptAt: string;
+}
+
+const messageDto = (row: PendingMessage): QueuedMessageDto => ({ ...row, nextAttemptAt: row.nextAttemptAt.toISOString() });
 
 export interface WebhookPolicy {
   allowPrivate: boolean;
@@ -68,8 +96,24 @@ export interface WebhookDto {
 
 const toDto = (row: WebhookRow): WebhookDto => ({ id: row.id, url: row.url, events: row.events, createdAt: row.createdAt.toISOString() });
 
-export function createWebhookService(repository: WebhookRepository, sealer: ApiKeySealer, policy: WebhookPolicy) {
+export function createWebhookService(repository: WebhookRepository, sealer: ApiKeySealer, policy: WebhookPolicy, cursors: ListCursorFactory) {
   const pokes: Array<() => void> = [];
+  const wake = () => {
+    for (const poke of pokes) poke();
+  };
+
+  async function owned(userId: string, id: string): Promise<WebhookRow> {
+    const row = WEBHOOK_ID.test(id) ? await repository.findOwned(userId, id) : null;
+    if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
+    return row;
+  }
+
+  async function record(userId: string, event: WebhookEvent, data: object, subject: { exportId: string } | null): Promise<void> {
+    const timestamp = new Date();
+    const payload = JSON.stringify({ type: event, timestamp: timestamp.toISOString(), data });
+    const count = await repository.enqueue(userId, event, subject ?? { messageId: () => `msg_${createId()}` }, payload, timestamp);
+    if (count > 0) wake();
+  }
 
   return {
     async create(userId: string, input: { url: string; events: string[] }): Promise<WebhookDto & { secret: string }> {
@@ -88,26 +132,61 @@ export function createWebhookService(repository: WebhookRepository, sealer: ApiK
       return { ...toDto(row), secret };
     },
 
-    async list(userId: string): Promise<WebhookDto[]> {
-      return (await repository.list(userId)).map(toDto);
+    /** Newest first; a page (with nextCursor) when `limit` is given. */
+    async list(userId: string, query: { limit?: number; cursor?: string } = {}): Promise<{ webhooks: WebhookDto[]; nextCursor?: string | null }> {
+      if (query.limit === undefined && query.cursor === undefined) return { webhooks: (await repository.list(userId)).map(toDto) };
+      const listCursors = cursors('webhooks', userId);
+      const after = query.cursor === undefined ? null : listCursors.decode(query.cursor);
+      const limit = query.limit ?? WEBHOOKS_PER_ACCOUNT;
+      const { page, nextCursor } = pageOf(await repository.list(userId, { limit: limit + 1, after }), limit, listCursors);
+      return { webhooks: page.map(toDto), nextCursor };
     },
 
     async remove(userId: string, id: string): Promise<void> {
       if (!WEBHOOK_ID.test(id) || !(await repository.deleteOwned(userId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
     },
 
-    async deliveries(userId: string, id: string) {
-      if (!WEBHOOK_ID.test(id) || !(await repository.findOwned(userId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
-      const rows = await repository.deliveries(id, DELIVERIES_LISTED);
-      return rows.map((row) => ({ ...row, createdAt: row.createdAt.toISOString() }));
+    /** Newest first; without `limit` the newest 100 and no cursor, as before paging. */
+    async deliveries(userId: string, id: string, query: { limit?: number; cursor?: string } = {}) {
+      await owned(userId, id);
+      const listCursors = cursors(`webhook-deliveries:${id}`, userId);
+      const after = query.cursor === undefined ? null : listCursors.decode(query.cursor);
+      const limit = query.limit ?? DELIVERIES_LISTED;
+      const paged = query.limit !== undefined || query.cursor !== undefined;
+      const rows = await repository.deliveries(id, { limit: paged ? limit + 1 : limit, after });
+      const { page, nextCursor } = pageOf(rows, limit, listCursors);
+      return {
+        deliveries: page.map((row) => ({ ...row, nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString() })),
+        ...(paged ? { nextCursor } : {}),
+      };
+    },
+
+    /** A signed webhook.test message for this webhook, due now. */
+    async sendTest(userId: string, id: string): Promise<QueuedMessageDto> {
+      const webhook = await owned(userId, id);
+      const timestamp = new Date();
+      const payload = JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: timestamp.toISOString(), data: { webhook: { id: webhook.id } } });
+      const message = await repository.enqueueOne({ id: `msg_${createId()}`, webhookId: webhook.id, event: WEBHOOK_TEST_EVENT, exportId: null, payload }, timestamp);
+      wake();
+      return messageDto(message);
+    },
+
+    /** The delivery's message is due again: a new attempt under the same webhook-id. */
+    async redeliver(userId: string, id: string, deliveryId: string): Promise<QueuedMessageDto> {
+      await owned(userId, id);
+      const message = DELIVERY_ID.test(deliveryId) ? await repository.redeliver(userId, id, deliveryId, new Date()) : null;
+      if (!message) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
+      wake();
+      return messageDto(message);
     },
 
     /** Records the event for every subscribed webhook of the account, then wakes the dispatcher. */
-    async exportFinished(userId: string, event: WebhookEvent, dto: ExportDto): Promise<void> {
-      const timestamp = new Date();
-      const payload = JSON.stringify({ type: event, timestamp: timestamp.toISOString(), data: { export: dto } });
-      const count = await repository.enqueue(userId, event, dto.id, payload, timestamp);
-      if (count > 0) for (const poke of pokes) poke();
+    async exportFinished(userId: string, event: 'export.succeeded' | 'export.failed', dto: ExportDto): Promise<void> {
+      await record(userId, event, { export: dto }, { exportId: dto.id });
+    },
+
+    async projectChanged(userId: string, event: 'project.updated' | 'project.deleted', project: ProjectEventData): Promise<void> {
+      await record(userId, event, { project }, null);
     },
 
     /** Called when new messages are due. */

@@ -159,9 +159,9 @@ describe(`dieline routes (${engineName()})`, () => {
       ['widthMm=300&widthMm=310', 'querystring/widthMm must be number.'],
       ['thicknessMm=0', 'querystring/thicknessMm must be > 0.'],
       ['bleedMm=21', 'querystring/bleedMm must be <= 20.'],
-      ['format=png', 'querystring/format must be equal to one of the allowed values.'],
-      ['format=JSON', 'querystring/format must be equal to one of the allowed values.'],
-      ['material=paper', 'querystring/material must be equal to one of the allowed values.'],
+      ['format=png', 'querystring/format must be one of: json, svg, pdf, dxf, cf2.'],
+      ['format=JSON', 'querystring/format must be one of: json, svg, pdf, dxf, cf2.'],
+      ['material=paper', 'querystring/material must be one of: cardboard, kraft, corrugated, plastic, glass, aluminum.'],
     ])('%s → 400', async (query, message) => {
       expectError(await get(`/templates/mailer-box/dieline?${query}`), 400, message);
     });

@@ -14,10 +14,11 @@ export interface ExportBody {
   format: string;
   options: Record<string, unknown>;
   status: 'queued' | 'running' | 'succeeded' | 'failed';
+  attempts: number;
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
-  error: { statusCode: number; error: string; message: string } | null;
+  error: { statusCode: number; error: string; message: string; findings?: Array<{ severity: string; code: string; message: string }> } | null;
   downloadUrl: string | null;
   expiresAt: string | null;
 }

@@ -69,7 +69,7 @@ beforeAll(async () => {
   await pg_.connect();
   await pg_.query(`UPDATE users SET plan = 'pro' WHERE id = $1`, [registered.body.user.id]);
   await pg_.end();
-}, 120_000);
+}, 300_000);
 
 afterAll(async () => {
   await Promise.all(workers.map((worker) => worker.kill('SIGTERM')));
@@ -115,11 +115,24 @@ describe('exports on the queue with two worker processes', () => {
     }
     expect(victim, 'no worker started the export').toBeDefined();
     expect(victim!.logged('succeeded')).not.toContain(id);
+    const claimed = await readExport(id)();
+    expect(claimed).toMatchObject({ status: 'running', attempts: 1 });
     await victim!.kill('SIGKILL');
     const survivor = workers.find((worker) => worker !== victim)!;
 
-    const done = await pollExport(readExport(id), 90_000);
+    // Seen from the client: running throughout (never queued again), attempts 2 once taken over,
+    // and the first attempt's start kept.
+    const seen: ExportBody[] = [];
+    const done = await pollExport(async () => {
+      const current = await readExport(id)();
+      seen.push(current);
+      return current;
+    }, 90_000);
     expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    expect(seen.filter((state) => state.status !== 'succeeded').map((state) => state.status)).not.toContain('queued');
+    expect(seen.some((state) => state.status === 'running' && state.attempts === 2)).toBe(true);
+    expect(done.attempts).toBe(2);
+    expect(done.startedAt).toBe(claimed.startedAt);
     for (let waited = 0; !survivor.logged('succeeded').includes(id) && waited < 5_000; waited += 50) await sleep(50);
     expect(victim!.logged('succeeded')).not.toContain(id);
     expect(survivor.logged('started')).toContain(id);
@@ -140,17 +153,39 @@ describe('exports on the queue with two worker processes', () => {
       const deadline = Date.now() + 30_000;
       while (!worker.logged('started').includes(id) && Date.now() < deadline) await sleep(20);
       expect(worker.logged('started'), `death ${death + 1}: the worker never started the export`).toContain(id);
+      // Killed once it holds the export (its claim is written), in the middle of the render.
+      while ((await readExport(id)()).attempts < death + 1 && Date.now() < deadline) await sleep(20);
+      expect((await readExport(id)()).attempts).toBe(death + 1);
       await worker.kill('SIGKILL');
     }
     const last = await startWorker(stalling);
     workers.push(last);
     const done = await pollExport(readExport(id), 60_000);
     expect(done.status).toBe('failed');
-    expect(done.error).toEqual({ statusCode: 500, error: 'Internal Server Error', message: EXPORT_MESSAGES.failed });
+    expect(done.error).toEqual({ statusCode: 500, error: 'Internal Server Error', message: "The export's worker stopped 2 times." });
+    expect(EXPORT_MESSAGES.workerStopped(2)).toBe(done.error!.message);
     expect(done.downloadUrl).toBeNull();
-    // The third worker failed the job when it took it, without rendering it again.
+    // The third worker failed the job when it took it, without rendering it again, and logged why.
     expect(last.logged('started')).not.toContain(id);
-  }, 150_000);
+    const logged = () => last.output().split('\n').some((line) => line.includes(id) && line.includes("export failed: The export's worker stopped 2 times."));
+    for (let waited = 0; !logged() && waited < 5_000; waited += 50) await sleep(50);
+    expect(logged(), last.output()).toBe(true);
+
+    // The web process counts the workers that answer, and stays ready without any.
+    // (the killed ones answered within the minute too, so they still count for a while).
+    const alive = await call<{ status: string; workers: number }>('GET', '/health/ready');
+    expect(alive.body.workers).toBeGreaterThanOrEqual(1);
+    await Promise.all(workers.map((worker) => worker.kill('SIGTERM')));
+    const deadline = Date.now() + 75_000;
+    let ready = await call<{ status: string; workers: number }>('GET', '/health/ready');
+    while (ready.body.workers !== 0 && Date.now() < deadline) {
+      expect(ready.status).toBe(200);
+      await sleep(1_000);
+      ready = await call<{ status: string; workers: number }>('GET', '/health/ready');
+    }
+    expect(ready.status).toBe(200);
+    expect(ready.body).toEqual({ status: 'ready', workers: 0 });
+  }, 260_000);
 });
 
 /** A large CMYK print export (long enough to be killed in the middle of its render); its id. */

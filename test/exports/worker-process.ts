@@ -13,7 +13,7 @@ export interface WorkerProcess {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
-export async function startWorker(env: Record<string, string>, timeoutMs = 30_000): Promise<WorkerProcess> {
+export async function startWorker(env: Record<string, string>, timeoutMs = 90_000): Promise<WorkerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/worker.ts'], {
     cwd: ROOT,
     env: serverEnv({ LOG_LEVEL: 'info', SHUTDOWN_GRACE_MS: '5000', ...env }),

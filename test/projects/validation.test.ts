@@ -197,10 +197,10 @@ describe(`/projects validation (${engineName()})`, () => {
     });
 
     it.each([
-      ['finish', { finish: 'shiny' }, 'body/artworkJson/finish must be equal to one of the allowed values.'],
-      ['finish (case)', { finish: 'Matte' }, 'body/artworkJson/finish must be equal to one of the allowed values.'],
-      ['lighting', { lighting: 'neon' }, 'body/artworkJson/lighting must be equal to one of the allowed values.'],
-      ['background.kind', { background: { kind: 'pattern', value: 'x' } }, 'body/artworkJson/background/kind must be equal to one of the allowed values.'],
+      ['finish', { finish: 'shiny' }, 'body/artworkJson/finish must be one of: matte, gloss, soft-touch, foil.'],
+      ['finish (case)', { finish: 'Matte' }, 'body/artworkJson/finish must be one of: matte, gloss, soft-touch, foil.'],
+      ['lighting', { lighting: 'neon' }, 'body/artworkJson/lighting must be one of: studio, softbox, dramatic, outdoor.'],
+      ['background.kind', { background: { kind: 'pattern', value: 'x' } }, 'body/artworkJson/background/kind must be one of: color, gradient, image.'],
     ])('rejects a value outside the enumeration of %s', async (_label, artworkJson, message) => {
       expectApiError(await api.create(account, { ...base, artworkJson }), 400, message);
     });
@@ -222,7 +222,7 @@ describe(`/projects validation (${engineName()})`, () => {
       expectApiError(
         await api.create(account, { ...base, artworkJson: { material } }),
         400,
-        'body/artworkJson/material must be equal to one of the allowed values.',
+        'body/artworkJson/material must be one of: cardboard, kraft, corrugated, plastic, glass, aluminum.',
       );
       expect((await api.list(account)).json<{ total: number }>().total).toBe(before);
     });

@@ -1,0 +1,54 @@
+// The OpenAPI document's fixed parts: its tags, its introduction and its security schemes.
+export const TAGS = [
+  { name: 'docs', description: 'Where a person lands: GET / leads to the API documentation.' },
+  { name: 'health', description: 'Liveness and readiness probes for orchestrators and load balancers.' },
+  {
+    name: 'auth',
+    description: 'Accounts: register, log in, read the account behind a JWT, change the password, sign out everywhere, delete it.',
+  },
+  {
+    name: 'templates',
+    description: 'The catalog of parametric packaging templates: public at /templates, key-gated at /v1/templates.',
+  },
+  { name: 'projects', description: "Editor documents owned by the caller's account (free plan: up to 3)." },
+  { name: 'assets', description: "Image uploads owned by the caller's account (25 MB, image/* only)." },
+  { name: 'files', description: 'Stored uploads, served publicly under their unguessable name.' },
+  { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
+  { name: 'admin', description: "Account management for administrators (a JWT whose account's role is admin)." },
+  { name: 'viewer', description: 'The 3D viewer page (three.js bundled at build time) for the model routes.' },
+  { name: 'exports', description: 'Print files, previews, models and dielines rendered as jobs: request, poll, download (24 h).' },
+  { name: 'webhooks', description: 'Signed (Standard Webhooks) notifications of export outcomes and project changes; the payloads are under webhooks.' },
+  { name: 'shares', description: "Read-only links to a project's 3D model for people without an account." },
+];
+
+export const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.
+
+* **Base address.** Behind the reverse proxy every path below is reached under the \`/api\` prefix
+  (see \`servers\`); a directly run server has no prefix.
+* **Account surface** (\`bearerAuth\`): \`Authorization: Bearer <token>\`, the token coming from
+  \`POST /auth/register\` or \`POST /auth/login\` (valid 7 days).
+* **Admin surface** (\`bearerAuth\`, role \`admin\`): \`/admin/*\`; any other account gets 403.
+* **Public v1 surface** (\`apiKey\`): \`x-api-key: pf_…\`, a key issued by \`POST /api-keys\`.
+* **Errors**: every failure is an \`ApiError\` \`{ statusCode, error, message }\`. Request bodies and
+  query strings reject unknown fields (400); JSON bodies are limited to 1 MiB (413).`;
+
+export const SECURITY_SCHEMES = {
+  bearerAuth: {
+    type: 'http',
+    scheme: 'bearer',
+    bearerFormat: 'JWT',
+    description: 'The token returned by POST /auth/register or POST /auth/login.',
+  },
+  metricsToken: {
+    type: 'http',
+    scheme: 'bearer',
+    description: 'The METRICS_TOKEN the service was started with (GET /metrics only).',
+  },
+  apiKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-api-key',
+    description: 'A developer key (pf_ followed by 48 hexadecimal characters) issued by POST /api-keys.',
+  },
+} as const;
+

@@ -1,0 +1,219 @@
+// The pure half of the OpenAPI document (no framework): the transforms that turn what
+// @fastify/swagger collects from the TypeBox route schemas into the published document: status
+// descriptions, HEAD operations, optional bodies, the shared error answers and headers, literal
+// unions as enums, the documented rules, and what routes add to their own operations.
+import { STATUS_CODES } from 'node:http';
+import { errorExample, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from './openapi-conventions.js';
+
+export interface ResponseObject {
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: unknown; example?: unknown } | undefined>;
+}
+export interface OperationObject {
+  operationId?: string;
+  requestBody?: unknown;
+  responses?: Record<string, ResponseObject | undefined>;
+}
+/**
+ * Headers that are always sent where they are documented: Location on a redirect, and the caching
+ * validators of a 200 that has them, which a 304 of the same operation carries too (RFC 9110 §15.4.5).
+ */
+function requireStandardHeaders(responses: Record<string, ResponseObject | undefined>): void {
+  const headerOf = (response: ResponseObject | undefined, name: string) => response?.headers?.[name] as JsonNode | undefined;
+  for (const [status, response] of Object.entries(responses)) {
+    const location = headerOf(response, 'location');
+    if (/^30[1278]$/.test(status) && location) location.required = true;
+  }
+  const ok = responses['200'];
+  const notModified = responses['304'];
+  for (const name of ['etag', 'cache-control']) {
+    const header = headerOf(ok, name);
+    if (!header) continue;
+    header.required = true;
+    if (notModified) notModified.headers = { ...notModified.headers, [name]: { ...header } };
+  }
+}
+
+/** A JSON body schema that admits null (POST /api-keys) means the body may be left out. */
+function documentOptionalBody(operation: OperationObject): void {
+  const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: JsonNode }> } | undefined;
+  const media = body?.content?.['application/json'];
+  const members = media?.schema?.anyOf;
+  if (!body || !media?.schema || !Array.isArray(members)) return;
+  const rest = members.filter((member) => !(isNode(member) && member.type === 'null'));
+  if (rest.length === members.length) return;
+  body.required = false;
+  const { anyOf: _anyOf, ...schema } = media.schema;
+  media.schema = rest.length === 1 ? { ...schema, ...(rest[0] as JsonNode) } : { ...schema, anyOf: rest };
+}
+
+export type PathsObject = Record<string, Record<string, OperationObject | undefined> | undefined>;
+
+/** A route registered as '/' under a prefix is served without the slash too: document that form. */
+export const documentedPath = (url: string) => (url.length > 1 ? url.replace(/\/+$/, '') : url);
+
+/** Replaces the generator's "Default Response" with the status text ("Bad Request", ...). */
+export function describeResponses(paths: PathsObject): void {
+  for (const item of Object.values(paths)) {
+    for (const operation of Object.values(item ?? {})) {
+      for (const [status, response] of Object.entries(operation?.responses ?? {})) {
+        if (response && response.description === 'Default Response') {
+          response.description = STATUS_CODES[status] ?? 'Response';
+        }
+      }
+    }
+  }
+}
+
+export type JsonNode = { [key: string]: unknown };
+const isNode = (value: unknown): value is JsonNode => typeof value === 'object' && value !== null;
+
+/**
+ * TypeBox writes a union of string literals as anyOf [{ enum: [a] }, { enum: [b] }, ...]; the
+ * document says the same thing as one { type: 'string', enum: [a, b, ...] }, which viewers render
+ * as a list of allowed values.
+ */
+export function collapseLiteralUnions(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) collapseLiteralUnions(item);
+    return;
+  }
+  if (!isNode(node)) return;
+  for (const value of Object.values(node)) collapseLiteralUnions(value);
+  const members = node.anyOf;
+  if (!Array.isArray(members) || members.length === 0) return;
+  const literals = members.every(
+    (member) =>
+      isNode(member) &&
+      Object.keys(member).length === 2 &&
+      member.type === 'string' &&
+      Array.isArray(member.enum) &&
+      member.enum.length === 1,
+  );
+  if (!literals) return;
+  delete node.anyOf;
+  node.type = 'string';
+  node.enum = members.map((member) => (member as { enum: unknown[] }).enum[0]);
+}
+
+/**
+ * A HEAD answer never has a body. @fastify/swagger hands a GET+HEAD route the same operation
+ * object for both methods, so HEAD gets a copy without response content.
+ */
+export function documentHeadOperations(paths: PathsObject): void {
+  for (const item of Object.values(paths)) {
+    const head = item?.head;
+    if (!item || !head) continue;
+    const responses = Object.fromEntries(
+      Object.entries(head.responses ?? {}).map(([status, response]) => {
+        if (!response || !/^2\d\d$/.test(status)) return [status, response];
+        const { content: _body, ...withoutBody } = response;
+        return [status, { ...withoutBody, description: `${response.description ?? ''} Headers only, no body.`.trim() }];
+      }),
+    );
+    const operationId = head.operationId?.replace(/^(get|list)/, 'head');
+    item.head = { ...head, responses, ...(operationId ? { operationId } : {}) };
+  }
+}
+
+/** What a route adds to its operation beyond its schemas (a multipart body, a binary reply, an optional body). */
+export interface OperationPatch {
+  requestBody?: { required?: boolean; content?: Record<string, unknown> };
+  responses?: Record<string, ResponseObject>;
+}
+
+/** Merges each route's own patch into its operation: a patch's content replaces, its other fields merge. */
+export function applyOperationPatches(paths: PathsObject, patches: ReadonlyMap<string, OperationPatch>): void {
+  for (const [key, patch] of patches) {
+    const [method = '', path = ''] = key.split(' ', 2);
+    const operation = paths[path]?.[method];
+    if (!operation) continue;
+    if (patch.requestBody) {
+      const current = (operation.requestBody ?? {}) as Record<string, unknown>;
+      operation.requestBody = { ...current, ...patch.requestBody };
+    }
+    for (const [status, response] of Object.entries(patch.responses ?? {})) {
+      const responses = (operation.responses ??= {});
+      const current = responses[status] ?? {};
+      responses[status] = { ...current, ...response, headers: { ...current.headers, ...response.headers } };
+    }
+  }
+}
+
+const BODY_METHODS = new Set(['post', 'put', 'patch', 'delete', 'options']);
+
+/** The standard headers, declared once under components/headers. */
+export const HEADER_COMPONENTS = { ...REQUEST_ID_HEADER, ...RATE_LIMIT_HEADERS, ...RETRY_AFTER_HEADER };
+export const headerComponentName = (name: string) => name.split('-').map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+const headerRefs = (headers: Record<string, unknown>) =>
+  Object.fromEntries(Object.keys(headers).map((name) => [name, { $ref: `#/components/headers/${headerComponentName(name)}` }]));
+
+const errorContent = (status: string) => ({
+  'application/json': { schema: { $ref: '#/components/schemas/ApiError' }, example: errorExample(status) },
+});
+
+/**
+ * The conventions every operation follows (openapi-conventions.ts): a `default` ApiError answer
+ * for unexpected failures, x-request-id on every answer, the rate-limit headers wherever a 429 is
+ * documented, and an example on every error. Also checks that operationIds are unique.
+ */
+export function applyConventions(paths: PathsObject): void {
+  const operationIds = new Map<string, string>();
+  for (const [path, item] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(item ?? {})) {
+      if (!operation) continue;
+      const where = `${method.toUpperCase()} ${path}`;
+      if (operation.operationId) {
+        const other = operationIds.get(operation.operationId);
+        if (other) throw new Error(`OpenAPI: operationId ${operation.operationId} of ${where} is also ${other}'s.`);
+        operationIds.set(operation.operationId, where);
+      }
+      documentOptionalBody(operation);
+      const responses = (operation.responses ??= {});
+      // Fastify parses a body on these methods whatever the route: an unsupported media type is a
+      // 415 and more than the body limit a 413, even on a route that takes no body.
+      if (BODY_METHODS.has(method)) for (const status of ['413', '415']) responses[status] ??= { description: STATUS_CODES[status] };
+      requireStandardHeaders(responses);
+      responses.default ??= { description: 'Unexpected failure (500), or 503 while the server shuts down.' };
+      const limited = '429' in responses;
+      for (const [status, response] of Object.entries(responses)) {
+        if (!response) continue;
+        if (/^[45]\d\d$|^default$/.test(status)) {
+          const json = response.content?.['application/json'];
+          if (!json) response.content = errorContent(status);
+          else json.example ??= errorExample(status);
+        }
+        response.headers = {
+          ...headerRefs(REQUEST_ID_HEADER),
+          ...(limited ? headerRefs(RATE_LIMIT_HEADERS) : {}),
+          ...(status === '429' ? headerRefs(RETRY_AFTER_HEADER) : {}),
+          ...response.headers,
+        };
+      }
+    }
+  }
+}
+
+
+/**
+ * A request schema may carry `x-document`: the rule the service enforces (after trimming, in
+ * bytes, with its own message) where the validator only caps the input. The document states the
+ * rule, so a client that follows the document is never refused.
+ */
+export function applyDocumentedRules(node: unknown): void {
+  if (Array.isArray(node)) {
+    for (const item of node) applyDocumentedRules(item);
+    return;
+  }
+  if (!isNode(node)) return;
+  const rule = node['x-document'];
+  if (isNode(rule)) {
+    delete node['x-document'];
+    // A $ref stands for the whole schema: only the description stays beside it.
+    if ('$ref' in rule) for (const key of Object.keys(node)) if (key !== 'description') delete node[key];
+    Object.assign(node, rule);
+  }
+  for (const value of Object.values(node)) applyDocumentedRules(value);
+}
+

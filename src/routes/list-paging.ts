@@ -1,0 +1,30 @@
+// Paging when asked, for the lists the service reads whole (an account's projects, assets, keys,
+// a project's shares): without limit and cursor the answer is the whole list as before; with them,
+// the page after the cursor's position and its nextCursor. Items arrive sorted newest first by the
+// position's time, then id, both descending.
+import type { ListCursors, ListPosition } from '../lib/list-cursor.js';
+import { pageOf } from '../lib/list-cursor.js';
+
+export interface PageQuery {
+  limit?: number;
+  cursor?: string;
+}
+
+const after = (item: ListPosition, position: ListPosition) =>
+  item.createdAt < position.createdAt || (item.createdAt.getTime() === position.createdAt.getTime() && item.id < position.id);
+
+export function pageWhenAsked<T>(
+  items: T[],
+  query: PageQuery,
+  cursors: () => ListCursors,
+  position: (item: T) => ListPosition,
+): { items: T[]; nextCursor?: string | null } {
+  if (query.limit === undefined && query.cursor === undefined) return { items };
+  const codec = cursors();
+  const from = query.cursor === undefined ? null : codec.decode(query.cursor);
+  const rest = from ? items.filter((item) => after(position(item), from)) : items;
+  const limit = query.limit ?? 100;
+  const positioned = rest.slice(0, limit + 1).map((item) => ({ item, ...position(item) }));
+  const { page, nextCursor } = pageOf(positioned, limit, codec);
+  return { items: page.map((entry) => entry.item), nextCursor };
+}
