@@ -15,14 +15,16 @@ interface DxfLayer {
   linetype: 'CONTINUOUS' | 'DASHED';
 }
 
-/** A style's perforation lines, once it draws some, go on their own layer. */
-type LayerType = DielinePathType | 'perforation';
+type LayerType = DielinePathType;
 
 /** Glue areas are for the gluer, not the die: they get no layer. */
 const LAYERS: Readonly<Partial<Record<LayerType, DxfLayer>>> = {
   cut: { name: 'CUT', color: 7, linetype: 'CONTINUOUS' },
   crease: { name: 'CREASE', color: 1, linetype: 'DASHED' },
+  'reverse-crease': { name: 'REVERSE_CREASE', color: 6, linetype: 'DASHED' },
   perforation: { name: 'PERFORATION', color: 4, linetype: 'DASHED' },
+  'half-cut': { name: 'HALF_CUT', color: 30, linetype: 'DASHED' },
+  'v-groove': { name: 'V_GROOVE', color: 2, linetype: 'DASHED' },
   bleed: { name: 'BLEED', color: 3, linetype: 'CONTINUOUS' },
   safe: { name: 'SAFE', color: 5, linetype: 'DASHED' },
 };
@@ -52,9 +54,19 @@ function entity(out: string[], layer: string, segment: CurveSegment): void {
   pairs(out, 0, 'ARC', 8, layer, 10, n(cx), 20, n(cy), 30, 0, 40, n(segment.radius), 50, n(start), 51, n(end));
 }
 
-export function renderDielineDxf(dieline: Dieline): string {
-  const present = (Object.keys(LAYERS) as LayerType[]).filter((type) => dieline.paths.some((path) => path.type === type));
-  const extents = boundsOf(dieline.paths.flatMap((path) => (LAYERS[path.type] ? toYUp(dieline, path.points) : [])));
+export interface DxfOptions {
+  /** Only the die's layers: leaves out BLEED and SAFE. */
+  dieOnly?: boolean;
+}
+
+/** Layers of the artwork guides, which a die maker may not want. */
+const GUIDE_LAYERS: ReadonlySet<LayerType> = new Set<LayerType>(['bleed', 'safe']);
+
+export function renderDielineDxf(dieline: Dieline, options: DxfOptions = {}): string {
+  const present = (Object.keys(LAYERS) as LayerType[]).filter(
+    (type) => !(options.dieOnly && GUIDE_LAYERS.has(type)) && dieline.paths.some((path) => path.type === type),
+  );
+  const extents = boundsOf(dieline.paths.flatMap((path) => (present.includes(path.type) ? toYUp(dieline, path.points) : [])));
   const out: string[] = [];
   pairs(out, 999, `${dieline.styleName}, ${dieline.templateId}; millimetres, print side up`);
   pairs(out, 0, 'SECTION', 2, 'HEADER');

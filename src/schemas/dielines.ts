@@ -103,7 +103,16 @@ const BoundsSchema = Closed({ x: Type.Number(), y: Type.Number(), width: Type.Nu
 const BoxDimensionsSchema = Closed({ widthMm: Type.Number(), heightMm: Type.Number(), depthMm: Type.Number() });
 
 const PieceSchema = Closed(
-  { id: Type.String(), name: Type.String(), bounds: BoundsSchema },
+  {
+    id: Type.String(),
+    name: Type.String(),
+    bounds: BoundsSchema,
+    outline: Type.Optional(
+      Type.Array(PointSchema, {
+        description: "The piece's whole cut outline (closed), present when nicks split the cut paths: layout and clipping use it.",
+      }),
+    ),
+  },
   'A separately cut part: `blank`, or `base` and `lid` for the rigid box.',
 );
 
@@ -136,12 +145,17 @@ const PathSchema = Closed(
     closed: Type.Boolean(),
     points: Type.Array(PointSchema),
     d: Type.String({ description: 'The same geometry as SVG path data, in millimetres.' }),
-    role: Type.Optional(stringEnum(['outline', 'hole'] as const, { description: 'Cut lines only.' })),
+    role: Type.Optional(
+      stringEnum(['outline', 'hole', 'slit'] as const, {
+        description:
+          'Cut lines only: outline (closed; with nicks, the open runs between them), hole (an inner cut-out, likewise) or slit (an open cut ending in the board).',
+      }),
+    ),
     pieceId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),
     zone: Type.Optional(stringEnum(ZONE_KINDS, { description: 'zone paths only: what the zone marks.' })),
   },
-  'cut (outline or hole), crease (one segment), bleed (per piece), safe and glue (per panel); on containers zone (overlap, seal, unprinted, shrink, neck, base, zipper, fold) and eyemark.',
+  'cut (outline, hole or slit); the rules crease, reverse-crease, perforation, half-cut and v-groove (one segment each); bleed (per piece), safe and glue (per panel); on containers zone (overlap, seal, unprinted, shrink, neck, base, zipper, fold) and eyemark.',
 );
 
 export const DielineSchema = Type.Object(
