@@ -13,7 +13,7 @@
  * copies never overlap. `margin` keeps copies off the side, tail and trim edges, `gripper` off the
  * top edge; `grain` fixes which way the blank's height runs.
  */
-import { polygonArea } from './geometry.js';
+import { distanceToBoundary, pointInPolygon, polygonArea } from './geometry.js';
 import type { Dieline, Point } from './types.js';
 
 /** `along`/`across`: the blank's height runs along or across the sheet's longer side (a square sheet's width). */
@@ -111,6 +111,7 @@ interface Edge {
 }
 
 interface Prepared {
+  outlines: readonly Point[][];
   vertices: Point[];
   edges: Edge[];
   width: number;
@@ -140,7 +141,7 @@ function prepare(outlines: readonly Point[][], width: number, height: number, re
       else bins.set(bin, [edge]);
     }
   }
-  return { vertices: outlines.flat(), edges, width, height, bins, reach };
+  return { outlines, vertices: outlines.flat(), edges, width, height, bins, reach };
 }
 
 const NO_EDGES: readonly Edge[] = [];
@@ -340,10 +341,24 @@ function separated(shape: BlankShape, copies: readonly LayoutCopy[], gap: number
       measured.add(relation);
       let origin = turned.get(first.rotationDeg);
       if (!origin) turned.set(first.rotationDeg, (origin = at(first, 0, 0)));
-      if (outlineDistance(origin, at(second, second.x - first.x, second.y - first.y)) < gap - allowance) return false;
+      const other = at(second, second.x - first.x, second.y - first.y);
+      if (outlineDistance(origin, other) < gap - allowance) return false;
+      // Touching outlines (no gap) are at distance 0 whether they touch or cross: no vertex may lie inside the other.
+      if (gap <= allowance && (overlapsInside(origin, other) || overlapsInside(other, origin))) return false;
     }
   }
   return true;
+}
+
+/** Whether a vertex or an edge midpoint of `b` lies inside an outline of `a`, clear of its edges. */
+function overlapsInside(a: Prepared, b: Prepared): boolean {
+  const outlines = outlinesOf(a);
+  const probes = b.edges.flatMap((edge): Point[] => [edge.a, [(edge.a[0] + edge.b[0]) / 2, (edge.a[1] + edge.b[1]) / 2]]);
+  return probes.some((p) => outlines.some((outline) => pointInPolygon(p, outline) && distanceToBoundary(p, outline) > 0.01));
+}
+
+function outlinesOf(shape: Prepared): readonly Point[][] {
+  return shape.outlines;
 }
 
 function segmentDistance(p: Point, q: Point, r: Point, s: Point): number {
@@ -445,7 +460,8 @@ function candidatesFor(shape: BlankShape, quarter: 0 | 90, sheet: Required<Sheet
       const dy = (a.height * k) / PAIR_OFFSET_STEPS;
       if (Math.abs(dy) > usable + 1e-9) continue;
       const ab = acrossAt(first, second, dy);
-      const ba = acrossAt(second, first, -dy);
+      // The next copy of the same turn must clear this one too.
+      const ba = Math.max(acrossAt(second, first, -dy), pitch - ab, singleTurned.period - ab);
       const pair = pattern(
         [
           { rotationDeg: first, dx: 0, dy: Math.max(0, -dy) },

@@ -153,9 +153,9 @@ describe('layoutSheet', () => {
   it('a blank larger than the sheet has no layout', () => {
     const dieline = generateDieline('rsc-box', { widthMm: 400, depthMm: 300, heightMm: 300 });
     expect(() => layoutSheet(shapeOf(dieline), { ...DEFAULT_SHEET, widthMm: 500, heightMm: 500 })).toThrow(BlankTooLargeError);
-    // Fits turned a quarter only: answered turned.
+    // Fits turned a quarter only, without margins: answered turned.
     const carton = generateDieline('reverse-tuck-carton', REFERENCE);
-    const layout = layoutSheet(shapeOf(carton), { widthMm: 370, heightMm: 310, gripperMm: 10, gapMm: 3 });
+    const layout = layoutSheet(shapeOf(carton), { widthMm: 370, heightMm: 310, gripperMm: 10, gapMm: 3, marginMm: 0 });
     expect(layout.count).toBe(1);
     expect(layout.rotated).toBe(true);
   });
