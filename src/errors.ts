@@ -80,6 +80,7 @@ export const MESSAGES = {
   apiKeyNotFound: 'API key not found.',
   shareNotFound: 'Share link not found.',
   layoutNeedsBox: (id: string) => `Template '${id}' is a container: sheet layouts are for box templates.`,
+  noCuttingDie: (id: string) => `Template '${id}' has no cutting die.`,
   fileNotFound: 'File not found.',
   noFileUploaded: 'No file was uploaded.',
   fileTooLarge: 'File is larger than 25 MB (26,214,400 bytes).',

@@ -1130,8 +1130,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Lay a project's blank out n-up on a press sheet, as JSON or as the press sheet PDF
-         * @description Box templates only (a container answers 400). Copies go in rows at 0° or 90°, nested with 180° turns where the cut outline allows, keeping gapMm between outlines and clear of the gripper strip along the top edge. A blank larger than the sheet answers 422. The layout runs in a render child within RENDER_LAYOUT_TIMEOUT_MS; past it, or with every render child busy, the answer is 503 with Retry-After.
+         * Lay a project's blank out n-up on a press sheet, as JSON, the press sheet PDF or the n-up die (DXF, CF2)
+         * @description Box templates only (a container answers 400). Copies go in rows at 0° or 90°, turned 180° row by row or copy by copy where that fits more, keeping gapMm between outlines (0: common-line cutting), clear of the gripper strip along the top edge and of marginMm along the others; grain fixes which way the blank runs. format=dxf or cf2 answers the n-up die. lock, lidHeightMm, nicks and nickWidthMm shape the blank as on the dieline routes. A blank larger than the sheet answers 422. The layout runs in a render child within RENDER_LAYOUT_TIMEOUT_MS; past it, or with every render child busy, the answer is 503 with Retry-After.
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1905,6 +1905,8 @@ export interface components {
                     width: number;
                     height: number;
                 };
+                /** @description The piece's whole cut outline (closed), present when nicks split the cut paths: layout and clipping use it. */
+                outline?: number[][];
             }[];
             panels: {
                 /** @description Stable kebab-case panelId for artwork placement. */
@@ -1934,16 +1936,16 @@ export interface components {
             }[];
             paths: {
                 /** @enum {string} */
-                type: "cut" | "crease" | "bleed" | "safe" | "glue" | "fold" | "zone" | "eyemark";
+                type: "cut" | "crease" | "reverse-crease" | "perforation" | "half-cut" | "v-groove" | "bleed" | "safe" | "glue" | "fold" | "zone" | "eyemark";
                 closed: boolean;
                 points: number[][];
                 /** @description The same geometry as SVG path data, in millimetres. */
                 d: string;
                 /**
-                 * @description Cut lines only.
+                 * @description Cut lines only: outline (closed; with nicks, the open runs between them), hole (an inner cut-out, likewise) or slit (an open cut ending in the board).
                  * @enum {string}
                  */
-                role?: "outline" | "hole";
+                role?: "outline" | "hole" | "slit";
                 pieceId?: string;
                 panelId?: string;
                 /**
@@ -1955,7 +1957,7 @@ export interface components {
         };
         /**
          * SheetLayout
-         * @description Copies of the blank on a press sheet: rows at 0° or 90°, nested with 180° turns where the outline allows, with the gap between cut outlines and no copy in the gripper strip.
+         * @description Copies of the blank on a press sheet: rows at 0° or 90°, turned 180° row by row or copy by copy where that fits more, with the gap between cut outlines, no copy in the gripper strip or the margins.
          * @example {
          *       "across": 2,
          *       "down": 3,
@@ -1968,12 +1970,12 @@ export interface components {
          *       },
          *       "copies": [
          *         {
-         *           "x": 0,
+         *           "x": 5,
          *           "y": 10,
          *           "rotationDeg": 90
          *         },
          *         {
-         *           "x": 366,
+         *           "x": 371,
          *           "y": 10,
          *           "rotationDeg": 90
          *         }
@@ -3495,8 +3497,10 @@ export interface operations {
                 material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). A container whose layout has no cut (the can band) has no die: dxf and cf2 answer 400. */
                 format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /** @description format=dxf: only the die layers (CUT and the rules), without BLEED and SAFE. */
+                dieOnly?: boolean;
                 /**
                  * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
                  * @example wrap
@@ -3515,6 +3519,14 @@ export interface operations {
                 fitMm?: number;
                 /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
                 seamMm?: number;
+                /** @description reverse-tuck-carton, straight-tuck-box and auto-bottom-box (their tuck tops and tuck bottoms): slit = a slit at each end of the tuck's hinge; friction = shoulders wider than the opening; none. Every lock adds a thumb notch and crease relief. */
+                lock?: "slit" | "friction" | "none";
+                /** @description rigid-lid-box only: the lid's inside height, 10 mm up to the base height plus the caliper; default H/3 (at least 20 mm). */
+                lidHeightMm?: number;
+                /** @description Box templates: gaps per straight cut edge longer than 50 mm, evenly spaced, none within 5 mm of a corner. */
+                nicks?: number;
+                /** @description Box templates: the width of each nick, millimetres (0.3–1). */
+                nickWidthMm?: number;
             };
             header?: never;
             path: {
@@ -3989,8 +4001,10 @@ export interface operations {
                 material?: "cardboard" | "kraft" | "corrugated" | "plastic" | "glass" | "aluminum";
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). A container whose layout has no cut (the can band) has no die: dxf and cf2 answer 400. */
                 format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /** @description format=dxf: only the die layers (CUT and the rules), without BLEED and SAFE. */
+                dieOnly?: boolean;
                 /**
                  * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
                  * @example wrap
@@ -4009,6 +4023,14 @@ export interface operations {
                 fitMm?: number;
                 /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
                 seamMm?: number;
+                /** @description reverse-tuck-carton, straight-tuck-box and auto-bottom-box (their tuck tops and tuck bottoms): slit = a slit at each end of the tuck's hinge; friction = shoulders wider than the opening; none. Every lock adds a thumb notch and crease relief. */
+                lock?: "slit" | "friction" | "none";
+                /** @description rigid-lid-box only: the lid's inside height, 10 mm up to the base height plus the caliper; default H/3 (at least 20 mm). */
+                lidHeightMm?: number;
+                /** @description Box templates: gaps per straight cut edge longer than 50 mm, evenly spaced, none within 5 mm of a corner. */
+                nicks?: number;
+                /** @description Box templates: the width of each nick, millimetres (0.3–1). */
+                nickWidthMm?: number;
             };
             header?: never;
             path: {
@@ -5888,8 +5910,10 @@ export interface operations {
             query?: {
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). A container whose layout has no cut (the can band) has no die: dxf and cf2 answer 400. */
                 format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /** @description format=dxf: only the die layers (CUT and the rules), without BLEED and SAFE. */
+                dieOnly?: boolean;
                 /**
                  * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
                  * @example wrap
@@ -5908,6 +5932,14 @@ export interface operations {
                 fitMm?: number;
                 /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
                 seamMm?: number;
+                /** @description reverse-tuck-carton, straight-tuck-box and auto-bottom-box (their tuck tops and tuck bottoms): slit = a slit at each end of the tuck's hinge; friction = shoulders wider than the opening; none. Every lock adds a thumb notch and crease relief. */
+                lock?: "slit" | "friction" | "none";
+                /** @description rigid-lid-box only: the lid's inside height, 10 mm up to the base height plus the caliper; default H/3 (at least 20 mm). */
+                lidHeightMm?: number;
+                /** @description Box templates: gaps per straight cut edge longer than 50 mm, evenly spaced, none within 5 mm of a corner. */
+                nicks?: number;
+                /** @description Box templates: the width of each nick, millimetres (0.3–1). */
+                nickWidthMm?: number;
             };
             header?: never;
             path: {
@@ -9875,8 +9907,10 @@ export interface operations {
             query?: {
                 /** @description Bleed around every cut outline, in millimetres (0–20). */
                 bleedMm?: number;
-                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). */
+                /** @description json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). A container whose layout has no cut (the can band) has no die: dxf and cf2 answer 400. */
                 format?: "json" | "svg" | "pdf" | "dxf" | "cf2";
+                /** @description format=dxf: only the die layers (CUT and the rules), without BLEED and SAFE. */
+                dieOnly?: boolean;
                 /**
                  * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: board.
                  * @example wrap
@@ -9895,6 +9929,14 @@ export interface operations {
                 fitMm?: number;
                 /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
                 seamMm?: number;
+                /** @description reverse-tuck-carton, straight-tuck-box and auto-bottom-box (their tuck tops and tuck bottoms): slit = a slit at each end of the tuck's hinge; friction = shoulders wider than the opening; none. Every lock adds a thumb notch and crease relief. */
+                lock?: "slit" | "friction" | "none";
+                /** @description rigid-lid-box only: the lid's inside height, 10 mm up to the base height plus the caliper; default H/3 (at least 20 mm). */
+                lidHeightMm?: number;
+                /** @description Box templates: gaps per straight cut edge longer than 50 mm, evenly spaced, none within 5 mm of a corner. */
+                nicks?: number;
+                /** @description Box templates: the width of each nick, millimetres (0.3–1). */
+                nickWidthMm?: number;
             };
             header?: never;
             path: {
@@ -10067,7 +10109,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -10647,10 +10689,22 @@ export interface operations {
                 sheetHeightMm?: number;
                 /** @description Gripper margin along the top edge of the sheet, where no copy goes, millimetres (0–50). */
                 gripperMm?: number;
-                /** @description Smallest distance between the cut outlines of two copies, millimetres (0–20). */
+                /** @description Smallest distance between the cut outlines of two copies; 0 is common-line cutting (shared knives drawn once), millimetres (0–20). */
                 gapMm?: number;
-                /** @description json: { layout }; pdf: the press sheet with every copy's cut and crease on the CutContour and Crease spot colours. */
-                format?: "json" | "pdf";
+                /** @description Margin along the side lay, tail and trim edges, where no copy goes (the gripper edge keeps gripperMm), millimetres (0–50). */
+                marginMm?: number;
+                /** @description any; along or across: the blank's height runs along or across the sheet's longer side (a square sheet's width). */
+                grain?: "any" | "along" | "across";
+                /** @description json: { layout }; pdf: the press sheet with every copy's die lines on their spot colours; dxf and cf2: the n-up die (R12 DXF with the blank as one BLOCK inserted per copy, CF2 with the blank as one SUB called per copy; with gapMm 0 every copy in place, shared knives once). */
+                format?: "json" | "pdf" | "dxf" | "cf2";
+                /** @description reverse-tuck-carton, straight-tuck-box and auto-bottom-box (their tuck tops and tuck bottoms): slit = a slit at each end of the tuck's hinge; friction = shoulders wider than the opening; none. Every lock adds a thumb notch and crease relief. */
+                lock?: "slit" | "friction" | "none";
+                /** @description rigid-lid-box only: the lid's inside height, 10 mm up to the base height plus the caliper; default H/3 (at least 20 mm). */
+                lidHeightMm?: number;
+                /** @description Box templates: gaps per straight cut edge longer than 50 mm, evenly spaced, none within 5 mm of a corner. */
+                nicks?: number;
+                /** @description Box templates: the width of each nick, millimetres (0.3–1). */
+                nickWidthMm?: number;
             };
             header?: never;
             path: {
@@ -10668,7 +10722,7 @@ export interface operations {
                     etag: string;
                     /** @description private, no-cache */
                     "cache-control": string;
-                    /** @description pdf only: inline; filename="<template>-<L>x<W>x<H>-sheet-<width>x<height>.pdf". */
+                    /** @description pdf, dxf and cf2: filename="<template>-<L>x<W>x<H>-sheet-<width>x<height>.<format>" (inline for pdf, attachment for dxf and cf2). */
                     "content-disposition"?: string;
                     /** @description nosniff */
                     "x-content-type-options"?: string;
@@ -10679,6 +10733,8 @@ export interface operations {
                         layout: components["schemas"]["SheetLayout"];
                     };
                     "application/pdf": Blob;
+                    "application/dxf": string;
+                    "application/vnd.cf2": string;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */

@@ -3,6 +3,7 @@
  * origin, rounds every coordinate to 3 decimals, and derives the bleed, safe and path data.
  */
 import type { StyleGeometry } from './draft.js';
+import { nickPolygon, type NickSpec } from './nicks.js';
 import { pathData, round3 } from './format.js';
 import {
   boundsOf,
@@ -38,6 +39,8 @@ export interface AssembleInput {
   bleedMm: number;
   inside: BoxDimensions;
   geometry: StyleGeometry;
+  /** Gaps in the cut lines; the pieces then carry their whole outline. */
+  nicks?: NickSpec;
 }
 
 export function assembleDieline(input: AssembleInput): Dieline {
@@ -67,14 +70,22 @@ export function assembleDieline(input: AssembleInput): Dieline {
   });
 
   const paths: DielinePath[] = [];
+  let nicked = false;
   for (const piece of pieces) {
-    paths.push(closedPath('cut', piece.outline, { role: 'outline', pieceId: piece.id }));
-    for (const hole of piece.holes) paths.push(closedPath('cut', hole, { role: 'hole', pieceId: piece.id }));
+    for (const [role, polygon] of [['outline', piece.outline] as const, ...piece.holes.map((hole) => ['hole', hole] as const)]) {
+      const cut = input.nicks ? nickPolygon(polygon, input.nicks) : { closed: true, runs: [polygon] };
+      nicked ||= !cut.closed;
+      for (const run of cut.runs) {
+        paths.push(cut.closed ? closedPath('cut', run, { role, pieceId: piece.id }) : openPath('cut', run, { role, pieceId: piece.id }));
+      }
+    }
   }
+  for (const slit of geometry.slits ?? []) paths.push(openPath('cut', [place(slit.from), place(slit.to)], { role: 'slit', pieceId: slit.pieceId }));
   for (const [from, to] of geometry.creases) {
     const points = [place(from), place(to)];
     paths.push({ type: 'crease', closed: false, points, d: pathData(points, false) });
   }
+  for (const rule of geometry.rules ?? []) paths.push(openPath(rule.type, [place(rule.from), place(rule.to)], {}));
   for (const [from, to] of geometry.folds ?? []) {
     const points = [place(from), place(to)];
     paths.push({ type: 'fold', closed: false, points, d: pathData(points, false) });
@@ -112,7 +123,14 @@ export function assembleDieline(input: AssembleInput): Dieline {
     parameters: Object.fromEntries(
       Object.entries(geometry.parameters).map(([key, value]): [string, number] => [key, round3(value)]),
     ),
-    pieces: pieces.map((piece): DielinePiece => ({ id: piece.id, name: piece.name, bounds: roundedBounds(piece.outline) })),
+    pieces: pieces.map(
+      (piece): DielinePiece => ({
+        id: piece.id,
+        name: piece.name,
+        bounds: roundedBounds(piece.outline),
+        ...(nicked ? { outline: piece.outline } : {}),
+      }),
+    ),
     panels,
     paths,
   };
@@ -137,6 +155,10 @@ function closedPath(
   extra: Pick<DielinePath, 'role' | 'pieceId' | 'panelId'>,
 ): DielinePath {
   return { type, closed: true, points, d: pathData(points, true), ...extra };
+}
+
+function openPath(type: DielinePath['type'], points: Point[], extra: Pick<DielinePath, 'role' | 'pieceId'>): DielinePath {
+  return { type, closed: false, points, d: pathData(points, false), ...extra };
 }
 
 function roundPoint(p: Point): Point {

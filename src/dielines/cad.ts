@@ -12,7 +12,7 @@ export function toYUp(dieline: Dieline, points: readonly Point[]): Point[] {
 }
 
 /** Every path of `type` as lines and arcs, y up. */
-export function cadSegments(dieline: Dieline, type: DielinePathType | 'perforation'): CurveSegment[] {
+export function cadSegments(dieline: Dieline, type: DielinePathType): CurveSegment[] {
   const out: CurveSegment[] = [];
   for (const path of dieline.paths) {
     if (path.type === type) out.push(...curveSegments(toYUp(dieline, path.points), path.closed));

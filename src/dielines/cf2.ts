@@ -1,21 +1,31 @@
 /**
- * CF2 (Common Format 2), the die-making exchange format: one MAIN block with the cut (type 1) and
- * crease (type 2) rules as line and arc records, millimetres, print side up, y up. Pointage (rule
- * thickness in points) is 2 for folding carton and 3 for corrugated board.
+ * CF2 (Common Format 2), the die-making exchange format: one MAIN block with the die's rules as
+ * line and arc records, millimetres, print side up, y up. Pointage (rule thickness in points) is 2
+ * for folding carton and 3 for corrugated board. CF2 fixes only types 1 (cut) and 2 (crease); the
+ * other rules take the numbers in CF2_TYPES (docs/die-formats.md gives the mapping for CAD imports).
  */
 import { cadNumber as n, cadSegments, isCorrugated } from './cad.js';
 import type { CurveSegment } from './curves.js';
-import type { Dieline } from './types.js';
+import { DIE_LINE_TYPES, type Dieline, type DielinePathType } from './types.js';
 
 const EOL = '\r\n';
-const CF2_CUT = 1;
-const CF2_CREASE = 2;
 
-function cf2Pointage(dieline: Dieline): number {
+/** CF2 line type per die line type. */
+export const CF2_TYPES: Readonly<Partial<Record<DielinePathType, number>>> = {
+  cut: 1,
+  crease: 2,
+  perforation: 3,
+  'half-cut': 4,
+  'reverse-crease': 5,
+  'v-groove': 6,
+};
+
+export function cf2Pointage(dieline: Dieline): number {
   return isCorrugated(dieline) ? 3 : 2;
 }
 
-function record(pointage: number, type: number, segment: CurveSegment): string {
+/** One L or A record; bridge fields stay 0,0 (die-board ties are the die maker's). */
+export function cf2Record(pointage: number, type: number, segment: CurveSegment): string {
   const [sx, sy] = segment.start;
   const [ex, ey] = segment.end;
   if (segment.kind === 'line') return ['L', pointage, type, 0, n(sx), n(sy), n(ex), n(ey), 0, 0].join(',');
@@ -23,13 +33,25 @@ function record(pointage: number, type: number, segment: CurveSegment): string {
   return ['A', pointage, type, 0, n(sx), n(sy), n(ex), n(ey), n(cx), n(cy), segment.ccw ? 1 : -1, 0, 0].join(',');
 }
 
-export function renderDielineCf2(dieline: Dieline): string {
-  const name = dieline.templateId.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase();
+/** Every die line of the dieline as CF2 records, y up, in the blank's frame. */
+export function cf2Records(dieline: Dieline): string[] {
   const pointage = cf2Pointage(dieline);
+  const records: string[] = [];
+  for (const type of DIE_LINE_TYPES) {
+    for (const segment of cadSegments(dieline, type)) records.push(cf2Record(pointage, CF2_TYPES[type]!, segment));
+  }
+  return records;
+}
+
+export function cf2Name(dieline: Dieline): string {
+  return dieline.templateId.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase();
+}
+
+export function renderDielineCf2(dieline: Dieline): string {
+  const name = cf2Name(dieline);
   const lines = ['$BOF', 'V2', 'ORDER', `MAIN,${name}`, 'END', `MAIN,${name}`, 'UM'];
   lines.push(`LL,0,0`, `UR,${n(dieline.blank.width)},${n(dieline.blank.height)}`, 'SCALE,1,1');
-  for (const segment of cadSegments(dieline, 'cut')) lines.push(record(pointage, CF2_CUT, segment));
-  for (const segment of cadSegments(dieline, 'crease')) lines.push(record(pointage, CF2_CREASE, segment));
+  lines.push(...cf2Records(dieline));
   lines.push('END', '$EOF');
   return lines.join(EOL) + EOL;
 }

@@ -2,7 +2,7 @@
  * The unrounded geometry a style generator produces, in any coordinate frame: `assembleDieline`
  * moves it to the origin, rounds it and derives bleed, safe and path data.
  */
-import type { BoxDimensions, FrameRotation, PanelRole, Point } from './types.js';
+import type { BoxDimensions, FrameRotation, PanelRole, Point, RuleType } from './types.js';
 
 export interface DraftPiece {
   id: string;
@@ -26,10 +26,20 @@ export interface DraftGlueArea {
   polygon: Point[];
 }
 
+/** A straight rule other than a crease (reverse crease, perforation, half-cut, V-groove). */
+export interface DraftRule {
+  type: Exclude<RuleType, 'crease'>;
+  from: Point;
+  to: Point;
+}
+
 export interface StyleGeometry {
   pieces: DraftPiece[];
   panels: DraftPanel[];
   creases: [Point, Point][];
+  rules?: DraftRule[];
+  /** Open cuts that end in the board (lock slits), with the piece they cut. */
+  slits?: { pieceId: string; from: Point; to: Point }[];
   /** Wrap folds over board edges (not creasing rules). */
   folds?: [Point, Point][];
   glueAreas: DraftGlueArea[];
@@ -42,6 +52,8 @@ export class DielineDraft {
   readonly pieces: DraftPiece[] = [];
   readonly panels: DraftPanel[] = [];
   readonly creases: [Point, Point][] = [];
+  readonly rules: DraftRule[] = [];
+  readonly slits: { pieceId: string; from: Point; to: Point }[] = [];
   readonly folds: [Point, Point][] = [];
   readonly glueAreas: DraftGlueArea[] = [];
 
@@ -70,6 +82,18 @@ export class DielineDraft {
     return this;
   }
 
+  /** A rule of any type; creases go with the others' `addCrease`. */
+  addRule(type: RuleType, from: Point, to: Point): this {
+    if (type === 'crease') this.creases.push([from, to]);
+    else this.rules.push({ type, from, to });
+    return this;
+  }
+
+  addSlit(from: Point, to: Point, pieceId = 'blank'): this {
+    this.slits.push({ pieceId, from, to });
+    return this;
+  }
+
   addGlueArea(panelId: string, polygon: Point[]): this {
     this.glueAreas.push({ panelId, polygon });
     return this;
@@ -80,6 +104,8 @@ export class DielineDraft {
       pieces: this.pieces,
       panels: this.panels,
       creases: this.creases,
+      ...(this.rules.length > 0 ? { rules: this.rules } : {}),
+      ...(this.slits.length > 0 ? { slits: this.slits } : {}),
       ...(this.folds.length > 0 ? { folds: this.folds } : {}),
       glueAreas: this.glueAreas,
       outside,

@@ -1,5 +1,5 @@
 /** Parameters a size error can name. */
-export type DielineParameter = 'widthMm' | 'heightMm' | 'depthMm' | 'thicknessMm' | 'bleedMm' | 'turnInMm';
+export type DielineParameter = 'widthMm' | 'heightMm' | 'depthMm' | 'thicknessMm' | 'bleedMm' | 'turnInMm' | 'lidHeightMm' | 'nicks' | 'nickWidthMm';
 
 /** Base class so callers can catch every dieline error at once. */
 export class DielineError extends Error {
@@ -14,6 +14,18 @@ export class DielineUnsupportedError extends DielineError {
   constructor(templateId: string) {
     super(`Template "${templateId}" has no dieline.`);
     this.templateId = templateId;
+  }
+}
+
+/** An option the template does not take, e.g. `lock` on a mailer; the message names the templates that take it. */
+export class DielineOptionError extends DielineError {
+  override name = 'DielineOptionError';
+  readonly option: string;
+
+  constructor(option: string, templates: readonly string[]) {
+    const list = templates.length > 1 ? `${templates.slice(0, -1).join(', ')} and ${templates[templates.length - 1]}` : templates[0] ?? 'no template';
+    super(`${option} applies to ${list}.`);
+    this.option = option;
   }
 }
 

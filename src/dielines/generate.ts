@@ -1,8 +1,10 @@
 import { assembleDieline } from './assemble.js';
+import { DielineOptionError, DielineSizeError } from './errors.js';
 import { BLEED_LIMITS, checkStaticLimits, requireInRange, type StyleLimits } from './limits.js';
-import { styleForTemplate } from './registry.js';
+import { DEFAULT_NICK_WIDTH_MM, NICK_COUNT_LIMITS, NICK_WIDTH_LIMITS, type NickSpec } from './nicks.js';
+import { styleForTemplate, templatesTaking, type StyleDefinition, type StyleOption } from './registry.js';
 import { defaultThicknessMm } from './thickness.js';
-import type { BoxDimensions, Dieline, DielineOptions, DielineStyleId } from './types.js';
+import type { BoxDimensions, Dieline, DielineOptions, DielineStyleId, StructureOptions } from './types.js';
 
 /** EU norm; the US uses 1/8″ (3.175 mm). */
 export const DEFAULT_BLEED_MM = 3;
@@ -19,8 +21,16 @@ export function generateDieline(templateId: string, dims: BoxDimensions, options
   const inside: BoxDimensions = { widthMm: dims.widthMm, heightMm: dims.heightMm, depthMm: dims.depthMm };
   checkStaticLimits(inside, thicknessMm, style.limits, style.subject);
   requireInRange('bleedMm', bleedMm, BLEED_LIMITS, 'a dieline');
-  const geometry = style.build(inside, thicknessMm, { bleedMm });
+  const structure = options.structure ?? {};
+  requireStyleOptions(style, structure);
+  const nicks = nickSpec(structure);
+  const geometry = style.build(inside, thicknessMm, {
+    bleedMm,
+    lock: structure.lock ?? 'slit',
+    ...(structure.lidHeightMm !== undefined ? { lidHeightMm: structure.lidHeightMm } : {}),
+  });
   return assembleDieline({
+    ...(nicks ? { nicks } : {}),
     templateId,
     style: style.id,
     styleName: style.name,
@@ -29,6 +39,23 @@ export function generateDieline(templateId: string, dims: BoxDimensions, options
     inside,
     geometry,
   });
+}
+
+/** An option the style does not take → DielineOptionError naming the templates that take it. */
+function requireStyleOptions(style: StyleDefinition, structure: StructureOptions): void {
+  for (const option of ['lock', 'lidHeightMm'] as const satisfies readonly StyleOption[]) {
+    if (structure[option] !== undefined && !style.options.includes(option)) throw new DielineOptionError(option, templatesTaking(option));
+  }
+}
+
+function nickSpec(structure: StructureOptions): NickSpec | undefined {
+  const count = structure.nicks ?? 0;
+  const width = structure.nickWidthMm ?? DEFAULT_NICK_WIDTH_MM;
+  if (!Number.isInteger(count) || count < NICK_COUNT_LIMITS.min || count > NICK_COUNT_LIMITS.max) {
+    throw new DielineSizeError('nicks', `nicks must be a whole number from ${NICK_COUNT_LIMITS.min} to ${NICK_COUNT_LIMITS.max}.`, 'invalid');
+  }
+  requireInRange('nickWidthMm', width, NICK_WIDTH_LIMITS, 'a nick');
+  return count > 0 ? { count, width } : undefined;
 }
 
 export interface DielineTemplateInfo {

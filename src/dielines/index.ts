@@ -2,7 +2,7 @@
  * Dieline geometry for the box templates: generation (pure geometry), SVG and PDF rendering.
  * No HTTP or database code lives here.
  */
-export { DielineError, DielineSizeError, DielineUnsupportedError, type DielineParameter } from './errors.js';
+export { DielineError, DielineOptionError, DielineSizeError, DielineUnsupportedError, type DielineParameter } from './errors.js';
 export { DEFAULT_BLEED_MM, dielineTemplateInfo, generateDieline, type DielineTemplateInfo } from './generate.js';
 export type { Range, StyleLimits } from './limits.js';
 export { renderDielinePdf } from './pdf.js';

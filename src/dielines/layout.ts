@@ -3,22 +3,35 @@
  * the blank's cut outlines, in millimetres, sheet origin top-left, y down; the gripper strip runs
  * along the top edge and holds no copy.
  *
- * Copies sit in rows. A row repeats one orientation (0° or 90°) at the smallest pitch that keeps
- * `gap` between neighbouring outlines. Each row is then dropped onto the one above, shifted
- * sideways by δ and either in the same orientation or turned 180°, until its outlines come within
- * `gap` of the row above: outlines with flaps interlock, which a plain grid of bounding boxes does
- * not allow. The sideways shift is searched; the best count wins. Distances are measured between
- * the true outlines (each edge widened into a capsule of radius `gap`), so copies never overlap.
+ * Copies sit in rows. A row repeats a pattern at the smallest period that keeps `gap` between
+ * neighbouring outlines: one orientation (0° or 90°), or that orientation alternating with its
+ * 180° turn (0°/180° or 90°/270°) copy by copy. Each row is then dropped onto the one above,
+ * shifted sideways by δ, with the same pattern or (single orientations) turned 180°, until its
+ * outlines come within `gap` of the row above: outlines with flaps interlock, which a plain grid
+ * of bounding boxes does not allow. The sideways shift is searched; the best count wins. Distances
+ * are measured between the true outlines (each edge widened into a capsule of radius `gap`), so
+ * copies never overlap. `margin` keeps copies off the side, tail and trim edges, `gripper` off the
+ * top edge; `grain` fixes which way the blank's height runs.
  */
-import { polygonArea } from './geometry.js';
+import { distanceToBoundary, pointInPolygon, polygonArea } from './geometry.js';
 import type { Dieline, Point } from './types.js';
+
+/** `along`/`across`: the blank's height runs along or across the sheet's longer side (a square sheet's width). */
+export type Grain = 'any' | 'along' | 'across';
+
+export const GRAINS: readonly Grain[] = ['any', 'along', 'across'];
 
 export interface SheetSpec {
   widthMm: number;
   heightMm: number;
   gripperMm: number;
   gapMm: number;
+  /** Side lay, tail and trim edges; default 5. */
+  marginMm?: number;
+  grain?: Grain;
 }
+
+export const DEFAULT_MARGIN_MM = 5;
 
 export interface LayoutCopy {
   /** Top-left of the copy's rotated bounding box on the sheet, mm, y down. */
@@ -49,7 +62,10 @@ export interface BlankShape {
 
 /** The blank's cut outlines, as the layout places them. */
 export function blankShape(dieline: Dieline): BlankShape {
-  const outlines = dieline.paths.filter((path) => path.type === 'cut' && path.role === 'outline').map((path) => path.points);
+  // Nicked outlines are open runs; the pieces then carry the whole outline.
+  const outlines = dieline.pieces.some((piece) => piece.outline)
+    ? dieline.pieces.map((piece) => piece.outline!)
+    : dieline.paths.filter((path) => path.type === 'cut' && path.role === 'outline').map((path) => path.points);
   return { outlines, width: dieline.blank.width, height: dieline.blank.height };
 }
 
@@ -62,6 +78,11 @@ export class BlankTooLargeError extends Error {
 
 /** How many sideways shifts between rows are tried. */
 const SHIFT_STEPS = 24;
+/** Copies side by side in a row are tried this many steps of a blank's height apart, up and down. */
+const PAIR_OFFSET_STEPS = 8;
+const PAIR_SHIFT_STEPS = 12;
+/** How many of those offsets get the full search of shifts between rows. */
+const PAIR_SEARCHED = 2;
 
 /** The shape turned clockwise (y down) by `degrees`, bounding box back at the origin. */
 function rotateShape(shape: BlankShape, degrees: 0 | 90 | 180 | 270): BlankShape {
@@ -90,6 +111,7 @@ interface Edge {
 }
 
 interface Prepared {
+  outlines: readonly Point[][];
   vertices: Point[];
   edges: Edge[];
   width: number;
@@ -119,7 +141,7 @@ function prepare(outlines: readonly Point[][], width: number, height: number, re
       else bins.set(bin, [edge]);
     }
   }
-  return { vertices: outlines.flat(), edges, width, height, bins, reach };
+  return { outlines, vertices: outlines.flat(), edges, width, height, bins, reach };
 }
 
 const NO_EDGES: readonly Edge[] = [];
@@ -227,34 +249,65 @@ interface Candidate {
   copies: LayoutCopy[];
 }
 
-/** Lays rows of `a` and `b` (alternating; the same when b is a) down the sheet. */
+type Turn = LayoutCopy['rotationDeg'];
+
+/** What a row repeats every `period` mm: one copy, or a copy and its 180° turn side by side. */
+interface RowPattern {
+  /** dy ≥ 0: a member may sit lower in its row, so turned copies interlock side by side. */
+  members: { rotationDeg: Turn; dx: number; dy: number }[];
+  period: number;
+  /** The pattern's outlines (members placed), prepared for drops. */
+  shape: Prepared;
+}
+
+function pattern(members: RowPattern['members'], shapes: ReadonlyMap<Turn, BlankShape>, period: number, reach: number): RowPattern {
+  const outlines = members.flatMap((member) =>
+    shapes.get(member.rotationDeg)!.outlines.map((outline) => outline.map(([x, y]): Point => [x + member.dx, y + member.dy])),
+  );
+  const first = shapes.get(members[0]!.rotationDeg)!;
+  const width = Math.max(...members.map((member) => member.dx)) + first.width;
+  const height = Math.max(...members.map((member) => member.dy)) + first.height;
+  return { members, period, shape: prepare(outlines, width, height, reach) };
+}
+
+/** Lays rows of `patterns[0]` and `patterns[1]` (alternating; the same when they are) down the sheet. */
 function fillSheet(
-  sheet: SheetSpec,
+  sheet: Required<SheetSpec>,
   size: { width: number; height: number },
-  pitch: number,
+  patterns: readonly [RowPattern, RowPattern],
   shift: number,
-  steps: [number, number],
-  rotations: [LayoutCopy['rotationDeg'], LayoutCopy['rotationDeg']],
+  steps: readonly [number, number],
+  quarter: boolean,
 ): Candidate {
   const copies: LayoutCopy[] = [];
-  if (!(steps[0] > 0.001 && steps[1] > 0.001 && pitch > 0.001 && Number.isFinite(steps[0] + steps[1]))) {
-    return { count: 0, across: 0, down: 0, quarter: false, copies };
+  const period = Math.min(patterns[0].period, patterns[1].period);
+  if (!(steps[0] > 0.001 && steps[1] > 0.001 && period > 0.001 && Number.isFinite(steps[0] + steps[1]))) {
+    return { count: 0, across: 0, down: 0, quarter, copies };
   }
+  const left = sheet.marginMm;
+  const right = sheet.widthMm - sheet.marginMm;
   let across = 0;
   let down = 0;
   let y = sheet.gripperMm;
-  for (let row = 0; y + size.height <= sheet.heightMm + 1e-9; row++) {
-    const x0 = row % 2 === 0 ? 0 : shift;
+  for (let row = 0; y + size.height <= sheet.heightMm - sheet.marginMm + 1e-9; row++) {
+    const rowPattern = patterns[row % 2]!;
+    const offset = row % 2 === 0 ? 0 : shift;
     let inRow = 0;
-    for (let x = x0; x + size.width <= sheet.widthMm + 1e-9; x += pitch) {
-      copies.push({ x: round(x), y: round(y), rotationDeg: rotations[row % 2]! });
-      inRow++;
+    // Start a whole period left of the margin so a shifted row fills in from the edge.
+    for (let base = left + offset - Math.ceil(offset / rowPattern.period) * rowPattern.period; base <= right; base += rowPattern.period) {
+      for (const member of rowPattern.members) {
+        const x = base + member.dx;
+        if (x < left - 1e-9 || x + size.width > right + 1e-9) continue;
+        if (y + member.dy + size.height > sheet.heightMm - sheet.marginMm + 1e-9) continue;
+        copies.push({ x: round(x), y: round(y + member.dy), rotationDeg: member.rotationDeg });
+        inRow++;
+      }
     }
     if (inRow > 0) down++;
     across = Math.max(across, inRow);
     y += steps[row % 2]!;
   }
-  return { count: copies.length, across, down, quarter: rotations[0] === 90, copies };
+  return { count: copies.length, across, down, quarter, copies };
 }
 
 const round = (value: number): number => Math.round(value * 1000) / 1000;
@@ -288,10 +341,24 @@ function separated(shape: BlankShape, copies: readonly LayoutCopy[], gap: number
       measured.add(relation);
       let origin = turned.get(first.rotationDeg);
       if (!origin) turned.set(first.rotationDeg, (origin = at(first, 0, 0)));
-      if (outlineDistance(origin, at(second, second.x - first.x, second.y - first.y)) < gap - allowance) return false;
+      const other = at(second, second.x - first.x, second.y - first.y);
+      if (outlineDistance(origin, other) < gap - allowance) return false;
+      // Touching outlines (no gap) are at distance 0 whether they touch or cross: no vertex may lie inside the other.
+      if (gap <= allowance && (overlapsInside(origin, other) || overlapsInside(other, origin))) return false;
     }
   }
   return true;
+}
+
+/** Whether a vertex or an edge midpoint of `b` lies inside an outline of `a`, clear of its edges. */
+function overlapsInside(a: Prepared, b: Prepared): boolean {
+  const outlines = outlinesOf(a);
+  const probes = b.edges.flatMap((edge): Point[] => [edge.a, [(edge.a[0] + edge.b[0]) / 2, (edge.a[1] + edge.b[1]) / 2]]);
+  return probes.some((p) => outlines.some((outline) => pointInPolygon(p, outline) && distanceToBoundary(p, outline) > 0.01));
+}
+
+function outlinesOf(shape: Prepared): readonly Point[][] {
+  return shape.outlines;
 }
 
 function segmentDistance(p: Point, q: Point, r: Point, s: Point): number {
@@ -327,44 +394,114 @@ function outlineDistance(a: { edges: readonly Edge[] }, b: { edges: readonly Edg
   return best;
 }
 
-/** Candidates in one orientation: rows of the same turn and rows alternating with its 180° turn. */
-function candidatesFor(shape: BlankShape, quarter: 0 | 90, sheet: SheetSpec): Candidate[] {
+/** Shifts tried between rows of a pattern: a grid over the period plus the given exact ones. */
+function shifts(period: number, exact: readonly number[] = [], steps = SHIFT_STEPS): number[] {
+  return [...Array.from({ length: steps }, (_, k) => (period * k) / steps), ...exact.filter((value) => value > 0 && value < period)];
+}
+
+/** Candidates in one orientation: single-turn rows (same or alternating 180° row by row) and rows alternating copy by copy. */
+function candidatesFor(shape: BlankShape, quarter: 0 | 90, sheet: Required<SheetSpec>): Candidate[] {
+  const turned: Turn = quarter === 0 ? 180 : 270;
   const a = rotateShape(shape, quarter);
-  const b = rotateShape(shape, quarter === 0 ? 180 : 270);
-  if (a.width > sheet.widthMm + 1e-9 || a.height > sheet.heightMm - sheet.gripperMm + 1e-9) return [];
+  const b = rotateShape(shape, turned);
+  const usableWidth = sheet.widthMm - 2 * sheet.marginMm;
+  const usableHeight = sheet.heightMm - sheet.gripperMm - sheet.marginMm;
+  if (a.width > usableWidth + 1e-9 || a.height > usableHeight + 1e-9) return [];
   const gap = sheet.gapMm;
   const reach = Math.max(gap, 1e-6) + 1e-6;
-  const pa = prepare(a.outlines, a.width, a.height, reach);
-  const pb = prepare(b.outlines, b.width, b.height, reach);
-  // Side by side within a row: the same drop, across (x and y swapped).
-  const across = prepare(transpose(a.outlines), a.height, a.width, reach);
-  const pitch = Math.max(dropOffset(across, across, 0, gap), 1e-3);
+  const shapes = new Map<Turn, BlankShape>([
+    [quarter, a],
+    [turned, b],
+  ]);
   const size = { width: a.width, height: a.height };
+  const isQuarter = quarter === 90;
   const out: Candidate[] = [];
   // A plain grid of bounding boxes is always one of the answers.
-  out.push({ ...fillSheet(sheet, size, a.width + gap, 0, [a.height + gap, a.height + gap], [quarter, quarter]), grid: true });
-  const sameStep = rowStep(pa, pa, pitch, 0, gap);
-  for (let k = 0; k < SHIFT_STEPS; k++) {
-    const shift = (pitch * k) / SHIFT_STEPS;
+  const box = pattern([{ rotationDeg: quarter, dx: 0, dy: 0 }], shapes, a.width + gap, reach);
+  out.push({ ...fillSheet(sheet, size, [box, box], 0, [a.height + gap, a.height + gap], isQuarter), grid: true });
+
+  // Side by side within a row: the same drop, across (x and y swapped).
+  const across = (upper: BlankShape, lower: BlankShape): number =>
+    Math.max(
+      dropOffset(prepare(transpose(upper.outlines), upper.height, upper.width, reach), prepare(transpose(lower.outlines), lower.height, lower.width, reach), 0, gap),
+      1e-3,
+    );
+  const pitch = across(a, a);
+  const single = pattern([{ rotationDeg: quarter, dx: 0, dy: 0 }], shapes, pitch, reach);
+  const singleTurned = pattern([{ rotationDeg: turned, dx: 0, dy: 0 }], shapes, across(b, b), reach);
+  const sameStep = rowStep(single.shape, single.shape, pitch, 0, gap);
+  const turnedStep = rowStep(singleTurned.shape, singleTurned.shape, singleTurned.period, 0, gap);
+  for (const shift of shifts(pitch)) {
     // Same orientation, zig-zag shift: rows two apart line up exactly.
-    const s1 = rowStep(pa, pa, pitch, shift, gap);
-    const s2 = rowStep(pa, pa, pitch, -shift, gap);
-    const minSum = sameStep;
-    out.push(fillSheet(sheet, size, pitch, shift, [s1, Math.max(s2, minSum - s1)], [quarter, quarter]));
-    // Alternating 180° turns.
-    const t1 = rowStep(pa, pb, pitch, shift, gap);
-    const t2 = rowStep(pb, pa, pitch, -shift, gap);
-    const bStep = rowStep(pb, pb, pitch, 0, gap);
-    const sum = Math.max(sameStep, bStep);
-    const turned = quarter === 0 ? 180 : 270;
-    out.push(fillSheet(sheet, size, pitch, shift, [t1, Math.max(t2, sum - t1)], [quarter, turned]));
+    const s1 = rowStep(single.shape, single.shape, pitch, shift, gap);
+    const s2 = rowStep(single.shape, single.shape, pitch, -shift, gap);
+    out.push(fillSheet(sheet, size, [single, single], shift, [s1, Math.max(s2, sameStep - s1)], isQuarter));
+    // Alternating 180° turns row by row.
+    const t1 = rowStep(single.shape, singleTurned.shape, pitch, shift, gap);
+    const t2 = rowStep(singleTurned.shape, single.shape, pitch, -shift, gap);
+    out.push(fillSheet(sheet, size, [single, singleTurned], shift, [t1, Math.max(t2, Math.max(sameStep, turnedStep) - t1)], isQuarter));
+  }
+
+  // Alternating copy by copy within the row: a, then its 180° turn beside it, raised or lowered by
+  // dy so their flaps interlock, each at its closest pitch. Every dy is tried with rows stacked
+  // straight; the best few are searched with sideways shifts.
+  const transposed = new Map<Turn, Prepared>([
+    [quarter, prepare(transpose(a.outlines), a.height, a.width, reach)],
+    [turned, prepare(transpose(b.outlines), b.height, b.width, reach)],
+  ]);
+  const acrossAt = (upper: Turn, lower: Turn, dy: number): number => Math.max(dropOffset(transposed.get(upper)!, transposed.get(lower)!, dy, gap), 1e-3);
+  const usable = usableHeight - a.height;
+  const pairs: { pair: RowPattern; step: number; rough: Candidate }[] = [];
+  for (const [first, second] of [
+    [quarter, turned],
+    [turned, quarter],
+  ] as const) {
+    for (let k = -PAIR_OFFSET_STEPS; k <= PAIR_OFFSET_STEPS; k++) {
+      const dy = (a.height * k) / PAIR_OFFSET_STEPS;
+      if (Math.abs(dy) > usable + 1e-9) continue;
+      const ab = acrossAt(first, second, dy);
+      // The next copy of the same turn must clear this one too.
+      const ba = Math.max(acrossAt(second, first, -dy), pitch - ab, singleTurned.period - ab);
+      const pair = pattern(
+        [
+          { rotationDeg: first, dx: 0, dy: Math.max(0, -dy) },
+          { rotationDeg: second, dx: ab, dy: Math.max(0, dy) },
+        ],
+        shapes,
+        ab + ba,
+        reach,
+      );
+      const step = rowStep(pair.shape, pair.shape, pair.period, 0, gap);
+      pairs.push({ pair, step, rough: fillSheet(sheet, size, [pair, pair], 0, [step, step], isQuarter) });
+    }
+  }
+  pairs.sort((p, q) => q.rough.count - p.rough.count || p.pair.period - q.pair.period);
+  for (const { pair, step, rough } of pairs.slice(0, PAIR_SEARCHED)) {
+    out.push(rough);
+    const [ab] = [pair.members[1]!.dx];
+    for (const shift of shifts(pair.period, [ab, pair.period - ab], PAIR_SHIFT_STEPS)) {
+      const s1 = rowStep(pair.shape, pair.shape, pair.period, shift, gap);
+      const s2 = rowStep(pair.shape, pair.shape, pair.period, -shift, gap);
+      out.push(fillSheet(sheet, size, [pair, pair], shift, [s1, Math.max(s2, step - s1)], isQuarter));
+    }
   }
   return out;
 }
 
+/** The quarter turns the grain allows: the blank's height along the sheet's longer side is 0° on a portrait sheet. */
+function allowedQuarters(sheet: Required<SheetSpec>): (0 | 90)[] {
+  if (sheet.grain === 'any') return [0, 90];
+  const portrait = sheet.heightMm > sheet.widthMm;
+  const along: 0 | 90 = portrait ? 0 : 90;
+  return [sheet.grain === 'along' ? along : along === 0 ? 90 : 0];
+}
+
 /** The layout with the most copies; a plain grid wins ties, then 0° before 90°. */
-export function layoutSheet(shape: BlankShape, sheet: SheetSpec): SheetLayout {
-  const candidates = [...candidatesFor(shape, 0, sheet), ...candidatesFor(shape, 90, sheet)].filter((c) => c.count > 0);
+export function layoutSheet(shape: BlankShape, spec: SheetSpec): SheetLayout {
+  const sheet: Required<SheetSpec> = { ...spec, marginMm: spec.marginMm ?? DEFAULT_MARGIN_MM, grain: spec.grain ?? 'any' };
+  const candidates = allowedQuarters(sheet)
+    .flatMap((quarter) => candidatesFor(shape, quarter, sheet))
+    .filter((c) => c.count > 0);
   if (candidates.length === 0) throw new BlankTooLargeError();
   // Stable: among equal counts the earlier (grid first, 0° first, smaller shift) is kept.
   const ranked = candidates.map((candidate, index) => ({ candidate, index })).sort((p, q) => q.candidate.count - p.candidate.count || Number(q.candidate.grid ?? false) - Number(p.candidate.grid ?? false) || p.index - q.index);

@@ -1,7 +1,8 @@
 /**
  * Vector PDF rendering with pdfkit. The page is the blank plus bleed on each side; TrimBox is the
  * blank. Every line type is stroked in its own named Separation (spot) colour — `CutContour`,
- * `Crease`, `Glue`, `Bleed`, `SafeArea` — with overprint on, so a RIP can drop or map them.
+ * `Crease`, `ReverseCrease`, `Perforation`, `HalfCut`, `VGroove`, `Glue`, `Bleed`, `SafeArea` —
+ * with overprint on, so a RIP can drop or map them.
  * Fixed document dates make the bytes (and the trailer /ID derived from them) reproducible.
  * pdfkit is loaded on first use: it is the heaviest import of the service and only PDFs need it.
  */
@@ -24,13 +25,30 @@ const INKS: Readonly<Record<DielinePathType, SpotInk>> = {
   safe: { name: 'SafeArea', cmyk: [50, 0, 100, 0], widthMm: 0.2, dashMm: [1, 1] },
   glue: { name: 'Glue', cmyk: [0, 50, 100, 0], widthMm: 0.2, dashMm: [2, 1] },
   crease: { name: 'Crease', cmyk: [100, 0, 0, 0], widthMm: 0.25, dashMm: [3, 1.5] },
+  'reverse-crease': { name: 'ReverseCrease', cmyk: [100, 100, 0, 0], widthMm: 0.25, dashMm: [3, 1] },
+  perforation: { name: 'Perforation', cmyk: [0, 100, 100, 0], widthMm: 0.25, dashMm: [1, 1] },
+  'half-cut': { name: 'HalfCut', cmyk: [0, 60, 100, 0], widthMm: 0.25, dashMm: [4, 1] },
+  'v-groove': { name: 'VGroove', cmyk: [100, 50, 0, 0], widthMm: 0.3, dashMm: [5, 1] },
   fold: { name: 'Fold', cmyk: [60, 80, 0, 0], widthMm: 0.2, dashMm: [1.5, 1.5] },
   cut: { name: 'CutContour', cmyk: [0, 100, 0, 0], widthMm: 0.25 },
   zone: { name: 'Zones', cmyk: [0, 0, 100, 0], widthMm: 0.2, dashMm: [0.5, 0.5] },
   eyemark: { name: 'EyeMark', cmyk: [0, 0, 0, 100], widthMm: 0.25 },
 };
 
-const DRAW_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'zone', 'eyemark', 'fold', 'crease', 'cut'];
+const DRAW_ORDER: readonly DielinePathType[] = [
+  'bleed',
+  'safe',
+  'glue',
+  'zone',
+  'eyemark',
+  'fold',
+  'v-groove',
+  'half-cut',
+  'perforation',
+  'reverse-crease',
+  'crease',
+  'cut',
+];
 
 /** pdfkit has `addSpotColor`, but @types/pdfkit does not declare it. */
 export type SpotColorDocument = PDFKit.PDFDocument & {

@@ -8,11 +8,18 @@ import { buildRegularSlottedContainer, RSC_LIMITS, RSC_SUBJECT } from './styles/
 import { buildMailer, MAILER_LIMITS, MAILER_SUBJECT } from './styles/fefco-0427.js';
 import { buildRigidTwoPiece, RIGID_LIMITS, RIGID_SUBJECT } from './styles/rigid-two-piece.js';
 import { AUTO_BOTTOM_LIMITS, AUTO_BOTTOM_SUBJECT, buildTuckTopAutoBottom } from './styles/tuck-top-auto-bottom.js';
-import type { BoxDimensions, BoxStyleId as DielineStyleId } from './types.js';
+import type { BoxDimensions, BoxStyleId as DielineStyleId, StructureOptions, TuckLock } from './types.js';
 
 export interface StyleContext {
   bleedMm: number;
+  /** Tuck-end styles only. */
+  lock: TuckLock;
+  /** Rigid box only. */
+  lidHeightMm?: number;
 }
+
+/** Structure options only some styles take (nicks apply to every box style). */
+export type StyleOption = Exclude<keyof StructureOptions, 'nicks' | 'nickWidthMm'>;
 
 export interface StyleDefinition {
   id: DielineStyleId;
@@ -20,6 +27,7 @@ export interface StyleDefinition {
   /** Completes "… is too small for <subject>". */
   subject: string;
   limits: StyleLimits;
+  options: readonly StyleOption[];
   build(inside: BoxDimensions, thicknessMm: number, context: StyleContext): StyleGeometry;
 }
 
@@ -29,6 +37,7 @@ export const STYLE_DEFINITIONS: Readonly<Record<DielineStyleId, StyleDefinition>
     name: 'FEFCO 0427 roll-end tuck-front mailer',
     subject: MAILER_SUBJECT,
     limits: MAILER_LIMITS,
+    options: [],
     build: (inside, t) => buildMailer(inside, t),
   },
   'fefco-0201': {
@@ -36,6 +45,7 @@ export const STYLE_DEFINITIONS: Readonly<Record<DielineStyleId, StyleDefinition>
     name: 'FEFCO 0201 regular slotted container',
     subject: RSC_SUBJECT,
     limits: RSC_LIMITS,
+    options: [],
     build: (inside, t) => buildRegularSlottedContainer(inside, t),
   },
   'ecma-reverse-tuck-end': {
@@ -43,28 +53,32 @@ export const STYLE_DEFINITIONS: Readonly<Record<DielineStyleId, StyleDefinition>
     name: 'ECMA reverse tuck end carton',
     subject: REVERSE_TUCK_END_SUBJECT,
     limits: REVERSE_TUCK_END_LIMITS,
-    build: (inside, t) => buildReverseTuckEnd(inside, t),
+    options: ['lock'],
+    build: (inside, t, context) => buildReverseTuckEnd(inside, t, context.lock),
   },
   'ecma-straight-tuck-end': {
     id: 'ecma-straight-tuck-end',
     name: 'ECMA straight tuck end carton',
     subject: STRAIGHT_TUCK_END_SUBJECT,
     limits: STRAIGHT_TUCK_END_LIMITS,
-    build: (inside, t) => buildStraightTuckEnd(inside, t),
+    options: ['lock'],
+    build: (inside, t, context) => buildStraightTuckEnd(inside, t, context.lock),
   },
   'tuck-top-auto-bottom': {
     id: 'tuck-top-auto-bottom',
     name: 'Tuck top, auto (crash-lock) bottom carton',
     subject: AUTO_BOTTOM_SUBJECT,
     limits: AUTO_BOTTOM_LIMITS,
-    build: (inside, t) => buildTuckTopAutoBottom(inside, t),
+    options: ['lock'],
+    build: (inside, t, context) => buildTuckTopAutoBottom(inside, t, context.lock),
   },
   'rigid-two-piece': {
     id: 'rigid-two-piece',
     name: 'Two-piece rigid set-up box (base and lid trays)',
     subject: RIGID_SUBJECT,
     limits: RIGID_LIMITS,
-    build: (inside, t, context) => buildRigidTwoPiece(inside, t, context.bleedMm),
+    options: ['lidHeightMm'],
+    build: (inside, t, context) => buildRigidTwoPiece(inside, t, context.bleedMm, context.lidHeightMm),
   },
 };
 
@@ -80,6 +94,13 @@ export const DIELINE_STYLES: Readonly<Record<string, DielineStyleId>> = {
 
 export function isDielineTemplate(templateId: string): boolean {
   return Object.hasOwn(DIELINE_STYLES, templateId);
+}
+
+/** The templates whose style takes `option`, in catalog order. */
+export function templatesTaking(option: StyleOption): string[] {
+  return Object.entries(DIELINE_STYLES)
+    .filter(([, style]) => STYLE_DEFINITIONS[style].options.includes(option))
+    .map(([templateId]) => templateId);
 }
 
 export function styleForTemplate(templateId: string): StyleDefinition {

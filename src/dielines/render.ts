@@ -1,6 +1,6 @@
 /** One entry point for the route handler: a dieline in the requested format. */
 import { renderDielineCf2 } from './cf2.js';
-import { renderDielineDxf } from './dxf.js';
+import { renderDielineDxf, type DxfOptions } from './dxf.js';
 import { formatNumber } from './format.js';
 import { renderDielinePdf } from './pdf.js';
 import { renderDielineSvg } from './svg.js';
@@ -28,7 +28,7 @@ export function dielineFileName(dieline: Dieline, format: DielineFormat): string
   return `${safeId}-${formatNumber(widthMm)}x${formatNumber(depthMm)}x${formatNumber(heightMm)}.${format}`;
 }
 
-export async function renderDieline(dieline: Dieline, format: DielineFormat): Promise<RenderedDieline> {
+export async function renderDieline(dieline: Dieline, format: DielineFormat, options: DxfOptions = {}): Promise<RenderedDieline> {
   const fileName = dielineFileName(dieline, format);
   switch (format) {
     case 'json':
@@ -38,7 +38,7 @@ export async function renderDieline(dieline: Dieline, format: DielineFormat): Pr
     case 'pdf':
       return { contentType: 'application/pdf', fileName, body: await renderDielinePdf(dieline) };
     case 'dxf':
-      return { contentType: 'application/dxf', fileName, body: renderDielineDxf(dieline) };
+      return { contentType: 'application/dxf', fileName, body: renderDielineDxf(dieline, options) };
     case 'cf2':
       return { contentType: 'application/vnd.cf2', fileName, body: renderDielineCf2(dieline) };
   }

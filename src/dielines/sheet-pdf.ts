@@ -5,9 +5,10 @@
  */
 import type { SheetLayout } from './layout.js';
 import { collectPdf, fixedInfo, pdfDocumentClass, POINTS_PER_MM, strokeDielinePaths, useSpotInks, type SpotColorDocument } from './pdf.js';
-import type { Dieline, DielinePathType } from './types.js';
+import { DIE_LINE_TYPES, type Dieline, type DielinePathType } from './types.js';
 
-const DIE_TYPES: readonly DielinePathType[] = ['crease', 'cut'];
+/** Rules first, the cut on top. */
+const DIE_TYPES: readonly DielinePathType[] = [...DIE_LINE_TYPES.slice(1).reverse(), 'cut'];
 
 /** pdfkit's transform matrix turning the blank clockwise (y down) onto its copy's bounding box. */
 function copyMatrix(dieline: Dieline, copy: SheetLayout['copies'][number]): [number, number, number, number, number, number] {

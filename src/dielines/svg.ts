@@ -14,13 +14,30 @@ interface LayerStyle {
 }
 
 /** Drawing order: guides first, cut lines on top. Colours follow common prepress conventions. */
-export const SVG_LAYER_ORDER: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'zone', 'eyemark', 'fold', 'crease', 'cut'];
+export const SVG_LAYER_ORDER: readonly DielinePathType[] = [
+  'bleed',
+  'safe',
+  'glue',
+  'zone',
+  'eyemark',
+  'fold',
+  'v-groove',
+  'half-cut',
+  'perforation',
+  'reverse-crease',
+  'crease',
+  'cut',
+];
 
 const LAYER_STYLES: Readonly<Record<DielinePathType, LayerStyle>> = {
   bleed: { label: 'Bleed', stroke: '#00a651', widthMm: 0.2 },
   safe: { label: 'Safe area', stroke: '#8dc63f', widthMm: 0.2, dash: '1 1' },
   glue: { label: 'Glue', stroke: '#f7941d', widthMm: 0.2, dash: '2 1' },
   crease: { label: 'Crease', stroke: '#00aeef', widthMm: 0.25, dash: '3 1.5' },
+  'reverse-crease': { label: 'Reverse crease', stroke: '#2e3192', widthMm: 0.25, dash: '3 1 0.5 1' },
+  perforation: { label: 'Perforation', stroke: '#ed1c24', widthMm: 0.25, dash: '1 1' },
+  'half-cut': { label: 'Half-cut', stroke: '#f26522', widthMm: 0.25, dash: '4 1' },
+  'v-groove': { label: 'V-groove', stroke: '#0072bc', widthMm: 0.3, dash: '5 1 1 1' },
   fold: { label: 'Fold (wrap)', stroke: '#662d91', widthMm: 0.2, dash: '1.5 1.5' },
   cut: { label: 'Cut', stroke: '#ec008c', widthMm: 0.25 },
   zone: { label: 'Zones', stroke: '#fff200', widthMm: 0.2, dash: '0.5 0.5' },

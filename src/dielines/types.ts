@@ -35,9 +35,42 @@ export type ContainerStyleId = 'wrap-label' | 'shrink-sleeve' | 'can-band' | 'tu
  * edge; not a creasing rule, so the die formats leave it out. `zone` and `eyemark`: container
  * layouts' marked regions and the tube's registration mark.
  */
-export type DielinePathType = 'cut' | 'crease' | 'bleed' | 'safe' | 'glue' | 'fold' | 'zone' | 'eyemark';
+export type DielinePathType = 'cut' | RuleType | 'bleed' | 'safe' | 'glue' | 'fold' | 'zone' | 'eyemark';
 
-export const DIELINE_PATH_TYPES: readonly DielinePathType[] = ['cut', 'crease', 'bleed', 'safe', 'glue', 'fold', 'zone', 'eyemark'];
+/**
+ * The die's rules besides the cut, one straight segment each: `crease` (folds towards the unprinted
+ * side), `reverse-crease` (folds towards the printed side), `perforation` (cut and tie, tears off),
+ * `half-cut` (cuts part of the board's depth), `v-groove` (milled in greyboard, which is too thick
+ * to crease).
+ */
+export type RuleType = 'crease' | 'reverse-crease' | 'perforation' | 'half-cut' | 'v-groove';
+
+export const RULE_TYPES: readonly RuleType[] = ['crease', 'reverse-crease', 'perforation', 'half-cut', 'v-groove'];
+
+/** The line types a cutting die is made of: the cut and every rule. */
+export const DIE_LINE_TYPES: readonly DielinePathType[] = ['cut', ...RULE_TYPES];
+
+/** Rules a panel folds about (the 3D fold hinges on these). */
+export const FOLDING_RULE_TYPES: readonly DielinePathType[] = ['crease', 'reverse-crease', 'v-groove'];
+
+export const DIELINE_PATH_TYPES: readonly DielinePathType[] = ['cut', ...RULE_TYPES, 'bleed', 'safe', 'glue', 'fold', 'zone', 'eyemark'];
+
+/** How a tuck is held closed: slits at its hinge, wider (friction) shoulders, or nothing. */
+export type TuckLock = 'slit' | 'friction' | 'none';
+
+export const TUCK_LOCKS: readonly TuckLock[] = ['slit', 'friction', 'none'];
+
+/** What a die shop adds to a box style's structure (each option applies to the styles that take it). */
+export interface StructureOptions {
+  /** Tuck-end styles: the tuck's lock (default `slit`). */
+  lock?: TuckLock;
+  /** Rigid box: the lid's inside height (default H/3, at least 20 mm). */
+  lidHeightMm?: number;
+  /** Nicks per cut edge longer than 50 mm (0–4, default 0). */
+  nicks?: number;
+  /** Width of each nick (0.3–1.0 mm, default 0.5). */
+  nickWidthMm?: number;
+}
 
 /**
  * What a container layout's `zone` path marks: `overlap` (a label's or band's overlap strip),
@@ -77,6 +110,11 @@ export interface DielinePiece {
   id: string;
   name: string;
   bounds: Bounds;
+  /**
+   * The piece's whole outline (closed), present when nicks split the cut lines: layout and clipping
+   * use it, the die uses the cut paths.
+   */
+  outline?: Point[];
 }
 
 /** Clockwise quarter turn from a panel's upright frame to the blank. */
@@ -118,12 +156,18 @@ export interface DielinePanel {
  * - zone (containers): a marked region (`zone` says which), closed, or open for a fold line.
  * - eyemark (tube laminate): the solid registration mark a tube line reads, printed above artwork.
  */
+export type CutRole = 'outline' | 'hole' | 'slit';
+
 export interface DielinePath {
   type: DielinePathType;
   closed: boolean;
   points: Point[];
   d: string;
-  role?: 'outline' | 'hole';
+  /**
+   * Cut lines only: `outline` (a piece's outline: closed, or an open run of it between nicks),
+   * `hole` (an inner cut-out, likewise) or `slit` (an open cut that ends in the board).
+   */
+  role?: CutRole;
   pieceId?: string;
   panelId?: string;
   /** zone paths only. */
@@ -157,4 +201,6 @@ export interface DielineOptions {
   bleedMm?: number;
   /** Used only to choose the default thickness. */
   material?: string;
+  /** Locks, lid height and nicks (checked against the style). */
+  structure?: StructureOptions;
 }

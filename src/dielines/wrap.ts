@@ -37,7 +37,8 @@ export function generateWrap(templateId: string, dims: BoxDimensions, options: P
   const bleedMm = options.bleedMm ?? DEFAULT_BLEED_MM;
   requireInRange('bleedMm', bleedMm, BLEED_LIMITS, 'a dieline');
   const inside: BoxDimensions = { widthMm: dims.widthMm, heightMm: dims.heightMm, depthMm: dims.depthMm };
-  const outside = buildRigidTwoPiece(inside, board.thicknessMm, bleedMm).outside;
+  const lidHeightMm = options.structure?.lidHeightMm;
+  const outside = buildRigidTwoPiece(inside, board.thicknessMm, bleedMm, lidHeightMm).outside;
   return assembleDieline({
     templateId,
     style: board.style,
@@ -45,7 +46,7 @@ export function generateWrap(templateId: string, dims: BoxDimensions, options: P
     thicknessMm: board.thicknessMm,
     bleedMm,
     inside,
-    geometry: buildRigidWrap(inside, board.thicknessMm, bleedMm, turnIn, outside),
+    geometry: buildRigidWrap(inside, board.thicknessMm, bleedMm, turnIn, outside, lidHeightMm),
   });
 }
 

@@ -10,6 +10,7 @@
  */
 import { distanceToSegment } from '../dielines/geometry.js';
 import type { Dieline, DielinePanel, PanelRole, Point } from '../dielines/index.js';
+import { FOLDING_RULE_TYPES } from '../dielines/types.js';
 import {
   add,
   apply,
@@ -98,7 +99,7 @@ export function folding(dieline: Dieline): (progress: (panel: DielinePanel) => n
   const orientations = BOX_ORIENTATION[dieline.style];
   if (!orientations) throw new Error(`No folding rules for style ${dieline.style}`);
   // A wrap's folds hinge its panels as creases hinge a board's.
-  const creases = dieline.paths.filter((path) => path.type === 'crease' || path.type === 'fold').map((path) => [path.points[0]!, path.points[1]!] as const);
+  const creases = dieline.paths.filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold').map((path) => [path.points[0]!, path.points[1]!] as const);
   const byId = new Map(dieline.panels.map((panel) => [panel.id, panel]));
   const closed = new Map<string, Rigid>();
   const parents = new Map<string, string>();

@@ -9,6 +9,7 @@
  */
 import { distanceToSegment, pointInPolygon } from '../dielines/geometry.js';
 import type { DielinePath, Point } from '../dielines/index.js';
+import { FOLDING_RULE_TYPES } from '../dielines/types.js';
 import { imageCorners } from './placement.js';
 import type { BackgroundPaint, Finding, Placement, PlacedImage, PrintSurface, Rgb } from './types.js';
 
@@ -195,7 +196,7 @@ export function structureFindings(placement: Placement<PrintSurface>, options: S
   // A wrapping label repeats along x: its seam is no edge. Its own checks belong to the label.
   if (surface.wrapWidth) return [];
   const context: Context = {
-    folds: surface.paths.filter((path) => path.type === 'crease' || path.type === 'fold').flatMap((path) => segmentsOf(path.points, path.closed)),
+    folds: surface.paths.filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold').flatMap((path) => segmentsOf(path.points, path.closed)),
     glueAreas: surface.paths.filter((path) => path.type === 'glue').map((path) => ({ panelId: path.panelId!, outline: outlineOf(path.points) })),
     // A box's dieline states its safe margin; other print surfaces take the default.
     margin: (surface as { safeMarginMm?: number }).safeMarginMm ?? DEFAULT_SAFE_MARGIN_MM,

@@ -2,6 +2,9 @@
  * Preflight: the findings of a placement plus the checks that need the template (material), and
  * the findings for designs that cannot be placed at all (no dieline, a size the style cannot build).
  */
+import { boardTooThin } from '../dielines/board.js';
+import { formatNumber } from '../dielines/format.js';
+import type { Dieline } from '../dielines/types.js';
 import { effectFindings } from './effect-findings.js';
 import { DEFAULT_GLUE_AREAS, structureFindings, type StructureOptions } from './preflight-structure.js';
 import type { Finding, Placement } from './types.js';
@@ -34,11 +37,27 @@ export function materialFindings(material: unknown, offered: readonly string[], 
   ];
 }
 
+/** BOARD_TOO_THIN: a folding carton on board thinner than max(0.3 mm, largest inside dimension ÷ 600). */
+export function boardFindings(surface: object): Finding[] {
+  if (!('style' in surface && 'dimensions' in surface && 'thicknessMm' in surface)) return [];
+  const dieline = surface as Pick<Dieline, 'style' | 'dimensions' | 'thicknessMm'>;
+  const wanted = boardTooThin(dieline);
+  if (wanted === null) return [];
+  return [
+    {
+      severity: 'warning',
+      code: 'BOARD_TOO_THIN',
+      message: `Board of ${formatNumber(dieline.thicknessMm)} mm is too thin for this carton: it wants at least ${formatNumber(Math.ceil(wanted * 100) / 100)} mm (the largest inside dimension ÷ 600, at least 0.3 mm).`,
+    },
+  ];
+}
+
 export function preflightPlacement(placement: Placement, material: unknown, offered: readonly string[], options: StructureOptions = {}): PreflightReport {
   const structure = structureFindings(placement, options);
   return report([
     ...placement.findings,
     ...structure,
+    ...boardFindings(placement.dieline),
     ...materialFindings(material, offered, placement.dieline.templateId),
     ...effectFindings(placement, structure, material, options.glueAreas ?? DEFAULT_GLUE_AREAS),
   ]);

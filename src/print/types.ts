@@ -60,6 +60,7 @@ export type FindingCode =
   | 'ARTWORK_OUTSIDE'
   | 'ARTWORK_SCALE'
   | 'GLUE_AREA'
+  | 'BOARD_TOO_THIN'
   | 'MATERIAL_NOT_OFFERED'
   | 'PRINT_BUDGET'
   | 'INK_COVERAGE'

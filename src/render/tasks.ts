@@ -9,6 +9,7 @@ import { renderPreviewPng, renderPrintPdf, renderTextureMaps, type Placement, ty
 import type { PreviewOptions, TextureLook } from '../print/preview.js';
 import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
+import { renderSheetCf2, renderSheetDxf } from '../dielines/sheet-cad.js';
 import { renderSheetPdf } from '../dielines/sheet-pdf.js';
 import { assertSvgFiltersBounded } from './svg-filters.js';
 
@@ -23,10 +24,13 @@ export const TASKS = {
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
   'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'> }) =>
     renderPreviewPng(placement, widthPx, look),
-  /** A blank laid out n-up on a press sheet, and that sheet's PDF when `pdf`. */
-  'sheet.layout': async ({ dieline, sheet, pdf }: { dieline: Dieline; sheet: SheetSpec; pdf: boolean }) => {
+  /** A blank laid out n-up on a press sheet, and that sheet as a PDF or its n-up die as DXF or CF2 when asked. */
+  'sheet.layout': async ({ dieline, sheet, file }: { dieline: Dieline; sheet: SheetSpec; file: 'pdf' | 'dxf' | 'cf2' | null }) => {
     const layout = layoutSheet(blankShape(dieline), sheet);
-    return { layout, pdf: pdf ? await renderSheetPdf(dieline, layout) : null };
+    if (file === 'pdf') return { layout, file: await renderSheetPdf(dieline, layout) };
+    if (file === 'dxf') return { layout, file: renderSheetDxf(dieline, layout, sheet.gapMm) };
+    if (file === 'cf2') return { layout, file: renderSheetCf2(dieline, layout, sheet.gapMm) };
+    return { layout, file: null };
   },
   'print.texture': ({ placement, sizePx, window, look }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds; look: TextureLook }) =>
     renderTextureMaps(placement, sizePx, window, look),

@@ -17,10 +17,12 @@ const projectLayoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['projects'],
-        summary: "Lay a project's blank out n-up on a press sheet, as JSON or as the press sheet PDF",
+        summary: "Lay a project's blank out n-up on a press sheet, as JSON, the press sheet PDF or the n-up die (DXF, CF2)",
         description:
-          'Box templates only (a container answers 400). Copies go in rows at 0° or 90°, nested with 180° turns where ' +
-          'the cut outline allows, keeping gapMm between outlines and clear of the gripper strip along the top edge. ' +
+          'Box templates only (a container answers 400). Copies go in rows at 0° or 90°, turned 180° row by row or copy by copy ' +
+          'where that fits more, keeping gapMm between outlines (0: common-line cutting), clear of the gripper strip along the top edge ' +
+          'and of marginMm along the others; grain fixes which way the blank runs. format=dxf or cf2 answers the n-up die. ' +
+          'lock, lidHeightMm, nicks and nickWidthMm shape the blank as on the dieline routes. ' +
           'A blank larger than the sheet answers 422. The layout runs in a render child within RENDER_LAYOUT_TIMEOUT_MS; past it, ' +
           'or with every render child busy, the answer is 503 with Retry-After.',
         security,

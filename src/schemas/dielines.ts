@@ -10,6 +10,7 @@ import { DIELINE_PATH_TYPES, ZONE_KINDS } from '../dielines/types.js';
 import { StrictObject } from './common.js';
 import { BoardPartQuery } from './parts.js';
 import { ContainerOptionsProperties } from './containers.js';
+import { StructureQueryProperties } from './structure.js';
 import { DIMENSION_MAX_MM, DIMENSION_MIN_MM } from './projects.js';
 
 export const stringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
@@ -57,7 +58,13 @@ const FormatQuery = stringEnum(DIELINE_FORMATS, {
   default: 'json',
   description:
     'json: { dieline } (application/json); svg: image/svg+xml in mm units; pdf: vector PDF with spot-colour lines; ' +
-    'dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2).',
+    'dxf: ASCII DXF R12 for die-making CAD (application/dxf); cf2: Common Format 2 die file (application/vnd.cf2). ' +
+    'A container whose layout has no cut (the can band) has no die: dxf and cf2 answer 400.',
+});
+
+const DieOnlyQuery = Type.Boolean({
+  default: false,
+  description: 'format=dxf: only the die layers (CUT and the rules), without BLEED and SAFE.',
 });
 
 export const TemplateDielineQuery = StrictObject({
@@ -78,16 +85,20 @@ export const TemplateDielineQuery = StrictObject({
   ),
   bleedMm: Type.Optional(BleedQuery),
   format: Type.Optional(FormatQuery),
+  dieOnly: Type.Optional(DieOnlyQuery),
   ...BoardPartQuery,
   ...ContainerOptionsProperties,
+  ...StructureQueryProperties,
 });
 export type TemplateDielineQuery = Static<typeof TemplateDielineQuery>;
 
 export const ProjectDielineQuery = StrictObject({
   bleedMm: Type.Optional(BleedQuery),
   format: Type.Optional(FormatQuery),
+  dieOnly: Type.Optional(DieOnlyQuery),
   ...BoardPartQuery,
   ...ContainerOptionsProperties,
+  ...StructureQueryProperties,
 });
 export type ProjectDielineQuery = Static<typeof ProjectDielineQuery>;
 
@@ -103,7 +114,16 @@ const BoundsSchema = Closed({ x: Type.Number(), y: Type.Number(), width: Type.Nu
 const BoxDimensionsSchema = Closed({ widthMm: Type.Number(), heightMm: Type.Number(), depthMm: Type.Number() });
 
 const PieceSchema = Closed(
-  { id: Type.String(), name: Type.String(), bounds: BoundsSchema },
+  {
+    id: Type.String(),
+    name: Type.String(),
+    bounds: BoundsSchema,
+    outline: Type.Optional(
+      Type.Array(PointSchema, {
+        description: "The piece's whole cut outline (closed), present when nicks split the cut paths: layout and clipping use it.",
+      }),
+    ),
+  },
   'A separately cut part: `blank`, or `base` and `lid` for the rigid box.',
 );
 
@@ -136,12 +156,17 @@ const PathSchema = Closed(
     closed: Type.Boolean(),
     points: Type.Array(PointSchema),
     d: Type.String({ description: 'The same geometry as SVG path data, in millimetres.' }),
-    role: Type.Optional(stringEnum(['outline', 'hole'] as const, { description: 'Cut lines only.' })),
+    role: Type.Optional(
+      stringEnum(['outline', 'hole', 'slit'] as const, {
+        description:
+          'Cut lines only: outline (closed; with nicks, the open runs between them), hole (an inner cut-out, likewise) or slit (an open cut ending in the board).',
+      }),
+    ),
     pieceId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),
     zone: Type.Optional(stringEnum(ZONE_KINDS, { description: 'zone paths only: what the zone marks.' })),
   },
-  'cut (outline or hole), crease (one segment), bleed (per piece), safe and glue (per panel); on containers zone (overlap, seal, unprinted, shrink, neck, base, zipper, fold) and eyemark.',
+  'cut (outline, hole or slit); the rules crease, reverse-crease, perforation, half-cut and v-groove (one segment each); bleed (per piece), safe and glue (per panel); on containers zone (overlap, seal, unprinted, shrink, neck, base, zipper, fold) and eyemark.',
 );
 
 export const DielineSchema = Type.Object(
@@ -210,7 +235,8 @@ export const DielineResponse = {
       schema: Type.String({
         description:
           'ASCII DXF R12 ($ACADVER AC1009, $INSUNITS 4): millimetres, print side up, y up (y = blank height − the dieline\'s y); ' +
-          'LINE, ARC and CIRCLE entities on the layers CUT, CREASE, BLEED and SAFE (PERFORATION where the style has one).',
+          'LINE, ARC and CIRCLE entities on the layers CUT, CREASE, REVERSE_CREASE, PERFORATION, HALF_CUT and V_GROOVE (each where the ' +
+          'dieline has such lines), BLEED and SAFE (left out with dieOnly=true).',
         examples: ['0\r\nSECTION\r\n2\r\nHEADER\r\n9\r\n$ACADVER\r\n1\r\nAC1009\r\n…'],
       }),
     },
@@ -218,7 +244,8 @@ export const DielineResponse = {
       schema: Type.String({
         description:
           'Common Format 2: $BOF, V2, ORDER…END, MAIN,<TEMPLATE>…END with UM, LL, UR, SCALE and the rules ' +
-          '(L,p,t,0,x1,y1,x2,y2,0,0 and A,p,t,0,sx,sy,ex,ey,cx,cy,d,0,0; t 1 cut, 2 crease; d 1 counter-clockwise, −1 clockwise; ' +
+          '(L,p,t,0,x1,y1,x2,y2,0,0 and A,p,t,0,sx,sy,ex,ey,cx,cy,d,0,0; t 1 cut, 2 crease, 3 perforation, 4 half-cut, 5 reverse crease, 6 V-groove; ' +
+          'd 1 counter-clockwise, −1 clockwise; bridges 0,0; ' +
           'pointage p 2 for folding carton, 3 for corrugated), then $EOF. Millimetres, print side up, y up.',
         examples: ['$BOF\r\nV2\r\nORDER\r\nMAIN,RSC-BOX\r\nEND\r\nMAIN,RSC-BOX\r\nUM\r\nLL,0,0\r\nUR,1090,312\r\nSCALE,1,1\r\nL,3,1,0,0,0,30,0,0,0\r\n…'],
       }),

@@ -5,6 +5,7 @@ import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
 import {
   DEFAULT_BLEED_MM,
+  DielineOptionError,
   defaultThicknessMm,
   dielineFileName,
   dielineTemplateInfo,
@@ -23,6 +24,9 @@ import type { DielineReplyBody, ProjectDielineQuery, TemplateDielineQuery } from
 import { resolvePart, type ResolvedPart } from './parts.js';
 import { containerOptionsKey, containerOptionsOf, printGeometry, requireContainerOptions } from './print-geometry.js';
 import type { ContainerOptions } from '../dielines/containers/index.js';
+import type { StructureOptions } from '../dielines/types.js';
+import { DIELINE_STYLES, templatesTaking } from '../dielines/registry.js';
+import { structureOptionsOf } from '../schemas/structure.js';
 
 export interface RenderedDielineReply {
   format: DielineFormat;
@@ -47,6 +51,10 @@ interface DielineSpec {
   part: ResolvedPart;
   /** Containers' layout options as sent (checked against the template). */
   containers: ContainerOptions;
+  /** Locks, lid height and nicks as sent (checked against the style). */
+  structure: StructureOptions;
+  /** DXF without the BLEED and SAFE layers. */
+  dieOnly: boolean;
 }
 
 // Bodies are 5–20 KB at catalog sizes; a PDF costs ~1–2 ms to draw, a cache hit ~nothing.
@@ -87,16 +95,30 @@ export function projectThicknessMm(template: Template, state: Project['artworkJs
 function cacheKey(spec: DielineSpec): string {
   const { templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part } = spec;
   const containers = containerOptionsKey(getTemplate(templateId)!, spec.containers);
-  return JSON.stringify([templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part.part, part.turnInMm, containers]);
+  return JSON.stringify([templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part.part, part.turnInMm, containers, spec.structure, spec.dieOnly]);
 }
 
-async function encode(dieline: Dieline, format: DielineFormat): Promise<{ contentType: string; body: string | Buffer }> {
+async function encode(dieline: Dieline, format: DielineFormat, dieOnly: boolean): Promise<{ contentType: string; body: string | Buffer }> {
   if (format === 'json') {
     const reply: DielineReplyBody = { dieline };
     return { contentType: JSON_CONTENT_TYPE, body: JSON.stringify(reply) };
   }
-  const { contentType, body } = await renderDieline(dieline, format);
+  const { contentType, body } = await renderDieline(dieline, format, { dieOnly });
   return { contentType, body };
+}
+
+/** Structure options apply to box styles only: a container answers as an option the template does not take. */
+export function requireNoStructure(structure: StructureOptions): void {
+  const option = (Object.keys(structure) as (keyof StructureOptions)[]).find((key) => structure[key] !== undefined);
+  if (option === undefined) return;
+  const boxes = Object.keys(DIELINE_STYLES);
+  const taking: Record<keyof StructureOptions, readonly string[]> = {
+    lock: templatesTaking('lock'),
+    lidHeightMm: templatesTaking('lidHeightMm'),
+    nicks: boxes,
+    nickWidthMm: boxes,
+  };
+  throw new DielineOptionError(option, taking[option]);
 }
 
 export function createDielineService() {
@@ -114,11 +136,13 @@ export function createDielineService() {
     try {
       const template = getTemplate(spec.templateId)!;
       const dims = { widthMm: spec.widthMm, heightMm: spec.heightMm, depthMm: spec.depthMm };
+      if (isContainerKind(template.kind)) requireNoStructure(spec.structure);
       dieline = isContainerKind(template.kind)
         ? printGeometry(template, dims, { containers: spec.containers, bleedMm: spec.bleedMm }).dieline
         : generatePart(spec.templateId, dims, spec.part.part, {
             thicknessMm: spec.thicknessMm,
             bleedMm: spec.bleedMm,
+            structure: spec.structure,
             ...(spec.part.turnInMm !== undefined ? { turnInMm: spec.part.turnInMm } : {}),
           });
       // The JSON dieline is the layout itself; the wrap period is the print pipeline's business.
@@ -127,10 +151,13 @@ export function createDielineService() {
         dieline = plain;
       }
     } catch (error) {
-      if (error instanceof DielineSizeError) throw badRequest(error.message);
+      if (error instanceof DielineSizeError || error instanceof DielineOptionError) throw badRequest(error.message);
       throw error;
     }
-    const { contentType, body } = await encode(dieline, spec.format);
+    if ((spec.format === 'dxf' || spec.format === 'cf2') && !dieline.paths.some((path) => path.type === 'cut')) {
+      throw badRequest(MESSAGES.noCuttingDie(spec.templateId));
+    }
+    const { contentType, body } = await encode(dieline, spec.format, spec.dieOnly);
     const reply = { format: spec.format, contentType, fileName: dielineFileName(dieline, spec.format), body, etag: strongEtag(body) };
     cache.set(key, reply);
     return reply;
@@ -157,6 +184,8 @@ export function createDielineService() {
         format: query.format ?? 'json',
         part: resolvePart(templateId, query, 'board'),
         containers,
+        structure: structureOptionsOf(query),
+        dieOnly: query.dieOnly ?? false,
       });
     },
 
@@ -174,6 +203,8 @@ export function createDielineService() {
         format: query.format ?? 'json',
         part: resolvePart(template.id, query, 'board'),
         containers,
+        structure: structureOptionsOf(query),
+        dieOnly: query.dieOnly ?? false,
       });
     },
   };

@@ -2,7 +2,8 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { TEMPLATES } from '../../src/catalog/data.js';
-import { generateDieline, renderDielineCf2, renderDielineDxf, type Dieline } from '../../src/dielines/index.js';
+import { generateDieline, renderDielineCf2, renderDielineDxf, type Dieline, type DielinePathType } from '../../src/dielines/index.js';
+import { cadSegments } from '../../src/dielines/cad.js';
 import { issueKey } from '../api-keys/keys.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
@@ -13,15 +14,31 @@ import { dielineLength, lengthTolerance, parseCf2, readDxf, type DxfReading } fr
 import { SIZE_GRID } from './helpers.js';
 
 const BOX_TEMPLATES = TEMPLATES.filter((template) => template.dielineAvailable).map((template) => template.id);
-const LAYER_OF: Readonly<Record<string, string>> = { cut: 'CUT', crease: 'CREASE', bleed: 'BLEED', safe: 'SAFE', perforation: 'PERFORATION' };
+const LAYER_OF: Readonly<Record<string, string>> = {
+  cut: 'CUT',
+  crease: 'CREASE',
+  'reverse-crease': 'REVERSE_CREASE',
+  perforation: 'PERFORATION',
+  'half-cut': 'HALF_CUT',
+  'v-groove': 'V_GROOVE',
+  bleed: 'BLEED',
+  safe: 'SAFE',
+};
 const ALLOWED_ENTITIES = ['ARC', 'CIRCLE', 'LINE', 'POLYLINE'];
 /** Styles whose outlines have rounded corners or swing arcs, which must stay arcs. */
 const HAS_ARCS = new Set(['mailer-box', 'reverse-tuck-carton', 'straight-tuck-box', 'auto-bottom-box']);
 const CORRUGATED = new Set(['mailer-box', 'rsc-box']);
 
-function expectLength(actual: number | undefined, expected: number, what: string): void {
+/** A true arc is longer than the model's chords by up to 0.05 mm per arc (a thumb notch's half circle). */
+const ARC_ALLOWANCE_MM = 0.05;
+
+function expectLength(actual: number | undefined, expected: number, what: string, arcs = 0): void {
   expect(actual, `${what}: no length`).toBeDefined();
-  expect(Math.abs(actual! - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(lengthTolerance(expected));
+  expect(Math.abs(actual! - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(lengthTolerance(expected) + arcs * ARC_ALLOWANCE_MM);
+}
+
+function arcCount(dieline: Dieline, type: DielinePathType): number {
+  return cadSegments(dieline, type).filter((segment) => segment.kind === 'arc').length;
 }
 
 /** What the DXF must say about `dieline`, read back by ezdxf. */
@@ -37,7 +54,7 @@ function expectDxfMatches(text: string, reading: DxfReading, dieline: Dieline, l
   for (const type of types) {
     const layer = LAYER_OF[type]!;
     expect(reading.layers).toContain(layer);
-    expectLength(reading.lengths[layer], dielineLength(dieline, type), `${label} ${layer}`);
+    expectLength(reading.lengths[layer], dielineLength(dieline, type), `${label} ${layer}`, arcCount(dieline, type));
   }
   // y up, print side up: every straight cut ends on a cut point of the model mirrored about the blank.
   const mirrored = dieline.paths.filter((path) => path.type === 'cut').flatMap((path) => path.points.map(([x, y]) => [x, dieline.blank.height - y]));
@@ -56,7 +73,8 @@ function expectCf2Matches(text: string, dieline: Dieline, label: string): void {
   const pointage = CORRUGATED.has(dieline.templateId) ? 3 : 2;
   for (const rule of cf2.rules) {
     expect(rule.pointage).toBe(pointage);
-    expect([1, 2]).toContain(rule.type);
+    // 1 cut, 2 crease; the rigid trays' V-grooves are 6.
+    expect([1, 2, 6]).toContain(rule.type);
     for (const [x, y] of [rule.start, rule.end]) {
       expect(x).toBeGreaterThanOrEqual(cf2.ll[0] - 1e-6);
       expect(y).toBeGreaterThanOrEqual(cf2.ll[1] - 1e-6);
@@ -65,7 +83,7 @@ function expectCf2Matches(text: string, dieline: Dieline, label: string): void {
     }
   }
   const total = (type: number) => cf2.rules.filter((rule) => rule.type === type).reduce((sum, rule) => sum + rule.length, 0);
-  expectLength(total(1), dieline.paths.filter((p) => p.type === 'cut').length ? dielineLength(dieline, 'cut') : 0, `${label} cut`);
+  expectLength(total(1), dieline.paths.filter((p) => p.type === 'cut').length ? dielineLength(dieline, 'cut') : 0, `${label} cut`, arcCount(dieline, 'cut'));
   expectLength(total(2), dielineLength(dieline, 'crease'), `${label} crease`);
   expect(cf2.rules.some((rule) => rule.kind === 'A')).toBe(HAS_ARCS.has(dieline.templateId));
 }

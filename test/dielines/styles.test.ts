@@ -56,8 +56,9 @@ function expectTuckClosures(d: Dieline, t: number, closures: readonly string[]):
     closeTo(closure.height, side.width);
     closeTo(closure.height - t, W);
     closeTo(tuck.height, tuckDepth(W));
-    closeTo(tuck.width, L - 1);
-    expect(tuck.width).toBeLessThan(L);
+    // The tuck is L − 1 wide; its sides step in from the closure's corners on a slant.
+    closeTo(d.parameters.tuckWidthMm!, L - 1);
+    closeTo(tuck.width, closure.width);
   }
   for (const id of ['dust-flap-top-left', 'dust-flap-top-right']) {
     const flap = panel(d, id).bounds;
@@ -175,7 +176,8 @@ const STYLE_CHECKS: Readonly<Record<string, Check>> = {
     closeTo(lid.width, L - t);
     closeTo(lid.height, W);
     closeTo(panel(d, 'tuck-front').bounds.height, tuck);
-    expect(panel(d, 'tuck-front').bounds.width).toBeLessThan(L - t);
+    closeTo(panel(d, 'tuck-front').bounds.width, L - t);
+    expect(d.parameters.tuckWidthMm).toBeLessThan(L - t);
     for (const ear of ['dust-flap-left', 'dust-flap-right']) {
       const e = panel(d, ear).bounds;
       expect(e.width).toBeLessThanOrEqual(H - t + 0.002);

@@ -48,17 +48,19 @@ for (const template of TEMPLATES.filter((entry) => entry.dielineAvailable)) {
       expect(d.artboard.width).toBeCloseTo(d.blank.width + 6, 6);
     });
 
-    it('has one group per line type, cut solid and crease dashed', () => {
-      for (const id of ['cut', 'crease', 'bleed', 'safe']) expect(svg.match(new RegExp(`<g id="${id}"`, 'g'))).toHaveLength(1);
+    it('has one group per line type, cut solid and fold rules dashed', () => {
+      // Greyboard folds on V-grooves, every other board on creases.
+      const fold = template.id === 'rigid-lid-box' ? 'v-groove' : 'crease';
+      for (const id of ['cut', fold, 'bleed', 'safe']) expect(svg.match(new RegExp(`<g id="${id}"`, 'g'))).toHaveLength(1);
       const cut = /<g id="cut"[^>]*>/.exec(svg)![0];
-      const crease = /<g id="crease"[^>]*>/.exec(svg)![0];
+      const crease = new RegExp(`<g id="${fold}"[^>]*>`).exec(svg)![0];
       expect(cut).not.toContain('stroke-dasharray');
       expect(crease).toContain('stroke-dasharray');
       // Glued styles mark their glue areas; the mailer and the rigid trays have none.
       expect(svg.includes('<g id="glue"')).toBe(d.paths.some((p) => p.type === 'glue'));
       const groupPaths = (id: string): number => svg.split(`<g id="${id}"`)[1]!.split('</g>')[0]!.match(/<path /g)!.length;
       expect(groupPaths('cut')).toBe(d.paths.filter((p) => p.type === 'cut').length);
-      expect(groupPaths('crease')).toBe(d.paths.filter((p) => p.type === 'crease').length);
+      expect(groupPaths(fold)).toBe(d.paths.filter((p) => p.type === fold).length);
     });
 
     it('carries every panel as an invisible polygon with a unique, valid id', () => {

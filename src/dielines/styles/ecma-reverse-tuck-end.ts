@@ -4,7 +4,7 @@
  */
 import type { StyleGeometry } from '../draft.js';
 import type { StyleLimits } from '../limits.js';
-import type { BoxDimensions } from '../types.js';
+import type { BoxDimensions, TuckLock } from '../types.js';
 import { buildTuckEndCarton } from './tuck-end.js';
 
 export const REVERSE_TUCK_END_SUBJECT = 'a reverse tuck-end carton';
@@ -16,6 +16,6 @@ export const REVERSE_TUCK_END_LIMITS: StyleLimits = {
   thicknessMm: { min: 0.2, max: 2 },
 };
 
-export function buildReverseTuckEnd(inside: BoxDimensions, thicknessMm: number): StyleGeometry {
-  return buildTuckEndCarton(inside, thicknessMm, 'front', REVERSE_TUCK_END_SUBJECT);
+export function buildReverseTuckEnd(inside: BoxDimensions, thicknessMm: number, lock: TuckLock): StyleGeometry {
+  return buildTuckEndCarton(inside, thicknessMm, 'front', REVERSE_TUCK_END_SUBJECT, lock);
 }

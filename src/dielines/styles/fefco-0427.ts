@@ -33,6 +33,8 @@ const LOCK_TAB_TAPER_DEG = 15;
 const TWO_TABS_FROM_MM = 120;
 const TUCK_MAX_DEPTH_MM = 50;
 const TUCK_DEPTH_SHARE = 0.6;
+/** The tuck's sides step in from the lid's corners on a slant this high. */
+const TUCK_STEP_RISE_MM = 1;
 const TUCK_CORNER_RADIUS_MAX_MM = 10;
 const EAR_MAX_HEIGHT_MM = 60;
 /** Ear height as a share of its swing radius, so the ear keeps a usable straight edge. */
@@ -172,18 +174,22 @@ export function buildMailer(inside: BoxDimensions, t: number): StyleGeometry {
   const frontTabs = lockTabProfile(frontInnerLength, z.lockTabLength);
   const tuckWidth = frontInnerLength - 2 * z.tuckInset;
   const tuckRadius = Math.min(TUCK_CORNER_RADIUS_MAX_MM, z.tuckDepth / 2);
+  // The tuck's sides step in from the lid's corners on a 1 mm slant: no sub-millimetre knife jog.
+  const lidWidth = frontInnerLength;
   const tuck = roundedPolyline([
     { point: [0, 0] },
-    { point: [0, z.tuckDepth], radius: tuckRadius },
-    { point: [tuckWidth, z.tuckDepth], radius: tuckRadius },
-    { point: [tuckWidth, 0] },
+    { point: [z.tuckInset, TUCK_STEP_RISE_MM] },
+    { point: [z.tuckInset, z.tuckDepth], radius: tuckRadius },
+    { point: [lidWidth - z.tuckInset, z.tuckDepth], radius: tuckRadius },
+    { point: [lidWidth - z.tuckInset, TUCK_STEP_RISE_MM] },
+    { point: [lidWidth, 0] },
   ]);
 
   // Hinges, each walked clockwise around the blank (flap on the left of travel).
   const hinges = {
     cornerBackRight: [[ef, -s], [ef, -cornerTop]],
     earRight: [[xi, yLid], [xi, yLid - z.earRadius]],
-    tuck: [[xi + z.tuckInset, yTuck], [Lb - xi - z.tuckInset, yTuck]],
+    tuck: [[xi, yTuck], [Lb - xi, yTuck]],
     earLeft: [[Lb - xi, yLid - z.earRadius], [Lb - xi, yLid]],
     cornerBackLeft: [[Lb - ef, -cornerTop], [Lb - ef, -s]],
     leftInnerEdge: [[Lb + armEnd, t], [Lb + armEnd, Wb - t]],

@@ -12,7 +12,7 @@
  * allowed for in the lid size.
  */
 import { DielineDraft, rect, type StyleGeometry } from '../draft.js';
-import type { StyleLimits } from '../limits.js';
+import { requireInRange, type StyleLimits } from '../limits.js';
 import type { BoxDimensions, FrameRotation, Point } from '../types.js';
 
 export const RIGID_SUBJECT = 'a rigid two-piece box';
@@ -30,6 +30,7 @@ export const WRAP_ALLOWANCE_MM = 0.45;
 export const LID_CLEARANCE_MM = 0.6;
 const LID_HEIGHT_SHARE = 1 / 3;
 const LID_MIN_HEIGHT_MM = 20;
+const LID_HEIGHT_MIN_MM = 10;
 /** Space between the two pieces, on top of both pieces' bleed. */
 export const PIECE_GAP_MM = 10;
 
@@ -100,7 +101,8 @@ function addTray(
     [[0, t], [0, t + W]],
     [[Lo, t], [Lo, t + W]],
   ];
-  for (const [a, b] of creases) draft.addCrease(at(a), at(b));
+  // Greyboard is too thick to crease: the walls fold on milled V-grooves.
+  for (const [a, b] of creases) draft.addRule('v-groove', at(a), at(b));
 }
 
 export interface TrayInside {
@@ -110,19 +112,30 @@ export interface TrayInside {
 }
 
 /** The inside sizes of the base tray and the lid tray (the wraps are sized from these too). */
-export function rigidTrayInsides(inside: BoxDimensions, t: number): { base: TrayInside; lid: TrayInside } {
+/** The lid's inside height unless asked otherwise: a third of the base, at least 20 mm, at most the base. */
+export function defaultLidHeightMm(heightMm: number): number {
+  return Math.min(heightMm, Math.max(LID_MIN_HEIGHT_MM, LID_HEIGHT_SHARE * heightMm));
+}
+
+/** Bounds of `lidHeightMm`: 10 mm up to the base's height plus a caliper. */
+export function lidHeightRange(heightMm: number, t: number): { min: number; max: number } {
+  return { min: LID_HEIGHT_MIN_MM, max: heightMm + t };
+}
+
+export function rigidTrayInsides(inside: BoxDimensions, t: number, lidHeightMm?: number): { base: TrayInside; lid: TrayInside } {
   const { widthMm: L, depthMm: W, heightMm: H } = inside;
   // The lid's inside fits over the wrapped base and is itself lined by its turn-ins.
   const lidFit = 2 * t + 4 * WRAP_ALLOWANCE_MM + LID_CLEARANCE_MM;
   return {
     base: { length: L, depth: W, height: H },
-    lid: { length: L + lidFit, depth: W + lidFit, height: Math.min(H, Math.max(LID_MIN_HEIGHT_MM, LID_HEIGHT_SHARE * H)) },
+    lid: { length: L + lidFit, depth: W + lidFit, height: lidHeightMm ?? defaultLidHeightMm(H) },
   };
 }
 
-export function buildRigidTwoPiece(inside: BoxDimensions, t: number, bleedMm: number): StyleGeometry {
+export function buildRigidTwoPiece(inside: BoxDimensions, t: number, bleedMm: number, lidHeightMm?: number): StyleGeometry {
   const { widthMm: L, heightMm: H } = inside;
-  const { base, lid } = rigidTrayInsides(inside, t);
+  if (lidHeightMm !== undefined) requireInRange('lidHeightMm', lidHeightMm, lidHeightRange(H, t), RIGID_SUBJECT);
+  const { base, lid } = rigidTrayInsides(inside, t, lidHeightMm);
   const baseWall = H + t;
   const lidWall = lid.height + t;
   const gap = PIECE_GAP_MM + 2 * bleedMm;

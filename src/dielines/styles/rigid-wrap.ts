@@ -110,8 +110,8 @@ export interface WrapDimensions {
 }
 
 /** Each wrap's flat size: the tray's outside plus wall, rim and turn-in on every side. */
-export function wrapSizes(inside: BoxDimensions, t: number, turnIn: number): WrapDimensions {
-  const trays = rigidTrayInsides(inside, t);
+export function wrapSizes(inside: BoxDimensions, t: number, turnIn: number, lidHeightMm?: number): WrapDimensions {
+  const trays = rigidTrayInsides(inside, t, lidHeightMm);
   const flat = (tray: TrayInside) => {
     const { reach } = wrapSize(tray, t, turnIn);
     return { width: tray.length + 2 * t + 2 * reach, height: tray.depth + 2 * t + 2 * reach };
@@ -119,9 +119,16 @@ export function wrapSizes(inside: BoxDimensions, t: number, turnIn: number): Wra
   return { base: flat(trays.base), lid: flat(trays.lid) };
 }
 
-export function buildRigidWrap(inside: BoxDimensions, t: number, bleedMm: number, turnIn: number, outside: BoxDimensions): StyleGeometry {
-  const trays = rigidTrayInsides(inside, t);
-  const sizes = wrapSizes(inside, t, turnIn);
+export function buildRigidWrap(
+  inside: BoxDimensions,
+  t: number,
+  bleedMm: number,
+  turnIn: number,
+  outside: BoxDimensions,
+  lidHeightMm?: number,
+): StyleGeometry {
+  const trays = rigidTrayInsides(inside, t, lidHeightMm);
+  const sizes = wrapSizes(inside, t, turnIn, lidHeightMm);
   const baseReach = wrapSize(trays.base, t, turnIn).reach;
   const lidReach = wrapSize(trays.lid, t, turnIn).reach;
   const gap = PIECE_GAP_MM + 2 * bleedMm;

@@ -8,7 +8,7 @@
  */
 import { DielineDraft, rect } from '../draft.js';
 import { offsetPolygon } from '../geometry.js';
-import { OutlineBuilder } from '../profile.js';
+import { arcPoints, OutlineBuilder } from '../profile.js';
 import type { FrameRotation, PanelRole, Point } from '../types.js';
 
 export type TubePanelId = 'back' | 'left' | 'front' | 'right';
@@ -77,7 +77,15 @@ export interface EdgeFeature {
   profile: Point[];
   panels: FeaturePanel[];
   creases: [Point, Point][];
+  /** Open cuts ending in the board (lock slits). */
+  slits?: [Point, Point][];
   glue?: { panelId: string; polygon: Point[] }[];
+}
+
+/** A half-round notch centred on a wall's free top or bottom edge, biting into the wall. */
+export interface WallNotch {
+  panel: TubePanelId;
+  radius: number;
 }
 
 export interface TubeSpec {
@@ -86,6 +94,8 @@ export interface TubeSpec {
   glueFlap: { width: number; endAngleDeg: number; id: string; name: string };
   top: Partial<Record<TubePanelId, EdgeFeature>>;
   bottom: Partial<Record<TubePanelId, EdgeFeature>>;
+  /** Thumb notches on walls with nothing hinged on that edge. */
+  notches?: { top?: WallNotch; bottom?: WallNotch };
 }
 
 /** Adds the tube (one piece, `blank`) to the draft. The body spans y = 0 … bodyHeight. */
@@ -103,17 +113,25 @@ export function buildTube(draft: DielineDraft, spec: TubeSpec): void {
   const topToSheet = (id: TubePanelId) => ([s, h]: Point): Point => [columns[id][0] + s, -h];
   const bottomToSheet = (id: TubePanelId) => ([s, h]: Point): Point => [columns[id][0] + s, H + h];
 
+  // A notch's arc, left to right along the top edge (y = 0) or right to left along the bottom (y = H).
+  const notchPoints = (edge: 'top' | 'bottom', id: TubePanelId): Point[] => {
+    const notch = spec.notches?.[edge];
+    if (!notch || notch.panel !== id) return [];
+    if (spec[edge][id]) throw new Error(`a notch on the ${edge} of ${id}, where a flap is hinged`);
+    const centre = (columns[id][0] + columns[id][1]) / 2;
+    return edge === 'top' ? arcPoints([centre, 0], notch.radius, Math.PI, 0) : arcPoints([centre, H], notch.radius, 0, -Math.PI);
+  };
   const outline = new OutlineBuilder().to([backX0, 0]);
   for (const id of TUBE_ORDER) {
     const feature = spec.top[id];
     if (feature) outline.to(...feature.profile.map(topToSheet(id)));
-    else outline.to([columns[id][0], 0], [columns[id][1], 0]);
+    else outline.to([columns[id][0], 0], ...notchPoints('top', id), [columns[id][1], 0]);
   }
   outline.to([rightX1, H]);
   for (const id of [...TUBE_ORDER].reverse()) {
     const feature = spec.bottom[id];
     if (feature) outline.to(...[...feature.profile].reverse().map(bottomToSheet(id)));
-    else outline.to([columns[id][1], H], [columns[id][0], H]);
+    else outline.to([columns[id][1], H], ...notchPoints('bottom', id), [columns[id][0], H]);
   }
   // Glue flap ends are angled so they clear the closures folding over the seam corner.
   const chamfer = glueWidth * Math.tan((spec.glueFlap.endAngleDeg * Math.PI) / 180);
@@ -131,7 +149,10 @@ export function buildTube(draft: DielineDraft, spec: TubeSpec): void {
   draft.addCrease([backX0, 0], [backX0, H]);
   for (const id of TUBE_ORDER) {
     const [x0, x1] = columns[id];
-    draft.addPanel(id, TUBE_PANEL_NAMES[id], 'wall', rect(x0, 0, x1, H));
+    const top = notchPoints('top', id);
+    const bottom = notchPoints('bottom', id);
+    const wall = top.length + bottom.length > 0 ? [[x0, 0], ...top, [x1, 0], [x1, H], ...bottom, [x0, H]] as Point[] : rect(x0, 0, x1, H);
+    draft.addPanel(id, TUBE_PANEL_NAMES[id], 'wall', wall);
     if (id !== 'right') draft.addCrease([x1, 0], [x1, H]);
   }
   for (const [features, toSheet, rotations] of [
@@ -147,6 +168,7 @@ export function buildTube(draft: DielineDraft, spec: TubeSpec): void {
         draft.addPanel(panel.id, panel.name, panel.role, panel.polygon.map(map), 'blank', rotation);
       }
       for (const [a, b] of feature.creases) draft.addCrease(map(a), map(b));
+      for (const [a, b] of feature.slits ?? []) draft.addSlit(map(a), map(b));
       for (const glue of feature.glue ?? []) draft.addGlueArea(glue.panelId, glue.polygon.map(map));
     }
   }

@@ -6,9 +6,9 @@
 import { DielineDraft, type StyleGeometry } from '../draft.js';
 import { ceilTenth, formatNumber } from '../format.js';
 import { requireAtLeast } from '../limits.js';
-import { roundedPolyline } from '../profile.js';
-import type { BoxDimensions, Point } from '../types.js';
-import { buildTube, tubeOutside, tubePanelWidths, type EdgeFeature, type TubeSpec } from './tube.js';
+import { roundedPolyline, type Corner } from '../profile.js';
+import type { BoxDimensions, Point, TuckLock } from '../types.js';
+import { buildTube, tubeOutside, tubePanelWidths, type EdgeFeature, type TubePanelId, type TubeSpec, type WallNotch } from './tube.js';
 
 /** Each end carries two closure layers (dust flaps under the closure): 1.5 calipers per end. */
 export const CLOSURE_LAYERS_PER_END = 1.5;
@@ -28,6 +28,20 @@ const DUST_FLAP_MIN_HEIGHT_MM = 8;
 const DUST_FLAP_SHOULDER_MM = 5;
 const DUST_FLAP_TAPER_DEG = 15;
 const GLUE_FLAP_MAX_MM = 15;
+/** The tuck's sides step in from the closure's corners on a slant this high, never a sub-millimetre jog. */
+const TUCK_STEP_RISE_MM = 1;
+/** Slit lock: slits of clamp(hinge / 10, 3, min(15, hinge / 4)) at each end of the tuck's hinge. */
+const SLIT_MIN_MM = 3;
+const SLIT_SHARE = 0.1;
+const SLIT_MAX_MM = 15;
+/** Friction lock: shoulders 0.5 mm proud of the inside width each side (at least 0.3 mm past the closure), 3 mm long. */
+const FRICTION_INTERFERENCE_MM = 0.5;
+const FRICTION_MIN_PROUD_MM = 0.3;
+const FRICTION_SHOULDER_MM = 3;
+/** Thumb notch radius: clamp(wall width / 8, 8, 12). */
+const THUMB_NOTCH_SHARE = 1 / 8;
+const THUMB_NOTCH_MIN_MM = 8;
+const THUMB_NOTCH_MAX_MM = 12;
 export const GLUE_FLAP_END_ANGLE_DEG = 15;
 
 export interface TuckEndSizes {
@@ -42,9 +56,12 @@ export interface TuckEndSizes {
   dustFlapShoulder: number;
   glueFlapWidth: number;
   bodyHeight: number;
+  lock: TuckLock;
+  /** Caliper: the tuck's crease stops this far short of the slits (crease relief). */
+  thicknessMm: number;
 }
 
-export function tuckEndSizes(inside: BoxDimensions, t: number, subject: string): TuckEndSizes {
+export function tuckEndSizes(inside: BoxDimensions, t: number, subject: string, lock: TuckLock = 'slit'): TuckEndSizes {
   const { widthMm: L, depthMm: W, heightMm: D } = inside;
   const closureDepth = W + t;
   const tuckDepth = Math.min(TUCK_DEPTH_MAX_MM, Math.max(TUCK_DEPTH_MIN_MM, TUCK_DEPTH_BASE_MM + TUCK_DEPTH_PER_DEPTH * W));
@@ -72,6 +89,8 @@ export function tuckEndSizes(inside: BoxDimensions, t: number, subject: string):
     dustFlapShoulder,
     glueFlapWidth: Math.min(GLUE_FLAP_MAX_MM, W - 2),
     bodyHeight,
+    lock,
+    thicknessMm: t,
   };
 }
 
@@ -80,19 +99,65 @@ interface PanelName {
   name: string;
 }
 
-/** A closure panel the width of its L panel, with a rounded tuck flap centred on its far edge. */
+/** Length of each slit of a slit lock on a tuck hinge of `hinge` mm. */
+export function slitLength(hinge: number): number {
+  return Math.min(Math.max(SLIT_MIN_MM, SLIT_SHARE * hinge), Math.min(SLIT_MAX_MM, hinge / 4));
+}
+
+/** Radius of the thumb notch in a wall `width` wide. */
+export function thumbNotchRadius(width: number): number {
+  return Math.min(THUMB_NOTCH_MAX_MM, Math.max(THUMB_NOTCH_MIN_MM, THUMB_NOTCH_SHARE * width));
+}
+
+/**
+ * The left side of a tuck, from the closure's corner [0, depth] towards the tuck's tip, as
+ * corners; the right side mirrors it. Friction shoulders stand proud of the closure's edge, then
+ * step back in at 45° to the tuck's side.
+ */
+function tuckSide(width: number, sizes: TuckEndSizes): Corner[] {
+  const depth = sizes.closureDepth;
+  const inset = (width - sizes.tuckWidth) / 2;
+  if (sizes.lock === 'friction') {
+    const insideWidth = sizes.tuckWidth + 2 * TUCK_SIDE_CLEARANCE_MM;
+    const proud = Math.max(FRICTION_MIN_PROUD_MM, (insideWidth + 2 * FRICTION_INTERFERENCE_MM - width) / 2);
+    const top = depth + TUCK_STEP_RISE_MM + FRICTION_SHOULDER_MM;
+    return [
+      { point: [0, depth] },
+      { point: [-proud, depth + TUCK_STEP_RISE_MM] },
+      { point: [-proud, top] },
+      { point: [inset, top + inset + proud] },
+    ];
+  }
+  return [{ point: [0, depth] }, { point: [inset, depth + TUCK_STEP_RISE_MM] }];
+}
+
+/**
+ * A closure panel the width of its L panel, with a rounded tuck flap centred on its far edge and
+ * the lock `sizes.lock` at the tuck's hinge.
+ */
 export function closureFeature(width: number, sizes: TuckEndSizes, closure: PanelName, tuck: PanelName): EdgeFeature {
   const depth = sizes.closureDepth;
   const inset = (width - sizes.tuckWidth) / 2;
   const r = sizes.tuckCornerRadius;
+  const left = tuckSide(width, sizes);
+  const right = [...left].reverse().map(({ point: [s, h] }): Corner => ({ point: [width - s, h] }));
   const tuckOutline = roundedPolyline([
-    { point: [inset, depth] },
+    ...left,
     { point: [inset, depth + sizes.tuckDepth], radius: r },
     { point: [width - inset, depth + sizes.tuckDepth], radius: r },
-    { point: [width - inset, depth] },
+    ...right,
   ]);
+  const slit = sizes.lock === 'slit' ? slitLength(width) : 0;
+  // Crease relief: with a lock, the tuck's crease stops a caliper short of the cuts at its ends.
+  const relief = sizes.lock === 'none' ? 0 : slit + sizes.thicknessMm;
+  const slits: [Point, Point][] = slit > 0
+    ? [
+        [[0, depth], [slit, depth]],
+        [[width, depth], [width - slit, depth]],
+      ]
+    : [];
   return {
-    profile: [[0, 0], [0, depth], ...tuckOutline, [width, depth], [width, 0]],
+    profile: [[0, 0], ...tuckOutline, [width, 0]],
     panels: [
       {
         id: closure.id,
@@ -113,10 +178,40 @@ export function closureFeature(width: number, sizes: TuckEndSizes, closure: Pane
         [width, 0],
       ],
       [
-        [inset, depth],
-        [width - inset, depth],
+        [relief, depth],
+        [width - relief, depth],
       ],
     ],
+    ...(slits.length > 0 ? { slits } : {}),
+  };
+}
+
+/**
+ * The thumb notch of a closure hinged on `closureOn`: on the free edge of the wall its tuck closes
+ * on (the opposite wall), at most `maxRadius`; none without a lock.
+ */
+export function thumbNotch(
+  widths: Record<TubePanelId, number>,
+  sizes: TuckEndSizes,
+  closureOn: 'back' | 'front',
+  maxRadius: number,
+): WallNotch | undefined {
+  if (sizes.lock === 'none') return undefined;
+  const wall = closureOn === 'back' ? 'front' : 'back';
+  return { panel: wall, radius: Math.min(thumbNotchRadius(widths[wall]), maxRadius) };
+}
+
+/** The lock's figures: slit length and thumb-notch radii (0 where there is none). */
+export function lockParameters(
+  widths: Record<TubePanelId, number>,
+  sizes: TuckEndSizes,
+  top: WallNotch | undefined,
+  bottom?: WallNotch,
+): Record<string, number> {
+  return {
+    slitLengthMm: sizes.lock === 'slit' ? slitLength(widths.back) : 0,
+    thumbNotchTopRadiusMm: top?.radius ?? 0,
+    ...(bottom ? { thumbNotchBottomRadiusMm: bottom.radius } : {}),
   };
 }
 
@@ -178,12 +273,18 @@ export function buildTuckEndCarton(
   t: number,
   bottomClosureOn: 'front' | 'back',
   subject: string,
+  lock: TuckLock,
 ): StyleGeometry {
   const { widthMm: L, depthMm: W, heightMm: D } = inside;
-  const sizes = tuckEndSizes(inside, t, subject);
+  const sizes = tuckEndSizes(inside, t, subject, lock);
   const widths = tubePanelWidths(L, W, t);
   const draft = new DielineDraft();
+  // Where both tucks close on one wall its two notches leave at least 2 mm of it between them.
+  const maxRadius = bottomClosureOn === 'back' ? (sizes.bodyHeight - 2) / 2 : sizes.bodyHeight - 2;
+  const top = thumbNotch(widths, sizes, 'back', maxRadius);
+  const bottom = thumbNotch(widths, sizes, bottomClosureOn, maxRadius);
   buildTube(draft, {
+    notches: { ...(top ? { top } : {}), ...(bottom ? { bottom } : {}) },
     widths,
     bodyHeight: sizes.bodyHeight,
     glueFlap: { width: sizes.glueFlapWidth, endAngleDeg: GLUE_FLAP_END_ANGLE_DEG, id: 'glue-flap', name: 'Glue flap' },
@@ -199,5 +300,5 @@ export function buildTuckEndCarton(
       right: dustFlapFeature(widths.right, sizes, { id: 'dust-flap-bottom-right', name: 'Dust flap (bottom right)' }),
     },
   });
-  return draft.finish(tubeOutside(L, W, D, t), tuckEndParameters(sizes));
+  return draft.finish(tubeOutside(L, W, D, t), { ...tuckEndParameters(sizes), ...lockParameters(widths, sizes, top, bottom) });
 }

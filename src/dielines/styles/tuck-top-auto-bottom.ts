@@ -14,7 +14,7 @@ import { DielineDraft, type StyleGeometry } from '../draft.js';
 import { ceilTenth, formatNumber } from '../format.js';
 import { offsetPolygon } from '../geometry.js';
 import { requireAtLeast, type StyleLimits } from '../limits.js';
-import type { BoxDimensions, Point } from '../types.js';
+import type { BoxDimensions, Point, TuckLock } from '../types.js';
 import {
   buildTube,
   GLUE_AREA_INSET_MM,
@@ -24,7 +24,7 @@ import {
   type EdgeFeature,
   type TubePanelId,
 } from './tube.js';
-import { GLUE_FLAP_END_ANGLE_DEG, tuckEndParameters, tuckEndSizes, tuckTop } from './tuck-end.js';
+import { GLUE_FLAP_END_ANGLE_DEG, lockParameters, thumbNotch, tuckEndParameters, tuckEndSizes, tuckTop } from './tuck-end.js';
 
 export const AUTO_BOTTOM_SUBJECT = 'an auto-bottom carton';
 
@@ -80,21 +80,29 @@ function crashLockSizes(inside: BoxDimensions, t: number, bodyHeight: number): C
   return { sideFlapDepth, glueTab, lockOverlap, lockFlapDepth };
 }
 
-/** A lock flap: glue tab behind a 45° crease at its left end, 45° right end, tip past the centre. */
+/**
+ * A lock flap: glue tab behind a 45° crease at its left end, 45° right end, and a stepped leading
+ * edge: the left half reaches past the centre by half the overlap, the right half stops the
+ * overlap short of that. Facing each other across the bottom, the two flaps' deep halves lie on
+ * opposite sides, so each deep half runs in beside the other's short half and the steps hook.
+ */
 function lockFlapFeature(width: number, sizes: CrashLockSizes, side: TubePanelId): EdgeFeature {
-  const { sideFlapDepth: hW, glueTab: hT, lockFlapDepth: hL } = sizes;
+  const { sideFlapDepth: hW, glueTab: hT, lockFlapDepth: hL, lockOverlap } = sizes;
   const tab: Point[] = [
     [0, 0],
     [0, hT],
     [hT, hT],
   ];
+  const hS = hL - lockOverlap;
+  const middle = width / 2;
   // Past the tab the flap follows the 45° line to the W flap's depth, then drops to its tip.
+  const rightEnd: Point[] = hS > hW + 1 ? [[width - hW, hS], [width - hW, hW], [width, 0]] : [[width - hS, hS], [width, 0]];
   const rest: Point[] = [
     [hW, hW],
     [hW, hL],
-    [width - hW, hL],
-    [width - hW, hW],
-    [width, 0],
+    [middle, hL],
+    [middle, hS],
+    ...rightEnd,
   ];
   return {
     profile: [...tab, ...rest],
@@ -137,9 +145,9 @@ function sideFlapFeature(width: number, sizes: CrashLockSizes, side: TubePanelId
   };
 }
 
-export function buildTuckTopAutoBottom(inside: BoxDimensions, t: number): StyleGeometry {
+export function buildTuckTopAutoBottom(inside: BoxDimensions, t: number, tuckLock: TuckLock): StyleGeometry {
   const { widthMm: L, depthMm: W, heightMm: D } = inside;
-  const sizes = tuckEndSizes(inside, t, AUTO_BOTTOM_SUBJECT);
+  const sizes = tuckEndSizes(inside, t, AUTO_BOTTOM_SUBJECT, tuckLock);
   const lock = crashLockSizes(inside, t, sizes.bodyHeight);
   const widths = tubePanelWidths(L, W, t);
   const locks: readonly TubePanelId[] = lockFlapPanels(inside);
@@ -148,7 +156,9 @@ export function buildTuckTopAutoBottom(inside: BoxDimensions, t: number): StyleG
     bottom[id] = locks.includes(id) ? lockFlapFeature(widths[id], lock, id) : sideFlapFeature(widths[id], lock, id);
   }
   const draft = new DielineDraft();
+  const notch = thumbNotch(widths, sizes, 'back', sizes.bodyHeight - 2);
   buildTube(draft, {
+    ...(notch ? { notches: { top: notch } } : {}),
     widths,
     bodyHeight: sizes.bodyHeight,
     glueFlap: { width: sizes.glueFlapWidth, endAngleDeg: GLUE_FLAP_END_ANGLE_DEG, id: 'glue-flap', name: 'Glue flap' },
@@ -157,6 +167,7 @@ export function buildTuckTopAutoBottom(inside: BoxDimensions, t: number): StyleG
   });
   const parameters = {
     ...tuckEndParameters(sizes),
+    ...lockParameters(widths, sizes, notch),
     lockFlapDepthMm: lock.lockFlapDepth,
     sideFlapDepthMm: lock.sideFlapDepth,
     glueTabMm: lock.glueTab,
