@@ -69,7 +69,9 @@ export type FindingCode =
   | 'EFFECT_TOO_FINE'
   | 'EFFECT_CROSSES_FOLD'
   | 'EFFECT_ON_GLUE'
-  | 'EFFECT_NOT_OFFERED';
+  | 'EFFECT_NOT_OFFERED'
+  | 'PROFILE_MISMATCH'
+  | 'NO_BLEED';
 
 export interface Finding {
   severity: Severity;
