@@ -8482,8 +8482,10 @@ export interface operations {
     getProjectPreflight: {
         parameters: {
             query?: {
-                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it. */
-                condition?: "fogra39" | "gracol2006";
+                /** @description Bleed around every cut outline, in millimetres (0–20). */
+                bleedMm?: number;
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it. */
+                condition?: "fogra39" | "fogra29" | "gracol2006";
                 /**
                  * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
                  * @example print
@@ -8534,7 +8536,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, PROFILE_MISMATCH, NO_BLEED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -8654,8 +8656,10 @@ export interface operations {
                 dieline?: boolean;
                 /** @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both. */
                 colorSpace?: "rgb" | "cmyk";
-                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it. */
-                condition?: "fogra39" | "gracol2006";
+                /** @description cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only. */
+                richBlack?: boolean;
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it. */
+                condition?: "fogra39" | "fogra29" | "gracol2006";
                 /** @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed. */
                 glueAreas?: "knockout" | "print";
                 /** @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none. */
@@ -8697,7 +8701,7 @@ export interface operations {
                     etag: string;
                     /** @description private, no-cache */
                     "cache-control": string;
-                    /** @description attachment; filename="<template>-<L>x<W>x<H>-print.pdf" */
+                    /** @description attachment; filename="<project name>-v<version>-<rgb|cmyk>.pdf" (the name in ASCII letters, digits and dashes) */
                     "content-disposition"?: string;
                     [name: string]: unknown;
                 };
