@@ -57,6 +57,11 @@ const format = (value: number) => String(Math.round(value * 10000) / 10000);
 export interface PressInkOptions {
   /** rgb files: the condition's K ramp, to write neutral RGB as DeviceGray. Null in cmyk files. */
   grayRamp: KRamp | null;
+  /**
+   * Process inks overprint the spot plates under them (a White underlay): "knocking out" is then
+   * OP/op true with OPM 0 (the process plates replaced, spot plates kept), overprinting OPM 1.
+   */
+  overSpotPlates?: boolean;
 }
 
 /**
@@ -65,6 +70,7 @@ export interface PressInkOptions {
 export function installPressInks(document: PDFKit.PDFDocument, options: PressInkOptions): void {
   const doc = document as unknown as PdfKitColorInternals;
   const gray = options.grayRamp;
+  const overSpot = options.overSpotPlates ?? false;
   const states = new Map<string, { end(chunk?: unknown): void }>();
   let current: OverprintState = { stroke: false, fill: false };
   // What the document's graphics state holds: the overprint set and the paints it was set for.
@@ -96,10 +102,14 @@ export function installPressInks(document: PDFKit.PDFDocument, options: PressInk
       stroke: strokeK !== null && strokeK >= OVERPRINT_MIN_K && widthPt() <= OVERPRINT_MAX_STROKE_PT + 1e-9,
     };
     if (wanted.fill === current.fill && wanted.stroke === current.stroke) return;
-    const name = `GsOP${wanted.stroke ? 1 : 0}${wanted.fill ? 1 : 0}`;
+    const name = `GsOP${wanted.stroke ? 1 : 0}${wanted.fill ? 1 : 0}${overSpot ? 'w' : ''}`;
     let state = states.get(name);
     if (!state) {
-      state = doc.ref({ Type: 'ExtGState', OP: wanted.stroke, op: wanted.fill, OPM: 1 });
+      state = doc.ref(
+        overSpot
+          ? { Type: 'ExtGState', OP: true, op: true, OPM: wanted.stroke || wanted.fill ? 1 : 0 }
+          : { Type: 'ExtGState', OP: wanted.stroke, op: wanted.fill, OPM: 1 },
+      );
       // @types/pdfkit declares a required chunk; pdfkit writes the object when given none.
       state.end(undefined);
       states.set(name, state);

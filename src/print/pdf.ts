@@ -407,7 +407,7 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     srgbProfile: rgb ? await srgbProfile() : null,
     documentId: documentId(placement, options),
   });
-  installPressInks(doc, { grayRamp: rgb ? await conditionKRamp(condition) : null });
+  installPressInks(doc, { grayRamp: rgb ? await conditionKRamp(condition) : null, overSpotPlates: options.white === 'underlay' });
   const svgTarget: SvgTarget = { colorSpace: options.colorSpace, condition, srgb, richBlack: options.richBlack ?? false };
   const assets = new AssetRegistry(
     doc,
