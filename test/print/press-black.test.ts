@@ -93,7 +93,8 @@ function expectKnockedOut(inks: Inks, label: string): void {
 }
 
 beforeAll(async () => {
-  app = await createTestApp();
+  // Generous render deadlines: these files read many print files back on a shared, loaded machine.
+  app = await createTestApp({ RENDER_ANALYSIS_TIMEOUT_MS: '120000', RENDER_PRINT_TIMEOUT_MS: '180000' });
   owner = await registerProAccount(app);
   dieline = catalogDieline('reverse-tuck-carton', CARTON);
   const asset = await uploadAsset(app, owner, ART, { filename: 'black.svg', contentType: 'image/svg+xml' });

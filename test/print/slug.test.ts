@@ -17,7 +17,8 @@ let app: App;
 let owner: TestAccount;
 
 beforeAll(async () => {
-  app = await createTestApp();
+  // Generous render deadlines: these files read many print files back on a shared, loaded machine.
+  app = await createTestApp({ RENDER_ANALYSIS_TIMEOUT_MS: '120000', RENDER_PRINT_TIMEOUT_MS: '180000' });
   owner = await registerProAccount(app);
 }, 180_000);
 
