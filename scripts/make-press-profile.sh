@@ -29,6 +29,10 @@ if [ $# -eq 0 ] || [[ " $* " == *" fogra39 "* ]]; then
   build fogra39 FOGRA39L "Coated FOGRA39 (ISO 12647-2:2004), from FOGRA39L.ti3, ArgyllCMS colprof" \
     "Characterisation data Fogra (FOGRA39L); profile built with ArgyllCMS, zlib licence"
 fi
+if [ $# -eq 0 ] || [[ " $* " == *" fogra29 "* ]]; then
+  build fogra29 FOGRA29L "Uncoated FOGRA29 (ISO 12647-2:2004), from FOGRA29L.ti3, ArgyllCMS colprof" \
+    "Characterisation data Fogra (FOGRA29L); profile built with ArgyllCMS, zlib licence"
+fi
 if [ $# -eq 0 ] || [[ " $* " == *" gracol2006 "* ]]; then
   build gracol2006 TR006 "GRACoL 2006 Coated #1 (CGATS TR 006), from TR006.ti3, ArgyllCMS colprof" \
     "Characterisation data ANSI CGATS TR 006; profile built with ArgyllCMS, zlib licence"

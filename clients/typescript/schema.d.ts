@@ -674,6 +674,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/barcodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
+         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["v1CreateBarcode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{id}/preflight": {
         parameters: {
             query?: never;
@@ -1316,6 +1338,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/barcodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
+         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["createBarcode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/files/{name}": {
         parameters: {
             query?: never;
@@ -1847,6 +1891,24 @@ export interface components {
             sha256: string | null;
             /** @description A WebP preview, longer side at most 512 px (never upscaled), served by GET /files/:name under its own name; same base rule as url. Null only while the backfill has not reached a file stored before thumbnails existed, or when that old file cannot be decoded. */
             thumbnailUrl: string | null;
+            /** @description Set when the service made this asset as a barcode (POST /barcodes): the symbol as made; null for uploads. */
+            barcode: {
+                /**
+                 * @description The symbology: EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code.
+                 * @enum {string}
+                 */
+                type: "ean13" | "ean8" | "upca" | "upce" | "itf14" | "gs1-128" | "gs1-datamatrix" | "qrcode";
+                /** @description The encoded data: digits with the check digit, the GS1 element string, or the text. */
+                data: string;
+                /** @description EAN/UPC: the magnification made; null for the types sized by module. */
+                magnification: number | null;
+                /** @description The module (X-dimension) made, mm. */
+                moduleMm: number;
+                /** @description The whole symbol with its quiet zones, mm: the SVG width. */
+                widthMm: number;
+                /** @description The whole symbol with its quiet zones and human-readable line, mm: the SVG height. */
+                heightMm: number;
+            } | null;
             /**
              * Format: date-time
              * @description ISO 8601 UTC with milliseconds.
@@ -2072,7 +2134,7 @@ export interface components {
                 findings?: {
                     /** @enum {string} */
                     severity: "error" | "warning" | "info";
-                    /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                    /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN, BARCODE_SIZE, BARCODE_QUIET_ZONE, BARCODE_CONTRAST, PROFILE_MISMATCH, NO_BLEED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                     code: string;
                     message: string;
                     artworkId?: string;
@@ -7190,11 +7252,204 @@ export interface operations {
             };
         };
     };
+    v1CreateBarcode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A barcode to make. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The symbology: EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code.
+                     * @enum {string}
+                     */
+                    type: "ean13" | "ean8" | "upca" | "upce" | "itf14" | "gs1-128" | "gs1-datamatrix" | "qrcode";
+                    /**
+                     * @description EAN/UPC/ITF-14: the digits, with or without the check digit (computed when left out, verified when given). gs1-128 and gs1-datamatrix: a GS1 element string, every AI in parentheses, e.g. (01)09501101530003(17)250101(10)AB12. qrcode: any text up to 1,000 characters, a GS1 Digital Link URL included.
+                     * @example 590123412345
+                     */
+                    data: string;
+                    /** @description EAN/UPC only: 0.8 to 2.0 (default 1, an X-dimension of 0.33 mm). */
+                    magnification?: number;
+                    /** @description The module (X-dimension) in mm, for the types not sized by magnification: itf14 0.495–1.016 (default 1.016), gs1-128 0.25–1.016 (default 0.495), gs1-datamatrix and qrcode 0.25–1.0 (default 0.5). */
+                    moduleMm?: number;
+                    /** @description Narrows every bar (every dark module of a 2D symbol) by this much, mm (default 0). */
+                    barWidthReductionMm?: number;
+                    /** @description Writes the digits under a linear symbol as outlined text (default true). 2D symbols have none. */
+                    humanReadable?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Too Many Requests */
+            429: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    "retry-after": components["headers"]["RetryAfter"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 429,
+                     *       "error": "Too Many Requests",
+                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
     getV1ProjectPreflight: {
         parameters: {
             query?: {
-                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it. */
-                condition?: "fogra39" | "gracol2006";
+                /** @description Bleed around every cut outline, in millimetres (0–20). */
+                bleedMm?: number;
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it. */
+                condition?: "fogra39" | "fogra29" | "gracol2006";
                 /**
                  * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
                  * @example print
@@ -7248,7 +7503,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN, BARCODE_SIZE, BARCODE_QUIET_ZONE, BARCODE_CONTRAST, PROFILE_MISMATCH, NO_BLEED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -10057,8 +10312,10 @@ export interface operations {
     getProjectPreflight: {
         parameters: {
             query?: {
-                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it. */
-                condition?: "fogra39" | "gracol2006";
+                /** @description Bleed around every cut outline, in millimetres (0–20). */
+                bleedMm?: number;
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it. */
+                condition?: "fogra39" | "fogra29" | "gracol2006";
                 /**
                  * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
                  * @example print
@@ -10109,7 +10366,7 @@ export interface operations {
                             findings: {
                                 /** @enum {string} */
                                 severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN, BARCODE_SIZE, BARCODE_QUIET_ZONE, BARCODE_CONTRAST, PROFILE_MISMATCH, NO_BLEED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
                                 code: string;
                                 message: string;
                                 artworkId?: string;
@@ -10229,8 +10486,10 @@ export interface operations {
                 dieline?: boolean;
                 /** @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both. */
                 colorSpace?: "rgb" | "cmyk";
-                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it. */
-                condition?: "fogra39" | "gracol2006";
+                /** @description cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only. */
+                richBlack?: boolean;
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it. */
+                condition?: "fogra39" | "fogra29" | "gracol2006";
                 /** @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed. */
                 glueAreas?: "knockout" | "print";
                 /** @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none. */
@@ -10272,7 +10531,7 @@ export interface operations {
                     etag: string;
                     /** @description private, no-cache */
                     "cache-control": string;
-                    /** @description attachment; filename="<template>-<L>x<W>x<H>-print.pdf" */
+                    /** @description attachment; filename="<project name>-v<version>-<rgb|cmyk>.pdf" (the name in ASCII letters, digits and dashes) */
                     "content-disposition"?: string;
                     [name: string]: unknown;
                 };
@@ -11926,6 +12185,155 @@ export interface operations {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
                      *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unexpected failure (500), or 503 while the server shuts down. */
+            default: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 500,
+                     *       "error": "Internal Server Error",
+                     *       "message": "An unexpected error occurred."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+        };
+    };
+    createBarcode: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A barcode to make. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The symbology: EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code.
+                     * @enum {string}
+                     */
+                    type: "ean13" | "ean8" | "upca" | "upce" | "itf14" | "gs1-128" | "gs1-datamatrix" | "qrcode";
+                    /**
+                     * @description EAN/UPC/ITF-14: the digits, with or without the check digit (computed when left out, verified when given). gs1-128 and gs1-datamatrix: a GS1 element string, every AI in parentheses, e.g. (01)09501101530003(17)250101(10)AB12. qrcode: any text up to 1,000 characters, a GS1 Digital Link URL included.
+                     * @example 590123412345
+                     */
+                    data: string;
+                    /** @description EAN/UPC only: 0.8 to 2.0 (default 1, an X-dimension of 0.33 mm). */
+                    magnification?: number;
+                    /** @description The module (X-dimension) in mm, for the types not sized by magnification: itf14 0.495–1.016 (default 1.016), gs1-128 0.25–1.016 (default 0.495), gs1-datamatrix and qrcode 0.25–1.0 (default 0.5). */
+                    moduleMm?: number;
+                    /** @description Narrows every bar (every dark module of a 2D symbol) by this much, mm (default 0). */
+                    barWidthReductionMm?: number;
+                    /** @description Writes the digits under a linear symbol as outlined text (default true). 2D symbols have none. */
+                    humanReadable?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            /** @description Bad Request */
+            400: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 400,
+                     *       "error": "Bad Request",
+                     *       "message": "body must have required property 'name'."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unauthorized */
+            401: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 401,
+                     *       "error": "Unauthorized",
+                     *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Request body is too large."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Media Type: text/plain"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Service Unavailable */
+            503: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 503,
+                     *       "error": "Service Unavailable",
+                     *       "message": "Database is unavailable."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];

@@ -1,9 +1,11 @@
 /**
  * RGB → the printing condition's CMYK, with sharp (libvips + lcms) and the condition's profile,
  * perceptual intent (the profile's perceptual tables map the sRGB gamut into the condition's).
- * Flat colours go through the same transform as images, except pure black, which prints as K only.
+ * Flat colours go through the same transform as images, except neutral ones (black.ts), which print
+ * as K only.
  */
 import { fileURLToPath } from 'node:url';
+import { conditionKRamp, greyK, isNeutral } from './black.js';
 import { profilePath, type PrintCondition } from './conditions.js';
 import { loadSharp } from './images.js';
 import type { Rgb } from './types.js';
@@ -11,13 +13,12 @@ import type { Rgb } from './types.js';
 /** The filesystem path sharp's withIccProfile needs. */
 export const profileFsPath = (condition: PrintCondition) => fileURLToPath(profilePath(condition.profileFile));
 
-const K_ONLY: [number, number, number, number] = [0, 0, 0, 100];
 const cache = new Map<string, Promise<[number, number, number, number]>>();
 
-/** An sRGB colour as CMYK percentages (one decimal) in the condition; #000 is 0/0/0/100. */
-export function rgbToCmyk(color: Rgb, condition: PrintCondition): Promise<[number, number, number, number]> {
+/** An sRGB colour as CMYK percentages (one decimal) in the condition; a neutral one K only. */
+export async function rgbToCmyk(color: Rgb, condition: PrintCondition): Promise<[number, number, number, number]> {
+  if (isNeutral(color)) return [0, 0, 0, greyK(await conditionKRamp(condition), color)];
   const [r, g, b] = color;
-  if (r === 0 && g === 0 && b === 0) return Promise.resolve([...K_ONLY]);
   const key = `${condition.key}:${r},${g},${b}`;
   let result = cache.get(key);
   if (!result) {

@@ -28,6 +28,14 @@ export const PRINT_CONDITIONS: Readonly<Record<string, PrintCondition>> = {
     inkLimit: 300,
     profileFile: 'fogra39.icc',
   },
+  fogra29: {
+    key: 'fogra29',
+    identifier: 'FOGRA29',
+    registry: 'http://www.color.org',
+    description: 'Offset commercial and specialty printing according to ISO 12647-2:2004/Amd 1, OFCOM, paper type 4 = uncoated white, 120 g/m2, screen ruling 60/cm',
+    inkLimit: 300,
+    profileFile: 'fogra29.icc',
+  },
   gracol2006: {
     key: 'gracol2006',
     identifier: 'CGATS TR 006',
@@ -40,6 +48,13 @@ export const PRINT_CONDITIONS: Readonly<Record<string, PrintCondition>> = {
 
 export const DEFAULT_CONDITION = 'fogra39';
 export const CONDITION_KEYS = Object.keys(PRINT_CONDITIONS);
+/** Materials printed uncoated (the board's own surface), so for FOGRA29 unless asked otherwise. */
+export const UNCOATED_MATERIALS: readonly string[] = ['kraft', 'corrugated'];
+
+/** The condition a design prints for without `condition=`: by its material. */
+export function conditionForMaterial(material: unknown): string {
+  return typeof material === 'string' && UNCOATED_MATERIALS.includes(material) ? 'fogra29' : DEFAULT_CONDITION;
+}
 
 export function printCondition(key: string | undefined): PrintCondition {
   return PRINT_CONDITIONS[key ?? DEFAULT_CONDITION] ?? PRINT_CONDITIONS[DEFAULT_CONDITION]!;

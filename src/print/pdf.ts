@@ -12,8 +12,12 @@
  * its own layer and overprints; the artwork overprints the White plate. `mirror` turns each page
  * over for printing on the reverse of a clear film.
  * `rgb`: colours and images in the document's ICC-based sRGB. `cmyk`: converted once with the
- * condition's profile (images.ts, cmyk.ts); CMYK JPEGs pass through in both.
- * Fixed dates and a fixed image order make the bytes a function of the inputs.
+ * condition's profile (images.ts, cmyk.ts); CMYK JPEGs pass through in both. Neutral vector colours
+ * are one grey ink in both (K only; DeviceGray in rgb), dark text and thin strokes overprint
+ * (black.ts, overprint.ts); eye marks are K only.
+ * With marks, a slug line names the job below the crop marks (slug.ts). The dates are the design
+ * version's (fixed when none is given) and the image order is fixed: the bytes are a function of
+ * the inputs.
  */
 import {
   collectPdf,
@@ -29,6 +33,7 @@ import type { Point } from '../dielines/index.js';
 import { createHash } from 'node:crypto';
 import { createLimiter } from '../lib/concurrency.js';
 import { gradientLine } from './background.js';
+import { conditionKRamp, RICH_BLACK, RICH_BLACK_MIN_AREA_MM2 } from './black.js';
 import { profileFsPath, rgbToCmyk } from './cmyk.js';
 import { conditionProfile, printCondition, srgbProfile, type PrintCondition } from './conditions.js';
 import { eyeMarks } from './containers.js';
@@ -36,8 +41,10 @@ import { EFFECT_PLATES, platesIn, WHITE_CHOKE_MM, WHITE_PLATE } from './effects.
 import { inkedAreaMask, isEmpty, rasterArtworkMask, stencilXObject } from './masks.js';
 import { CMYK_JPEG_QUALITY, pdfImage, type ImageTarget, type PdfImageData, type PrintColorSpace } from './images.js';
 import { PrintLayers } from './layers.js';
+import { installPressInks } from './overprint.js';
 import { declarePdfX } from './pdfx.js';
 import { drawBarcode, readBarcodeOutline, type BarcodeOutline } from './barcode-ink.js';
+import { drawSlug, slugText, type SlugInfo } from './slug.js';
 import { drawSvg, prepareSvg, type PreparedSvg, type SvgTarget } from './svg.js';
 import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, ResolvedAsset, Rgb } from './types.js';
 
@@ -60,6 +67,12 @@ export interface PrintOptions {
   white?: 'none' | 'underlay';
   /** Each page mirrored left to right, marks included, for printing on the reverse of a film. */
   mirror?: boolean;
+  /** cmyk: #000 filled areas of at least RICH_BLACK_MIN_AREA_MM2 print as RICH_BLACK (default false). */
+  richBlack?: boolean;
+  /** ISO date of the design's version: the file's CreationDate, ModDate and XMP dates, and the slug's. */
+  documentDate?: string;
+  /** With marks: the slug line below each page's crop marks. */
+  slug?: SlugInfo;
 }
 
 export const SVG_MIME = 'image/svg+xml';
@@ -263,9 +276,22 @@ function tracePolygon(doc: SpotColorDocument, points: readonly Point[]): void {
   doc.closePath();
 }
 
+/** A flat colour as the file writes it: in rgb, neutral ones become DeviceGray when drawn (overprint.ts). */
 async function paint(color: Rgb, colorSpace: PrintColorSpace, condition: PrintCondition): Promise<Color> {
   if (colorSpace === 'cmyk') return rgbToCmyk(color, condition);
   return [...color];
+}
+
+const isBlack = ([r, g, b]: Rgb) => r === 0 && g === 0 && b === 0;
+
+/** The area of a polygon, mm². */
+function polygonArea(points: readonly Point[]): number {
+  let twice = 0;
+  points.forEach(([x, y], i) => {
+    const [nx, ny] = points[(i + 1) % points.length]!;
+    twice += x * ny - nx * y;
+  });
+  return Math.abs(twice) / 2;
 }
 
 async function drawBackground(
@@ -275,10 +301,12 @@ async function drawBackground(
   assets: AssetRegistry,
   colorSpace: PrintColorSpace,
   condition: PrintCondition,
+  richBlack: boolean,
 ): Promise<void> {
   const box = boundsOf(layers.bleed);
   if (background.kind === 'color') {
-    doc.rect(box.x, box.y, box.width, box.height).fill((await paint(background.color, colorSpace, condition)) as never);
+    const rich = richBlack && colorSpace === 'cmyk' && isBlack(background.color) && polygonArea(layers.bleed) >= RICH_BLACK_MIN_AREA_MM2;
+    doc.rect(box.x, box.y, box.width, box.height).fill((rich ? [...RICH_BLACK] : await paint(background.color, colorSpace, condition)) as never);
     return;
   }
   if (background.kind === 'gradient') {
@@ -365,17 +393,22 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
   const PDFDocument = await pdfDocumentClass();
   const { dieline } = placement;
   const condition = printCondition(options.condition);
+  const date = options.documentDate ? new Date(options.documentDate) : null;
+  const slug = options.marks && options.slug ? slugText(options.slug, condition.identifier, options.colorSpace, date ?? new Date(0)) : null;
   const margin = options.bleedMm + (options.marks ? MARK_GAP_MM + MARK_LENGTH_MM + 1 : 0);
   const { inside } = dieline.dimensions;
   const doc = new PDFDocument({
     autoFirstPage: false,
     margin: 0,
     pdfVersion: '1.6',
-    info: fixedInfo(
-      `${dieline.styleName}, inside ${inside.widthMm} x ${inside.depthMm} x ${inside.heightMm} mm`,
-      `Print file for template ${dieline.templateId}, ${condition.identifier}, ${options.colorSpace.toUpperCase()}`,
-      'packaging-template-service print',
-    ),
+    info: {
+      ...fixedInfo(
+        `${dieline.styleName}, inside ${inside.widthMm} x ${inside.depthMm} x ${inside.heightMm} mm`,
+        `Print file for template ${dieline.templateId}, ${condition.identifier}, ${options.colorSpace.toUpperCase()}`,
+        'packaging-template-service print',
+      ),
+      ...(date ? { CreationDate: date, ModDate: date } : {}),
+    },
   }) as SpotColorDocument;
   const done = collectPdf(doc);
   const rgb = options.colorSpace === 'rgb';
@@ -385,7 +418,8 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     srgbProfile: rgb ? await srgbProfile() : null,
     documentId: documentId(placement, options),
   });
-  const svgTarget: SvgTarget = { colorSpace: options.colorSpace, condition, srgb };
+  installPressInks(doc, { grayRamp: rgb ? await conditionKRamp(condition) : null, overSpotPlates: options.white === 'underlay' });
+  const svgTarget: SvgTarget = { colorSpace: options.colorSpace, condition, srgb, richBlack: options.richBlack ?? false };
   const assets = new AssetRegistry(
     doc,
     { colorSpace: options.colorSpace, cmykProfilePath: profileFsPath(condition), jpegQuality: options.jpegQuality ?? CMYK_JPEG_QUALITY },
@@ -396,7 +430,7 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
   assets.prefetch(placedAssets(placement));
   const effects = platesIn(placement.pieces.flatMap((piece) => piece.images.flatMap((image) => (image.effect ? [image.effect] : []))));
   const white = options.white === 'underlay';
-  // A tube laminate's or pouch's eye marks: solid darkest ink above the artwork, on their own layer.
+  // A tube laminate's or pouch's eye marks: solid K above the artwork, on their own layer.
   const marks = eyeMarks(placement.dieline);
   const layers = new PrintLayers(doc, [
     ...(white ? (['white'] as const) : []),
@@ -494,7 +528,7 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
       clipToPiece();
       // Process inks overprint the White plate under them (OPM 0: among themselves they knock out as usual).
       if (white) doc.addContent('/GsInksOverWhite gs');
-      if (piece.background) await drawBackground(doc, piece, piece.background, assets, options.colorSpace, condition);
+      if (piece.background) await drawBackground(doc, piece, piece.background, assets, options.colorSpace, condition, options.richBlack ?? false);
       for (const image of piece.images) {
         const foil = image.effect !== undefined && EFFECT_PLATES[image.effect].replacesInk;
         await inImageFrame(image, () =>
@@ -531,6 +565,7 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
       await layers.on('cut', () => strokeDielinePaths(doc, paths, ['cut']));
     }
     if (options.marks) drawCropMarks(doc, trim, options.bleedMm);
+    if (slug) drawSlug(doc, slug, trim, options.bleedMm + MARK_GAP_MM, options.colorSpace === 'cmyk' ? [0, 0, 0, 100] : [0, 0, 0]);
     doc.restore();
   }
   doc.end();

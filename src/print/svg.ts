@@ -2,13 +2,19 @@
  * SVG assets drawn as vector paths into the print PDF (never rasterised): resvg first normalises
  * the file (CSS resolved, `use` expanded, text converted to outlines, colours as #rrggbb), then
  * svg-to-pdfkit writes the paths. Colours go through the file's colour handling: in cmyk each
- * #rrggbb is converted with the condition's profile beforehand (the callback is synchronous), in
- * rgb they stay RGB under the page's DefaultRGB (sRGB). Raster images inside an SVG and links are
- * left out: an SVG may name files on this machine, and PDF/X forbids annotations.
+ * #rrggbb is converted with the condition's profile beforehand (the callback is synchronous), a
+ * neutral one to K only; in rgb they stay RGB under the page's DefaultRGB (sRGB), neutral ones
+ * DeviceGray (overprint.ts). Text keeps its role through the outlining (svg-paint-roles.ts), so
+ * dark text overprints; with richBlack, large #000 fills are rich black in cmyk. Raster images
+ * inside an SVG and links are left out: an SVG may name files on this machine, and PDF/X forbids
+ * annotations.
  */
 import type SVGtoPDFFunction from 'svg-to-pdfkit';
 import type { PrintCondition } from './conditions.js';
+import { RICH_BLACK, RICH_BLACK_MIN_AREA_MM2 } from './black.js';
 import { rgbToCmyk } from './cmyk.js';
+import { markText } from './overprint.js';
+import { markPaintRoles, paintRole, tagTextElements } from './svg-paint-roles.js';
 import type { Rgb } from './types.js';
 
 type Cmyk = [number, number, number, number];
@@ -53,19 +59,38 @@ export interface SvgTarget {
    * or a process colour (the paper's, to knock out under foil). Unpainted stays unpainted.
    */
   ink?: string | number[];
+  /** cmyk: #000 fills of at least RICH_BLACK_MIN_AREA_MM2 (placed) print as RICH_BLACK. */
+  richBlack?: boolean;
 }
 
-/** Prepared once per asset: the normalised SVG and, in cmyk, its palette. */
+/** Prepared once per asset: the normalised SVG (text paints marked) and, in cmyk, its palette. */
 export interface PreparedSvg {
   svg: string;
+  textIds: ReadonlySet<string>;
   palette: Map<string, Cmyk> | null;
   draw: typeof SVGtoPDFFunction;
 }
 
 export async function prepareSvg(bytes: Buffer, target: SvgTarget): Promise<PreparedSvg> {
-  const svg = await normaliseSvg(bytes);
+  const tagged = tagTextElements(bytes.toString('utf8'));
+  const normalised = await normaliseSvg(Buffer.from(tagged.svg));
   const { SVGtoPDF } = await loadModules();
-  return { svg, palette: target.colorSpace === 'cmyk' ? await cmykPalette(svg, target.condition) : null, draw: SVGtoPDF };
+  return {
+    svg: markPaintRoles(normalised, tagged.textIds, null),
+    textIds: tagged.textIds,
+    palette: target.colorSpace === 'cmyk' ? await cmykPalette(normalised, target.condition) : null,
+    draw: SVGtoPDF,
+  };
+}
+
+/** The SVG to draw at `width` × `height` mm: with richBlack, its large #000 fills marked. */
+function svgAtSize(prepared: PreparedSvg, width: number, height: number, target: SvgTarget): string {
+  if (target.colorSpace !== 'cmyk' || !target.richBlack) return prepared.svg;
+  const viewBox = /<svg\b[^>]*\sviewBox="([^"]*)"/.exec(prepared.svg)?.[1]?.split(/[\s,]+/).map(Number);
+  if (!viewBox || viewBox.length !== 4 || !(viewBox[2]! > 0 && viewBox[3]! > 0)) return prepared.svg;
+  // svg-to-pdfkit fits the viewBox into the rectangle keeping its aspect ratio (xMidYMid meet).
+  const mmPerUnit = Math.min(width / viewBox[2]!, height / viewBox[3]!);
+  return markPaintRoles(prepared.svg, prepared.textIds, RICH_BLACK_MIN_AREA_MM2 / (mmPerUnit * mmPerUnit));
 }
 
 interface RefData {
@@ -92,30 +117,24 @@ export function drawSvg(doc: PDFKit.PDFDocument, prepared: PreparedSvg, width: n
     return ref;
   };
   try {
-    prepared.draw(doc as never, prepared.svg, 0, 0, {
+    prepared.draw(doc as never, svgAtSize(prepared, width, height, target), 0, 0, {
       width,
       height,
       assumePt: true,
       imageCallback: () => '',
       documentCallback: () => '',
       warningCallback: () => undefined,
-      ...(target.ink !== undefined
-        ? {
-            colorCallback: (color) => {
-              if (!color) return color;
-              return [target.ink, color[1] > 0 ? 1 : 0] as unknown as SVGtoPDFFunction.Color;
-            },
-          }
-        : prepared.palette
-        ? {
-            colorCallback: (color) => {
-              if (!color) return color;
-              // svg-to-pdfkit passes pdfkit colours through; a CMYK array is one pdfkit accepts.
-              const cmykColor = prepared.palette!.get(rgbKey(color[0])) ?? [0, 0, 0, 100];
-              return [cmykColor, color[1]] as unknown as SVGtoPDFFunction.Color;
-            },
-          }
-        : {}),
+      // svg-to-pdfkit calls it with the colour as written too (its typings declare one argument).
+      colorCallback: ((color: SVGtoPDFFunction.Color | undefined, raw?: string) => {
+        if (!color) return color;
+        if (target.ink !== undefined) return [target.ink, color[1] > 0 ? 1 : 0] as unknown as SVGtoPDFFunction.Color;
+        const role = paintRole(raw);
+        // svg-to-pdfkit passes pdfkit colours through; a CMYK array is one pdfkit accepts.
+        let paint: readonly number[] = prepared.palette ? (prepared.palette.get(rgbKey(color[0])) ?? [0, 0, 0, 100]) : color[0];
+        if (role === 'large-black' && prepared.palette && target.richBlack) paint = RICH_BLACK;
+        if (role === 'text') paint = markText(paint);
+        return [paint, color[1]] as unknown as SVGtoPDFFunction.Color;
+      }) as (color: SVGtoPDFFunction.Color) => SVGtoPDFFunction.Color,
     });
   } finally {
     writable.ref = originalRef;

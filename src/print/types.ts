@@ -76,7 +76,9 @@ export type FindingCode =
   | 'EFFECT_NOT_OFFERED'
   | 'BARCODE_SIZE'
   | 'BARCODE_QUIET_ZONE'
-  | 'BARCODE_CONTRAST';
+  | 'BARCODE_CONTRAST'
+  | 'PROFILE_MISMATCH'
+  | 'NO_BLEED';
 
 export interface Finding {
   severity: Severity;

@@ -1,11 +1,12 @@
-// GET /projects/:id/preflight's query: the printing condition (ink limit), how the print treats glue
+// GET /projects/:id/preflight's query: the bleed (as print takes it), the printing condition (ink limit,
+// profiles), how the print treats glue
 // areas (the same name and values as the print's query: the severity of GLUE_AREA findings), the
 // rigid box's part and the containers' layout options.
 import { Type, type Static } from '@sinclair/typebox';
 import { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode } from '../print/index.js';
 import { StrictObject } from './common.js';
 import { ContainerOptionsProperties } from './containers.js';
-import { ConditionQuery } from './print.js';
+import { BleedQuery, ConditionQuery } from './print.js';
 import { WrapPartQuery } from './parts.js';
 
 export const PreflightGlueAreas = Type.Unsafe<GlueAreasMode>({
@@ -19,6 +20,7 @@ export const PreflightGlueAreas = Type.Unsafe<GlueAreasMode>({
 });
 
 export const PreflightQuery = StrictObject({
+  ...BleedQuery,
   ...ConditionQuery,
   glueAreas: Type.Optional(PreflightGlueAreas),
   ...WrapPartQuery,

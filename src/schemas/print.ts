@@ -3,7 +3,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { DEFAULT_BLEED_MM } from '../dielines/index.js';
 import { BLEED_LIMITS } from '../dielines/limits.js';
-import { CONDITION_KEYS, DEFAULT_CONDITION, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, type GlueAreasMode } from '../print/index.js';
+import { CONDITION_KEYS, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, type GlueAreasMode } from '../print/index.js';
 import { WHITE_MODES, type WhiteMode } from '../print/effects.js';
 import { StrictObject } from './common.js';
 import { WrapPartQuery } from './parts.js';
@@ -17,9 +17,8 @@ export const ConditionQuery = {
     Type.Unsafe<string>({
       type: 'string',
       enum: [...CONDITION_KEYS],
-      default: DEFAULT_CONDITION,
       description:
-        'Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated, default) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Names the OutputIntent and its profile; CMYK conversion and the ink limit follow it.',
+        'Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.',
     }),
   ),
 };
@@ -49,7 +48,8 @@ export const WhiteQuery = {
   ),
 };
 
-export const PrintQuery = StrictObject({
+/** `bleedMm=`: print, and preflight (which checks the placement at the same bleed). */
+export const BleedQuery = {
   bleedMm: Type.Optional(
     Type.Number({
       minimum: BLEED_LIMITS.min,
@@ -58,6 +58,10 @@ export const PrintQuery = StrictObject({
       description: `Bleed around every cut outline, in millimetres (${BLEED_LIMITS.min}–${BLEED_LIMITS.max}).`,
     }),
   ),
+};
+
+export const PrintQuery = StrictObject({
+  ...BleedQuery,
   marks: Type.Optional(BooleanQuery('Crop marks outside the bleed.')),
   dieline: Type.Optional(BooleanQuery('Cut and crease lines as the overprinting spot colours CutContour and Crease.')),
   colorSpace: Type.Optional(
@@ -66,6 +70,13 @@ export const PrintQuery = StrictObject({
       enum: ['rgb', 'cmyk'],
       default: 'rgb',
       description: "rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.",
+    }),
+  ),
+  richBlack: Type.Optional(
+    Type.Boolean({
+      default: false,
+      description:
+        'cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.',
     }),
   ),
   ...ConditionQuery,
@@ -100,7 +111,7 @@ export type PreviewQuery = Static<typeof PreviewQuery>;
 export const FindingSchema = Type.Object(
   {
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE.' }),
+    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN, BARCODE_SIZE, BARCODE_QUIET_ZONE, BARCODE_CONTRAST, PROFILE_MISMATCH, NO_BLEED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE.' }),
     message: Type.String(),
     artworkId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),
@@ -134,7 +145,7 @@ export const PrintResponse = {
   description: 'The print-ready PDF: one page per piece.',
   headers: {
     ...cachingHeaders,
-    'content-disposition': Type.String({ description: 'attachment; filename="<template>-<L>x<W>x<H>-print.pdf"' }),
+    'content-disposition': Type.String({ description: 'attachment; filename="<project name>-v<version>-<rgb|cmyk>.pdf" (the name in ASCII letters, digits and dashes)' }),
   },
   content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
 };

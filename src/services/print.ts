@@ -8,7 +8,7 @@ import type { ContainerOptions } from '../dielines/containers/index.js';
 import { DEFAULT_BLEED_MM, DielineSizeError, type Bounds } from '../dielines/index.js';
 import { badRequest, HttpError, MESSAGES } from '../errors.js';
 import {
-  DEFAULT_CONDITION,
+  conditionForMaterial,
   DEFAULT_GLUE_AREAS,
   dielineSizeFinding,
   noDielineFinding,
@@ -36,7 +36,9 @@ import { resolveWhite, substrateColor } from '../print/effects.js';
 import { barcodeFindings } from '../print/barcode-checks.js';
 import { loadSharp } from '../print/images.js';
 import { svgIntrinsicSize } from '../print/svg-size.js';
+import { noBleedFindings } from '../print/bleed-findings.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
+import { profileMismatchFindings } from '../print/profile-match.js';
 import type { Renderer } from '../render/index.js';
 import type { AssetRepository, PlacedFile, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
@@ -63,6 +65,20 @@ export interface RenderedFile {
   body: Buffer;
   contentType: string;
   fileName: string;
+}
+
+/** `<project name>-v<version>-<rgb|cmyk>.pdf`, the name in ASCII letters, digits and dashes. */
+export function printFileName(project: Pick<Project, 'name' | 'version'>, colorSpace: string): string {
+  const name =
+    project.name
+      .normalize('NFKD')
+      .replace(/[\u0300-\u036f]/g, '')
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 80)
+      .replace(/-+$/, '') || 'project';
+  return `${name}-v${project.version}-${colorSpace}.pdf`;
 }
 
 /** A 304 needs only the ETag: the body is rendered only when the client does not have it. */
@@ -200,13 +216,18 @@ export function createPrintService(
     return report([...checked.findings, ...zoneFindings(placement), ...barcodeFindings(placement, prepared.state)]);
   }
 
-  /** The preflight the route answers: the placement's findings plus each image's ink coverage in the condition. */
-  async function fullPreflight(prepared: Prepared, condition: string | undefined, options: StructureOptions): Promise<PreflightReport> {
+  /**
+   * The preflight the route answers: the placement's findings at the bleed asked for, plus each
+   * image's ink coverage and profile in the condition.
+   */
+  async function fullPreflight(prepared: Prepared, condition: string | undefined, bleedMm: number, options: StructureOptions): Promise<PreflightReport> {
     const base = preflightOf(prepared, options);
     if (!prepared.dieline) return base;
     const placement = place({ ...prepared, dieline: prepared.dieline });
-    const ink = await inkCoverageFindings(placement, printCondition(condition));
-    return report([...base.findings, ...ink, ...(await effectDetailFindings(placement))]);
+    const chosen = printCondition(condition ?? conditionForMaterial(prepared.state.material));
+    const ink = await inkCoverageFindings(placement, chosen);
+    const profiles = await profileMismatchFindings(placement, chosen);
+    return report([...base.findings, ...noBleedFindings(prepared.dieline, bleedMm), ...ink, ...profiles, ...(await effectDetailFindings(placement))]);
   }
 
   /** The request's container options, checked against the template (400 when one does not apply). */
@@ -261,7 +282,8 @@ export function createPrintService(
       const files = await ownedFiles(project);
       const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
       const part = printedPart(project, query);
-      const result = await admission.admit(null, async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part, containers), query.condition, options));
+      const bleedMm = query.bleedMm ?? DEFAULT_BLEED_MM;
+      const result = await admission.admit(null, async () => fullPreflight(await prepare(project, files, bleedMm, part, containers), query.condition, bleedMm, options));
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -278,14 +300,17 @@ export function createPrintService(
         marks: query.marks ?? true,
         dieline: query.dieline ?? true,
         colorSpace: query.colorSpace ?? 'rgb',
-        condition: query.condition ?? DEFAULT_CONDITION,
+        condition: query.condition ?? conditionForMaterial((project.artworkJson as DesignState | null)?.material),
         glueAreas: query.glueAreas ?? 'knockout',
         white: resolveWhite(query.white, design.material, design.finish),
         mirror: query.mirror ?? false,
+        richBlack: query.richBlack ?? false,
+        documentDate: project.updatedAt.toISOString(),
+        slug: { projectName: project.name, version: project.version },
       };
       const files = await ownedFiles(project);
-      const { widthMm, depthMm, heightMm } = project;
       return {
+        // The options carry the project's name, version and date: the slug and the file's dates.
         etag: inputEtag('print', project, [options, part, optionsKey(project, containers)], files),
         render: (signal) =>
           admission.admit(project.userId, async () => {
@@ -293,7 +318,7 @@ export function createPrintService(
             const checked = preflightOf(prepared, { glueAreas: options.glueAreas });
             if (!checked.ready || !prepared.dieline) throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
             const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, signal);
-            return { body, contentType: 'application/pdf', fileName: `${project.templateId}-${widthMm}x${depthMm}x${heightMm}-print.pdf` };
+            return { body, contentType: 'application/pdf', fileName: printFileName(project, options.colorSpace) };
           }),
       };
     },

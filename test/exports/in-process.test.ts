@@ -58,7 +58,7 @@ describe('exports rendered in the web process', () => {
     const file = await download(done.downloadUrl!);
     expect(file.statusCode).toBe(200);
     expect(file.headers['content-type']).toBe('application/pdf');
-    expect(file.headers['content-disposition']).toBe('attachment; filename="mailer-box-300x220x80-print.pdf"');
+    expect(file.headers['content-disposition']).toBe('attachment; filename="print-test-v1-rgb.pdf"');
     const sync = await app.inject({ method: 'GET', url: `/projects/${projectId}/print?marks=false`, headers: owner.auth });
     // The synchronous route renders the current version (200 mm wide); the export the requested one.
     const [exported] = pdfPageSizes(file.rawPayload);

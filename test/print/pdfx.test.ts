@@ -81,7 +81,7 @@ async function printOf(id: string, query: string): Promise<Buffer> {
 /** The design of the issue: photos (RGB and CMYK JPEGs, a transparent PNG) and an SVG logo, on a black background. */
 function design() {
   return {
-    material: 'kraft',
+    material: 'cardboard',
     background: { kind: 'color', value: '#000' },
     artworks: [
       artwork('photo', 'back', uploads.photo!.url, { scale: 0.9 }),
@@ -161,7 +161,7 @@ beforeAll(async () => {
     'image/png',
   );
   await upload('logo', LOGO, 'logo.svg', 'image/svg+xml');
-});
+}, 180_000);
 
 afterAll(async () => {
   await app.close();

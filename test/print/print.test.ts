@@ -85,7 +85,7 @@ describe('print PDF', () => {
     const response = await get(`/projects/${id}/print`);
     expect(response.statusCode, response.body).toBe(200);
     expect(response.headers['content-type']).toBe('application/pdf');
-    expect(response.headers['content-disposition']).toBe('attachment; filename="mailer-box-300x220x80-print.pdf"');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="print-test-v1-rgb.pdf"');
     expect(response.headers['cache-control']).toBe('private, no-cache');
     const pdf = response.rawPayload;
     const [page, ...rest] = await rasterisePdf(pdf, 72);
