@@ -10,6 +10,9 @@ import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
 import { renderSheetPdf } from '../dielines/sheet-pdf.js';
 import { assertSvgFiltersBounded } from './svg-filters.js';
+import { measureInk } from '../print/ink-coverage.js';
+import type { PrintCondition } from '../print/conditions.js';
+import type { ResolvedAsset } from '../print/types.js';
 
 export const TASKS = {
   /** An upload's facts and thumbnail; an SVG's filters are checked before it is rasterised. */
@@ -25,6 +28,8 @@ export const TASKS = {
     const layout = layoutSheet(blankShape(dieline), sheet);
     return { layout, pdf: pdf ? await renderSheetPdf(dieline, layout) : null };
   },
+  /** The preflight's image work: each raster image's highest total ink in the condition. */
+  'print.inkCoverage': ({ assets, condition }: { assets: ResolvedAsset[]; condition: PrintCondition }) => measureInk(assets, condition),
   'print.texture': ({ placement, sizePx, window, look }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds; look: TextureLook }) =>
     renderTextureMaps(placement, sizePx, window, look),
 } as const;

@@ -33,7 +33,9 @@ import { unwrapPlacement, zoneFindings } from '../print/containers.js';
 import { effectDetailFindings } from '../print/effect-findings.js';
 import { resolveWhite, substrateColor } from '../print/effects.js';
 import { loadSharp } from '../print/images.js';
-import { inkCoverageFindings } from '../print/ink-coverage.js';
+import { inkCoverageFindings, inkMeasuredAssets } from '../print/ink-coverage.js';
+import type { PrintCondition } from '../print/conditions.js';
+import { LRUCache } from 'lru-cache';
 import type { Renderer } from '../render/index.js';
 import type { AssetRepository, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
@@ -52,6 +54,9 @@ import {
   requireContainerOptions,
   type PrintGeometry,
 } from './print-geometry.js';
+
+/** Ink totals remembered (a number each, keyed by image digest and condition). */
+const INK_CACHE_ENTRIES = 10_000;
 
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
 const RENDERER_VERSION = 3;
@@ -124,9 +129,16 @@ export function createPrintService(
   admission: PrintAdmission,
 ) {
   /** The sheet's print as a model's textures, or null when nothing prints on it. */
-  function textureMaps(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps> | null {
+  function textureMaps(
+    placement: Placement<PrintSurface>,
+    sizePx: number,
+    window: Bounds | undefined,
+    look: TextureLook,
+    account: string,
+    signal?: AbortSignal,
+  ): Promise<TextureMaps> | null {
     if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-    return renderer.run('texture', 'print.texture', { placement, sizePx, window, look }, signal);
+    return renderer.run('texture', 'print.texture', { placement, sizePx, window, look }, account, signal);
   }
 
   const baseUrl = publicBaseUrl ?? undefined;
@@ -184,13 +196,45 @@ export function createPrintService(
     return report([...checked.findings, ...zoneFindings(placement)]);
   }
 
+  /** Highest total ink by asset digest and condition: an image is decoded once per condition. */
+  const inkTotals = new LRUCache<string, number>({ max: INK_CACHE_ENTRIES });
+
+  /**
+   * Each asset's highest total ink in condition: from the cache, else measured in a render child
+   * for account (the preflight's own deadline), all the uncached images in one task.
+   */
+  async function measuredInk(assets: ResolvedAsset[], condition: PrintCondition, account: string, signal?: AbortSignal): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    const missing: Array<{ asset: ResolvedAsset; key: string }> = [];
+    for (const asset of assets) {
+      const key = `${createHash('sha256').update(await asset.load()).digest('hex')}:${condition.key}`;
+      const total = inkTotals.get(key);
+      if (total === undefined) missing.push({ asset, key });
+      else totals.set(asset.name, total);
+    }
+    if (missing.length === 0) return totals;
+    const measured = await renderer.run('preflight', 'print.inkCoverage', { assets: missing.map(({ asset }) => asset), condition }, account, signal);
+    missing.forEach(({ asset, key }, index) => {
+      inkTotals.set(key, measured[index]!);
+      totals.set(asset.name, measured[index]!);
+    });
+    return totals;
+  }
+
   /** The preflight the route answers: the placement's findings plus each image's ink coverage in the condition. */
-  async function fullPreflight(prepared: Prepared, condition: string | undefined, options: StructureOptions): Promise<PreflightReport> {
+  async function fullPreflight(
+    prepared: Prepared,
+    condition: string | undefined,
+    options: StructureOptions,
+    account: string,
+    signal?: AbortSignal,
+  ): Promise<PreflightReport> {
     const base = preflightOf(prepared, options);
     if (!prepared.dieline) return base;
     const placement = place({ ...prepared, dieline: prepared.dieline });
-    const ink = await inkCoverageFindings(placement, printCondition(condition));
-    return report([...base.findings, ...ink, ...(await effectDetailFindings(placement))]);
+    const printing = printCondition(condition);
+    const totals = await measuredInk(inkMeasuredAssets(placement), printing, account, signal);
+    return report([...base.findings, ...inkCoverageFindings(placement, printing, totals), ...(await effectDetailFindings(placement))]);
   }
 
   /** The request's container options, checked against the template (400 when one does not apply). */
@@ -240,12 +284,14 @@ export function createPrintService(
 
   return {
     /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
-    async preflight(project: Project, query: PreflightQuery = {}): Promise<{ body: string; etag: string }> {
+    async preflight(project: Project, query: PreflightQuery = {}, signal?: AbortSignal): Promise<{ body: string; etag: string }> {
       const containers = optionsFor(project, query);
       const files = await ownedFiles(project);
       const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
       const part = printedPart(project, query);
-      const result = await admission.admit(null, async () => fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part, containers), query.condition, options));
+      const result = await admission.admit(project.userId, async () =>
+        fullPreflight(await prepare(project, files, DEFAULT_BLEED_MM, part, containers), query.condition, options, project.userId, signal),
+      );
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -276,7 +322,7 @@ export function createPrintService(
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
             const checked = preflightOf(prepared, { glueAreas: options.glueAreas });
             if (!checked.ready || !prepared.dieline) throw conflict(MESSAGES.printPreflightErrors);
-            const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, signal);
+            const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, project.userId, signal);
             return { body, contentType: 'application/pdf', fileName: `${project.templateId}-${widthMm}x${depthMm}x${heightMm}-print.pdf` };
           }),
       };
@@ -292,7 +338,7 @@ export function createPrintService(
       return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
-        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, look, signal);
+        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, look, project.userId, signal);
       });
     },
 
@@ -306,7 +352,7 @@ export function createPrintService(
       return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, { part: 'board' }, containers);
         if (!prepared.dieline) return null;
-        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, look, signal);
+        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, look, project.userId, signal);
       });
     },
 
@@ -331,7 +377,7 @@ export function createPrintService(
             const substrate = substrateColor(prepared.state.material);
             const white = resolveWhite(query.white, prepared.state.material, prepared.state.finish);
             const look = { substrate, effects: 'preview' as const, translucentInk: substrate === null && white === 'none' };
-            return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width, look }, signal);
+            return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width, look }, project.userId, signal);
           }),
       };
     },

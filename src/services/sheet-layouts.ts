@@ -57,7 +57,7 @@ export function createSheetLayoutService(renderer: Renderer, admission: PrintAdm
       if (cached) return cached;
       const input = { dieline, sheet, pdf: format === 'pdf' };
       const { layout, pdf } = await admission
-        .admit(project.userId, () => renderer.run('layout', 'sheet.layout', input, signal))
+        .admit(project.userId, () => renderer.run('layout', 'sheet.layout', input, project.userId, signal))
         .catch((error: unknown) => {
           throw error instanceof BlankTooLargeError ? new HttpError(422, error.message) : error;
         });
