@@ -80,6 +80,9 @@ const toRow = (row: Prisma.ExportGetPayload<object>): ExportRow => ({
   requestDigest: row.requestDigest,
 });
 
+/** A queued export that may be taken now: one waiting out a busy render pool keeps its retry time in leaseUntil. */
+const queuedAndDue = (now: Date): Prisma.ExportWhereInput => ({ status: 'queued', OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] });
+
 export function createExportRepository(prisma: PrismaClient) {
   const live = (now: Date): Prisma.ExportWhereInput => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
@@ -140,7 +143,7 @@ export function createExportRepository(prisma: PrismaClient) {
      * is finished, gone, or held by a live process.
      */
     async claim(id: string, leaseUntil: Date, takeOver: boolean, now: Date): Promise<ExportRow | null> {
-      const claimable: Prisma.ExportWhereInput[] = [{ status: 'queued' }, { status: 'running', leaseUntil: { lt: now } }];
+      const claimable: Prisma.ExportWhereInput[] = [queuedAndDue(now), { status: 'running', leaseUntil: { lt: now } }];
       if (takeOver) claimable.push({ status: 'running' });
       const { count } = await prisma.export.updateMany({
         where: { id, OR: claimable },
@@ -161,7 +164,7 @@ export function createExportRepository(prisma: PrismaClient) {
       const rows = await prisma.export.findMany({
         where: {
           OR: [
-            { status: 'queued', ...(queuedBefore ? { createdAt: { lt: queuedBefore } } : {}) },
+            { ...queuedAndDue(now), ...(queuedBefore ? { createdAt: { lt: queuedBefore } } : {}) },
             { status: 'running', leaseUntil: { lt: now } },
           ],
         },
@@ -170,6 +173,14 @@ export function createExportRepository(prisma: PrismaClient) {
         select: { id: true },
       });
       return rows.map((row) => row.id);
+    },
+
+    /**
+     * Puts a running export back in the queue until retryAt without counting its attempt (a render
+     * pool was busy: the export did not get to run).
+     */
+    async wait(id: string, retryAt: Date): Promise<void> {
+      await prisma.export.updateMany({ where: { id, status: 'running' }, data: { status: 'queued', leaseUntil: retryAt, attempts: { decrement: 1 } } });
     },
 
     /** Puts a running export back in the queue after an attempt that may pass next time. */

@@ -3,6 +3,7 @@
 // The state lives in the database only; a queue carries export ids and nothing else.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
+import { RenderError } from '../render/errors.js';
 import { createId } from '../lib/ids.js';
 import { apiError } from '../plugins/error-handler.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
@@ -58,7 +59,19 @@ export interface DownloadLinks {
 /** What finishing an export tells (the webhooks). */
 export type ExportFinished = (userId: string, event: 'export.succeeded' | 'export.failed', dto: ExportDto) => Promise<void>;
 
-export type AttemptOutcome = 'succeeded' | 'failed' | 'retry' | 'skipped';
+/** 'waiting': a render pool was busy; the export is queued again without using an attempt. */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'retry' | 'waiting' | 'skipped';
+
+/**
+ * How long an export waits after a busy render pool before it is tried again: a quarter of the
+ * time it has waited so far, from 1 s to 30 s (a burst passes fast, a long queue is not polled hard).
+ */
+export function busyBackoffMs(waitedMs: number): number {
+  return Math.min(30_000, Math.max(1_000, Math.round(waitedMs / 4)));
+}
+
+/** A render pool, or the admission in front of one, had no room: waiting is the answer, not failing. */
+const isBusy = (error: unknown) => error instanceof RenderError && error.reason === 'busy';
 
 /** JSON with object keys sorted: two bodies that parse to the same value have the same text. */
 export function canonicalJson(value: unknown): string {
@@ -100,6 +113,8 @@ export interface ExportServiceDeps {
   cursorSecret: string;
   attempts: number;
   leaseMs: number;
+  /** From creation, how long an export keeps waiting for busy render pools before it fails. */
+  deadlineMs: number;
 }
 
 export function createExportService(deps: ExportServiceDeps) {
@@ -258,6 +273,15 @@ export function createExportService(deps: ExportServiceDeps) {
         if (row) await announce(row);
         return 'succeeded';
       } catch (error) {
+        if (isBusy(error)) {
+          const now = Date.now();
+          const retryAt = now + busyBackoffMs(now - claimed.createdAt.getTime());
+          if (retryAt > claimed.createdAt.getTime() + deps.deadlineMs) {
+            return await finishFailed(claimed, apiError(503, (error as RenderError).message), started);
+          }
+          await repository.wait(id, new Date(retryAt));
+          return 'waiting';
+        }
         // A 4xx is the design's own problem (preflight errors, a size the style cannot make): final.
         if (error instanceof HttpError && error.statusCode < 500) {
           return await finishFailed(claimed, apiError(error.statusCode, error.message), started);

@@ -35,7 +35,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const fileJanitor = createFileJanitor(repositories.fileDeletions, storage);
   // The child processes every render runs in; closed (their children killed) with the app.
   const renderer = createRenderer(config.render);
-  const printAdmission = createPrintAdmission();
+  const printAdmission = createPrintAdmission(config.render.accountQueue);
   const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
@@ -56,6 +56,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     cursorSecret: config.jwtSecret,
     attempts: config.exports.attempts,
     leaseMs: config.exports.leaseMs,
+    deadlineMs: config.exports.deadlineMs,
   });
   const webhooks = createWebhookService(repositories.webhooks, sealer, { allowPrivate: config.webhooks.allowPrivate, production: config.production });
   exports.onFinished((userId, event, dto) => webhooks.exportFinished(userId, event, dto));

@@ -1,15 +1,14 @@
 // Admission to the print pool's work (print files, previews, preflights, 3D textures, sheet
-// layouts): one account's jobs one at a time, at most PRINT_PER_ACCOUNT_QUEUE of them waiting
+// layouts): one account's jobs one at a time, at most RENDER_ACCOUNT_QUEUE of them waiting
 // behind its running one; beyond that the caller gets a 503 and Retry-After. How the accounts share
 // the render children is the pool's business (src/render/pool.ts: one render per account at a
 // time, the accounts in turn), so there is no cap across accounts here that one account could fill.
-import { HttpError, MESSAGES } from '../errors.js';
+import { MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
+import { RenderError } from '../render/errors.js';
 
-/** Jobs of one account waiting behind its running one; beyond that the account gets a 503. */
-export const PRINT_PER_ACCOUNT_QUEUE = 16;
-
-export function createPrintAdmission() {
+/** accountQueue: jobs of one account waiting behind its running one (RENDER_ACCOUNT_QUEUE); beyond that a 503. */
+export function createPrintAdmission(accountQueue: number) {
   const accounts = new Map<string, { limit: ReturnType<typeof createLimiter>; inFlight: number }>();
 
   /**
@@ -18,7 +17,7 @@ export function createPrintAdmission() {
    */
   async function admit<T>(userId: string, task: () => Promise<T>): Promise<T> {
     const account = accounts.get(userId) ?? { limit: createLimiter(1), inFlight: 0 };
-    if (account.inFlight > PRINT_PER_ACCOUNT_QUEUE) throw new HttpError(503, MESSAGES.printBusy);
+    if (account.inFlight > accountQueue) throw new RenderError('busy', MESSAGES.printBusy);
     accounts.set(userId, account);
     account.inFlight++;
     try {
