@@ -9,17 +9,15 @@ import type { PreviewOptions, TextureLook } from '../print/preview.js';
 import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
 import { renderSheetPdf } from '../dielines/sheet-pdf.js';
-import { assertSvgFiltersBounded } from './svg-filters.js';
+import { boundedSvg } from './svg-filters.js';
 import { measureInk } from '../print/ink-coverage.js';
 import type { PrintCondition } from '../print/conditions.js';
 import type { ResolvedAsset } from '../print/types.js';
 
 export const TASKS = {
-  /** An upload's facts and thumbnail; an SVG's filters are checked before it is rasterised. */
-  'image.analyse': async ({ input, mimeType }: { input: ImageInput; mimeType: string }) => {
-    if (mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input)) assertSvgFiltersBounded(input);
-    return analyseImage(input, mimeType);
-  },
+  /** An upload's facts and thumbnail; an SVG is held to the cost model (svg-filters.ts) before it is rasterised. */
+  'image.analyse': async ({ input, mimeType }: { input: ImageInput; mimeType: string }) =>
+    analyseImage(mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input) ? boundedSvg(input) : input, mimeType),
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
   'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'> }) =>
     renderPreviewPng(placement, widthPx, look),
