@@ -22,7 +22,7 @@ export const MAX_SVG_NODES = 20_000;
 /** Filter region pixels × primitive weights, summed over the document's filtered elements. */
 export const FILTER_BUDGET = 2_000_000_000;
 /** feGaussianBlur and feDropShadow stdDeviation, in pixels at COST_SIDE_PX. */
-export const MAX_BLUR_PX = 400;
+export const MAX_BLUR_PX = 200;
 /** feMorphology radius, in pixels at COST_SIDE_PX. */
 export const MAX_MORPHOLOGY_PX = 24;
 export const MAX_TURBULENCE_OCTAVES = 4;
@@ -118,7 +118,8 @@ const numbers = (value: string | null): number[] =>
     .filter(Number.isFinite);
 
 function capped(name: string, parameter: string, value: number, max: number, unit: string): void {
-  if (value > max) throw new SvgTooCostlyError(`${name} ${parameter} is ${Math.round(value)}${unit} at ${COST_SIDE_PX} px, at most ${max}${unit} is rendered`);
+  const at = unit ? ` at ${COST_SIDE_PX} px` : '';
+  if (value > max) throw new SvgTooCostlyError(`${name} ${parameter} is ${Math.round(value)}${unit}${at}, at most ${max}${unit} is rendered`);
 }
 
 /** What the filters of the parsed tree cost (see the model above); throws past a cap or the budget. */
