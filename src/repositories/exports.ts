@@ -188,6 +188,11 @@ export function createExportRepository(prisma: PrismaClient) {
       await prisma.export.updateMany({ where: { id, status: 'running' }, data: { status: 'queued', leaseUntil: null } });
     },
 
+    /** The account's exports not finished yet (queued or running). */
+    unfinishedCount(userId: string): Promise<number> {
+      return prisma.export.count({ where: { userId, status: { in: ['queued', 'running'] } } });
+    },
+
     async queuedCount(): Promise<number> {
       return prisma.export.count({ where: { status: 'queued' } });
     },

@@ -25,6 +25,9 @@ export const EXPORT_MESSAGES = {
 /** Files and rows are kept this long after an export finishes; an Idempotency-Key is remembered as long. */
 export const EXPORT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const EXPORT_PAGE_DEFAULT = 20;
+/** Exports of one account queued or running at once; one more is answered 429. */
+export const QUEUED_EXPORTS_LIMIT = 50;
+const QUEUED_EXPORTS_RETRY_AFTER_S = 30;
 /** A finished export not announced after this long is announced by the sweep. */
 const ANNOUNCE_GRACE_MS = 30_000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -186,6 +189,9 @@ export function createExportService(deps: ExportServiceDeps) {
       const options = request.options ?? {};
       checkOptions(request.format, options);
       const project = await deps.projects.get(caller, projectId);
+      if ((await repository.unfinishedCount(caller.userId)) >= QUEUED_EXPORTS_LIMIT) {
+        throw new HttpError(429, MESSAGES.tooManyExports, QUEUED_EXPORTS_RETRY_AFTER_S);
+      }
       const requestDigest = idempotencyKey === undefined
         ? null
         : createHash('sha256').update(canonicalJson({ projectId, body: request })).digest('hex');

@@ -94,7 +94,7 @@ describe('exports while a worker’s render pool is busy (BullMQ)', () => {
     const quick = [await exportOf(cheap), await exportOf(cheap)];
 
     const ended = await Promise.all(quick.map((id) => pollExport(readExport(id), 120_000)));
-    for (const done of ended) expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
+    for (const done of ended) expect(done.status, `${JSON.stringify(done.error)}\n${worker!.output().slice(-6000)}`).toBe('succeeded');
     expect(quick.some((id) => worker!.logged('waiting').includes(id)), worker!.output().slice(-2000)).toBe(true);
     // The costly one ran out of its deadline (a render error on its only attempt).
     expect((await pollExport(readExport(costly), 60_000)).status).toBe('failed');
