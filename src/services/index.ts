@@ -41,7 +41,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
   const sealer = createApiKeySealer(config.apiKeySecret);
-  const projects = createProjectService(repositories.projects);
+  const projects = createProjectService(repositories.projects, fileJanitor);
   const dielines = createDielineService();
   const downloadLinks = createSignedDownloadLinks(config.apiKeySecret, config.publicBaseUrl);
   const exports = createExportService({

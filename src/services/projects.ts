@@ -23,6 +23,7 @@ import type {
 import { PROJECT_NAME_MAX_LENGTH, type EditorState } from '../schemas/projects.js';
 import { projectLimitFor } from './plans.js';
 import { isStorableText } from '../lib/text.js';
+import type { FileJanitor } from './file-janitor.js';
 
 export interface CreateProjectInput extends Partial<Dimensions> {
   name: string;
@@ -147,10 +148,10 @@ function writtenProject(outcome: WriteOutcome | { kind: 'version-not-found' }): 
   }
 }
 
-function deleted(outcome: DeleteOutcome): void {
+function deleted(outcome: DeleteOutcome): string[] {
   switch (outcome.kind) {
     case 'deleted':
-      return;
+      return outcome.exportFiles;
     case 'not-found':
       throw notFound(MESSAGES.projectNotFound);
     case 'precondition-failed':
@@ -160,7 +161,7 @@ function deleted(outcome: DeleteOutcome): void {
   }
 }
 
-export function createProjectService(projects: ProjectRepository) {
+export function createProjectService(projects: ProjectRepository, janitor?: FileJanitor) {
   return {
     async list(caller: Caller): Promise<Project[]> {
       const listed = await projects.listOwned(caller);
@@ -216,10 +217,11 @@ export function createProjectService(projects: ProjectRepository) {
       return writtenProject(await projects.updateOwned(caller, id, (current) => changedFields(current, wanted), precondition));
     },
 
-    /** Deletes the project and its versions. */
+    /** Deletes the project, its versions and its exports (their files too). */
     async remove(caller: Caller, id: string, precondition?: VersionPrecondition): Promise<void> {
       assertProjectId(id);
-      deleted(await projects.deleteOwned(caller, id, precondition));
+      const exportFiles = deleted(await projects.deleteOwned(caller, id, precondition));
+      if (exportFiles.length > 0) await janitor?.removeRecorded(exportFiles);
     },
 
     /** The kept versions, newest first. */

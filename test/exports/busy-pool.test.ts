@@ -26,7 +26,7 @@ beforeAll(async () => {
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   owner = await registerProAccount(app);
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await app?.close();

@@ -37,7 +37,7 @@ beforeAll(async () => {
   base = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}`;
   own = await ownDatabase('pf_webhook_fairness');
   app = await createTestApp({ ...own.env, WEBHOOK_ALLOW_PRIVATE: 'true', WEBHOOK_TIMEOUT_MS: '10000', WEBHOOK_POLL_MS: '200' });
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await app?.close();
