@@ -145,7 +145,7 @@ beforeAll(async () => {
   attacker = await registerProAccount(app);
   other = await registerAccount(app);
   smallPng = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
-}, 60_000);
+}, 240_000);
 
 afterAll(async () => {
   await app?.close();
