@@ -78,7 +78,7 @@ const preflights = await Promise.all(Array.from({ length: 6 }, () => timed(() =>
 const preflightCpuS = (cpuMicros(service.pid) - cpuBefore) / 1e6;
 
 const load = Promise.all([
-  ...Array.from({ length: 6 }, (_, i) => timed(() => fetch(`${service.url}/projects/${noisyProject}/preflight?condition=${i % 2 ? 'fogra39' : 'fogra51'}`, { headers: noisy.auth }))),
+  ...Array.from({ length: 6 }, (_, i) => timed(() => fetch(`${service.url}/projects/${noisyProject}/preflight?condition=${i % 2 ? 'fogra39' : 'gracol2006'}`, { headers: noisy.auth }))),
   ...Array.from({ length: 2 }, () => timed(() => upload(noisy.auth, nestedUse(), 'image/svg+xml', 'nested.svg'))),
   ...Array.from({ length: 6 }, (_, i) => timed(() => upload(noisy.auth, big, 'image/png', `big-load${i}.png`))),
 ]);
