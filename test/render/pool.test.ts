@@ -59,7 +59,7 @@ describe('render pool', () => {
     pool = createRenderPool({ ...DEFAULTS, size: 2 });
     const client = new AbortController();
     const costly = () =>
-      pool!.run('image.analyse', { input: translucentCircles(), mimeType: 'image/svg+xml' }, { deadlineMs: 120_000, label: 'image analysis', account: 'noisy', signal: client.signal });
+      pool!.run('image.analyse', { input: translucentCircles(19_000), mimeType: 'image/svg+xml' }, { deadlineMs: 120_000, label: 'image analysis', account: 'noisy', signal: client.signal });
     const noisy = [costly(), costly(), costly()].map((task) => task.catch((error: unknown) => error));
     try {
       await expect(analyse(pool, 'quiet')).resolves.toMatchObject({ facts: { widthPx: 1, heightPx: 1 } });
