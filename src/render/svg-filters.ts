@@ -124,9 +124,11 @@ function capped(name: string, parameter: string, value: number, max: number, uni
 
 /** What the filters of the parsed tree cost (see the model above); throws past a cap or the budget. */
 function filterCost(tree: string, width: number, height: number): number {
-  const scale = COST_SIDE_PX / Math.max(width, height, 1);
-  const canvasW = width * scale;
-  const canvasH = height * scale;
+  // Pixels at the cost side per user unit: the root's viewBox scale times the cost side's.
+  const [, , boxW = width, boxH = height] = numbers(/<svg\b[^>]*\sviewBox="([^"]*)"/.exec(tree)?.[1] ?? null);
+  const canvasW = (width * COST_SIDE_PX) / Math.max(width, height, 1);
+  const canvasH = (height * COST_SIDE_PX) / Math.max(width, height, 1);
+  const scale = Math.max(canvasW / Math.max(boxW, 1e-9), canvasH / Math.max(boxH, 1e-9));
   const filters = new Map<string, number>();
   let primitives = 0;
   for (const [, id, attributes, body] of tree.matchAll(/<filter id="([^"]*)"([^>]*)>([\s\S]*?)<\/filter>/g)) {

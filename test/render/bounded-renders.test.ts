@@ -17,7 +17,7 @@ import { blurMorphologyBomb, modestFilterSvg, translucentCircles, turbulenceBomb
 /** Ten levels of ten `use` of the level below: 2 KB of markup, 10¹⁰ shapes once expanded. */
 function nestedUse(): string {
   let svg = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>';
-  for (let level = 1; level <= 10; level++) svg += `<g id="l${level}">${'<use xlink:href="#l' + (level - 1) + '"/>'.repeat(10)}</g>`;
+  for (let level = 1; level <= 10; level++) svg += `<g id="l${level}">${`<use xlink:href="#l${level - 1}"/>`.repeat(10)}</g>`;
   return `${svg}</defs><use xlink:href="#l10"/></svg>`;
 }
 
