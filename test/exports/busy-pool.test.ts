@@ -22,7 +22,7 @@ let own: Awaited<ReturnType<typeof ownDatabase>>;
 beforeAll(async () => {
   own = await ownDatabase('pf_busy_exports');
   // One attempt per export; the account may have one render waiting behind its running one.
-  app = await createTestApp({ ...own.env, EXPORT_ATTEMPTS: '1', RENDER_ACCOUNT_QUEUE: '1', RENDER_PREVIEW_TIMEOUT_MS: '60000' });
+  app = await createTestApp({ ...own.env, EXPORT_ATTEMPTS: '1', RENDER_ACCOUNT_QUEUE: '1', RENDER_PREVIEW_TIMEOUT_MS: '60000', RENDER_ANALYSIS_TIMEOUT_MS: '120000' });
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   owner = await registerProAccount(app);
