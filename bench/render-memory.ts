@@ -19,9 +19,9 @@ for (let i = 0; i < count; i++) {
 }
 const state = { artworks: [...assets.keys()].map((name, i) => ({ id: `art-${i}`, panelId: panels[i % panels.length]!, imageUrl: `/files/${name}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 })) };
 const placement = placeDesign({ dieline, state, assets });
-const pool = createRenderPool({ name: 'print', size: 1, queue: 0, memoryMb: 16384, heapMb: 512, idleMs: 60_000 });
+const pool = createRenderPool({ name: 'print', size: 1, queue: 0, accountQueue: 1, memoryMb: 16384, heapMb: 512, idleMs: 60_000 });
 const started = Date.now();
-const pdf = await pool.run('print.pdf', { placement, options: { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' } }, { deadlineMs: 600_000, label: 'print file' });
+const pdf = await pool.run('print.pdf', { placement, options: { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' } }, { deadlineMs: 600_000, label: 'print file', account: 'bench' });
 const [pid] = pool.stats().pids;
 const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
 console.log(`${count} × ${side}×${side} RGBA PNG (${((count * side * side) / 1e6).toFixed(0)} MP): PDF ${(pdf.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms; child peak RSS ${(Number(peak) / 1024).toFixed(0)} MB`);

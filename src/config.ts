@@ -46,17 +46,20 @@ const EnvSchema = Type.Object({
   RENDER_ANALYSIS_CHILDREN: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
   RENDER_PRINT_CHILDREN: Type.Integer({ minimum: 1, maximum: 16, default: 2 }),
   RENDER_QUEUE: Type.Integer({ minimum: 0, maximum: 200, default: 32 }),
+  RENDER_ACCOUNT_QUEUE: Type.Integer({ minimum: 1, maximum: 200, default: 16 }),
   RENDER_ANALYSIS_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
   RENDER_PRINT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 60000 }),
   RENDER_PREVIEW_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
   RENDER_LAYOUT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
   RENDER_TEXTURE_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 30000 }),
+  RENDER_PREFLIGHT_TIMEOUT_MS: Type.Integer({ minimum: 100, maximum: 600000, default: 20000 }),
   RENDER_CHILD_MEMORY_MB: Type.Integer({ minimum: 128, maximum: 65536, default: 1536 }),
   RENDER_CHILD_HEAP_MB: Type.Integer({ minimum: 64, maximum: 16384, default: 512 }),
   RENDER_CHILD_IDLE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
   EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   EXPORT_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
   EXPORT_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
+  EXPORT_DEADLINE_MS: Type.Integer({ minimum: 1000, maximum: 86400000, default: 600000 }),
   WORKER_METRICS_PORT: Type.Integer({ minimum: 0, maximum: 65535, default: 0 }),
   EXPORT_QUEUE_PREFIX: Type.String({ pattern: '^[A-Za-z0-9._:-]{1,64}$', default: 'packaging-api-jobs' }),
   WEBHOOK_ALLOW_PRIVATE: Type.Boolean({ default: false }),
@@ -119,10 +122,15 @@ export interface RenderConfig {
   analysisChildren: number;
   /** Children making print files, previews and 3D textures. */
   printChildren: number;
-  /** Renders waiting for a child, per pool; beyond it the answer is 503 with Retry-After. */
+  /**
+   * Renders waiting for a child, per pool; beyond it the answer is 503 with Retry-After (an
+   * account's only render always waits).
+   */
   queue: number;
+  /** Renders of one account waiting for a child, per pool (it runs one at a time); beyond it 503. */
+  accountQueue: number;
   /** Deadlines from submission (waiting included); past one the child is killed. */
-  timeoutsMs: { analysis: number; print: number; preview: number; layout: number; texture: number };
+  timeoutsMs: { analysis: number; print: number; preview: number; layout: number; texture: number; preflight: number };
   /** Resident memory of one child at most; past it the child is killed. */
   childMemoryMb: number;
   /** V8 heap of one child (--max-old-space-size). */
@@ -138,6 +146,11 @@ export interface ExportSettings {
   attempts: number;
   /** How long a running export stays claimed without a heartbeat (in-process lease, BullMQ lock). */
   leaseMs: number;
+  /**
+   * From creation, how long an export keeps waiting for a busy render pool (retried with backoff,
+   * no attempt used); past it the export fails.
+   */
+  deadlineMs: number;
   /** Redis key prefix of the BullMQ queue. */
   queuePrefix: string;
   /** A worker's own GET /metrics port (0: none). */
@@ -253,12 +266,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       analysisChildren: parsed.RENDER_ANALYSIS_CHILDREN,
       printChildren: parsed.RENDER_PRINT_CHILDREN,
       queue: parsed.RENDER_QUEUE,
+      accountQueue: parsed.RENDER_ACCOUNT_QUEUE,
       timeoutsMs: {
         analysis: parsed.RENDER_ANALYSIS_TIMEOUT_MS,
         print: parsed.RENDER_PRINT_TIMEOUT_MS,
         preview: parsed.RENDER_PREVIEW_TIMEOUT_MS,
         layout: parsed.RENDER_LAYOUT_TIMEOUT_MS,
         texture: parsed.RENDER_TEXTURE_TIMEOUT_MS,
+        preflight: parsed.RENDER_PREFLIGHT_TIMEOUT_MS,
       },
       childMemoryMb: parsed.RENDER_CHILD_MEMORY_MB,
       childHeapMb: parsed.RENDER_CHILD_HEAP_MB,
@@ -268,6 +283,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: parsed.EXPORT_CONCURRENCY,
       attempts: parsed.EXPORT_ATTEMPTS,
       leaseMs: parsed.EXPORT_LEASE_MS,
+      deadlineMs: parsed.EXPORT_DEADLINE_MS,
       queuePrefix: parsed.EXPORT_QUEUE_PREFIX,
       workerMetricsPort: parsed.WORKER_METRICS_PORT,
     },

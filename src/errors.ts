@@ -5,6 +5,8 @@ export class HttpError extends Error {
   constructor(
     readonly statusCode: number,
     message: string,
+    /** Sent as Retry-After (a 503 without it gets 5). */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.name = 'HttpError';
@@ -66,6 +68,8 @@ export const MESSAGES = {
   printPreflightErrors: 'The project has preflight errors; see GET /projects/:id/preflight.',
   printBusy: 'Too many print files, previews and sheet layouts are being made; retry in a few seconds.',
   mockupBusy: 'Too many mockups are being rendered; retry in a few seconds.',
+  tooManyExports: 'Too many exports are queued.',
+  apiKeyLimit: 'API key limit reached.',
   mockupTimeout: 'The mockup took too long to render; retry in a few seconds.',
   materialNotForTemplate: (material: string, id: string) => `Material '${material}' is not available for template '${id}'.`,
   viewerNotBuilt: 'The viewer is not built: run npm run build.',

@@ -1,12 +1,13 @@
 // With REDIS_URL exports are BullMQ jobs (the job carries the export id only; its state is the
 // database row): the web process adds them, `npm run worker` processes render them. A job whose
 // worker died (its lock ran out) is moved back by another worker's stalled check and taken over;
-// past its last attempt the export is failed with a reason.
-import { Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
+// past its last attempt the export is failed with a reason. A busy render pool delays the job
+// instead (no attempt used) until the export's deadline.
+import { DelayedError, Queue, UnrecoverableError, Worker, type Job } from 'bullmq';
 import { Redis } from 'ioredis';
 import type { ExportSettings } from '../config.js';
 import type { ExportRepository } from '../repositories/exports.js';
-import type { AttemptOutcome, ExportService } from '../services/exports.js';
+import { busyBackoffMs, type AttemptOutcome, type ExportService } from '../services/exports.js';
 
 export const EXPORT_QUEUE_NAME = 'exports';
 const RECONCILE_MS = 10_000;
@@ -68,12 +69,17 @@ export function createExportWorker(options: ExportWorkerOptions) {
   const connection = connect(options.redisUrl);
   const worker = new Worker<ExportJobData>(
     EXPORT_QUEUE_NAME,
-    async (job: Job<ExportJobData>) => {
+    async (job: Job<ExportJobData>, token?: string) => {
       const attempts = job.opts.attempts ?? settings.attempts;
       options.onAttempt?.(job.data.exportId, 'started');
       const outcome = await exports.attempt(job.data.exportId, { takeOver: true, lastAttempt: job.attemptsMade + 1 >= attempts });
       options.onAttempt?.(job.data.exportId, outcome);
       if (outcome === 'retry') throw new Error('The render failed; it is retried.');
+      if (outcome === 'waiting') {
+        // A busy render pool: the job comes back after the backoff without using one of its attempts.
+        await job.moveToDelayed(Date.now() + busyBackoffMs(Date.now() - job.timestamp), token);
+        throw new DelayedError();
+      }
       return outcome;
     },
     {

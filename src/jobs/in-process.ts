@@ -28,8 +28,9 @@ export function createInProcessRunner(options: InProcessRunnerOptions) {
       const run = exports
         .attempt(id, { takeOver: false })
         .then((outcome) => {
-          // A failure that may pass: the row is queued again and the next scan takes it.
-          if (outcome === 'retry') return;
+          // A failure that may pass, or a busy render pool: the row is queued again (the latter
+          // until its retry time) and a later scan takes it.
+          if (outcome === 'retry' || outcome === 'waiting') return;
         })
         .catch(options.onError)
         .finally(() => {

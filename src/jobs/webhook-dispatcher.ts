@@ -2,6 +2,9 @@
 // the message's, every attempt gets a fresh webhook-timestamp and signature. The URL is resolved
 // again at every attempt and the connection is pinned to the checked address (no DNS rebinding),
 // redirects are not followed, and at most a few KB of the answer are read (only its status is kept).
+// Fair by account: at most ACCOUNT_IN_FLIGHT_MAX of one account's deliveries are in flight, and
+// each pass takes due messages from the accounts in turn, so endpoints that never answer hold up
+// only their own account's deliveries. A delivery that ends makes room at once (the next pass).
 import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -14,6 +17,8 @@ import { resolveWebhookUrl, WebhookAddressError, type WebhookPolicy } from '../s
 const BATCH = 10;
 /** Deliveries in flight at once per process; more wait for the next pass. */
 const IN_FLIGHT_MAX = 50;
+/** Deliveries of one account in flight at once per process: its dead endpoints hold no more. */
+export const ACCOUNT_IN_FLIGHT_MAX = 4;
 const RESPONSE_BYTES_READ = 4096;
 
 export type DeliveryOutcome = 'succeeded' | 'failed' | 'timeout' | 'refused';
@@ -104,6 +109,7 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
   let again = false;
   let timer: NodeJS.Timeout | null = null;
   const inFlight = new Set<Promise<void>>();
+  const accountInFlight = new Map<string, number>();
 
   async function deliver(message: MessageRow): Promise<void> {
     const secret = options.sealer.open(message.sealedSecret, message.webhookId);
@@ -126,11 +132,20 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
       const room = Math.min(BATCH, IN_FLIGHT_MAX - inFlight.size);
       if (room <= 0) return;
       const now = new Date();
-      const messages = await repository.claimDue(now, new Date(now.getTime() + options.timeoutMs * 2 + 5_000), room);
+      const accountRoom = (userId: string) => ACCOUNT_IN_FLIGHT_MAX - (accountInFlight.get(userId) ?? 0);
+      const messages = await repository.claimDue(now, new Date(now.getTime() + options.timeoutMs * 2 + 5_000), room, accountRoom);
       for (const message of messages) {
+        accountInFlight.set(message.userId, (accountInFlight.get(message.userId) ?? 0) + 1);
         const delivery = deliver(message).catch((error: unknown) => options.onError?.(error));
         inFlight.add(delivery);
-        void delivery.finally(() => inFlight.delete(delivery));
+        void delivery.finally(() => {
+          inFlight.delete(delivery);
+          const left = (accountInFlight.get(message.userId) ?? 1) - 1;
+          if (left > 0) accountInFlight.set(message.userId, left);
+          else accountInFlight.delete(message.userId);
+          // Room for this account (or the process) again: due messages need not wait for the poll.
+          tick();
+        });
       }
       if (messages.length === room) again = true;
     } while (again && !stopped);

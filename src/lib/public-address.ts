@@ -1,7 +1,8 @@
 // Which IP addresses an outbound request (a webhook delivery) may reach: public unicast only.
 // Loopback, private, shared (CGNAT), link-local (with the cloud metadata address), unique-local,
-// multicast, documentation and reserved ranges are refused; IPv4-mapped and NAT64 IPv6 addresses
-// are judged by the IPv4 address they carry.
+// multicast, documentation and reserved ranges are refused; IPv4-mapped, NAT64 (64:ff9b::/96) and
+// 6to4 IPv6 addresses are judged by the IPv4 address they carry; the IPv4-compatible ::/96 and the
+// local-use NAT64 prefix 64:ff9b:1::/48 are refused outright.
 import { BlockList, isIP } from 'node:net';
 
 const blocked = new BlockList();
@@ -37,16 +38,36 @@ for (const [network, prefix] of [
   blocked.addSubnet(network, prefix, 'ipv6');
 }
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d) or NAT64 (64:ff9b::a.b.c.d) address. */
-function embeddedIpv4(address: string): string | null {
-  const match = /^(?:::ffff:|64:ff9b::)(?:0:)?(.+)$/i.exec(address);
-  if (!match) return null;
-  const rest = match[1]!;
-  if (isIP(rest) === 4) return rest;
-  const hex = /^([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(rest);
-  if (!hex) return null;
-  const value = (parseInt(hex[1]!, 16) << 16) | parseInt(hex[2]!, 16);
-  return [24, 16, 8, 0].map((shift) => (value >>> shift) & 0xff).join('.');
+/** The eight 16-bit groups of an IPv6 address (a trailing dotted IPv4 taken as two groups). */
+function ipv6Groups(address: string): number[] {
+  let text = address.toLowerCase();
+  const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted[1]!.split('.').map(Number) as [number, number, number, number];
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::') as [string, string | undefined];
+  const parse = (part: string | undefined) => (part ? part.split(':').map((group) => parseInt(group, 16)) : []);
+  const before = parse(head);
+  const after = parse(tail);
+  return tail === undefined ? before : [...before, ...Array<number>(8 - before.length - after.length).fill(0), ...after];
+}
+
+const ipv4Of = (high: number, low: number) => [high >> 8, high & 0xff, low >> 8, low & 0xff].join('.');
+
+/**
+ * How an IPv6 address is judged: 'refuse' outright (the IPv4-compatible ::/96 with :: and ::1,
+ * the local-use NAT64 prefix 64:ff9b:1::/48), by the IPv4 address it carries (IPv4-mapped
+ * ::ffff:0:0/96, NAT64 64:ff9b::/96, 6to4 2002::/16), or 'own' (by its own range).
+ */
+function ipv6Judged(address: string): 'refuse' | 'own' | { ipv4: string } {
+  const g = ipv6Groups(address);
+  if (g.slice(0, 6).every((group) => group === 0)) return 'refuse';
+  if (g.slice(0, 5).every((group) => group === 0) && g[5] === 0xffff) return { ipv4: ipv4Of(g[6]!, g[7]!) };
+  if (g[0] === 0x64 && g[1] === 0xff9b && g[2] === 1) return 'refuse';
+  if (g[0] === 0x64 && g[1] === 0xff9b && g.slice(2, 6).every((group) => group === 0)) return { ipv4: ipv4Of(g[6]!, g[7]!) };
+  if (g[0] === 0x2002) return { ipv4: ipv4Of(g[1]!, g[2]!) };
+  return 'own';
 }
 
 /** True for a public unicast address; false for anything else, including text that is not an IP. */
@@ -54,7 +75,8 @@ export function isPublicAddress(address: string): boolean {
   const family = isIP(address);
   if (family === 4) return !blocked.check(address, 'ipv4');
   if (family !== 6) return false;
-  const v4 = embeddedIpv4(address);
-  if (v4 !== null) return !blocked.check(v4, 'ipv4');
+  const judged = ipv6Judged(address);
+  if (judged === 'refuse') return false;
+  if (judged !== 'own') return !blocked.check(judged.ipv4, 'ipv4');
   return !blocked.check(address, 'ipv6');
 }

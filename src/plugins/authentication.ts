@@ -24,7 +24,8 @@ export const TOKEN_LIFETIME = '7d';
 const VERIFIED_TOKENS_KEPT = 10_000;
 /** Far above any token this service signs (about 200 characters): longer ones are refused unread. */
 const MAX_TOKEN_LENGTH = 1024;
-const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/;
+/** The scheme is case-insensitive (RFC 9110 §11.1): `bearer` and `BEARER` are `Bearer`. */
+const BEARER = /^Bearer ([A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*)$/i;
 
 declare module 'fastify' {
   interface FastifyInstance {

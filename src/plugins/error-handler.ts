@@ -113,7 +113,9 @@ async function errorHandlerPlugin(app: FastifyInstance) {
       request.log.info({ statusCode: body.statusCode, reason: body.message }, 'request rejected');
     }
     // The service recovers by itself once the database answers again: tell clients when to retry.
-    if (body.statusCode === 503) void reply.header('retry-after', '5');
+    const retryAfter = error instanceof HttpError ? error.retryAfterSeconds : undefined;
+    if (retryAfter !== undefined) void reply.header('retry-after', String(retryAfter));
+    else if (body.statusCode === 503) void reply.header('retry-after', '5');
     return reply.code(body.statusCode).send(body);
   });
 

@@ -33,20 +33,34 @@ export async function maxTotalInk(bytes: Buffer, condition: PrintCondition): Pro
   return Math.round((max / 255) * 100);
 }
 
-export async function inkCoverageFindings(placement: Placement, condition: PrintCondition): Promise<Finding[]> {
+/** The raster images (not SVG) whose ink coverage the preflight measures, each once. */
+export function inkMeasuredAssets(placement: Placement): ResolvedAsset[] {
+  const assets = new Map<string, ResolvedAsset>();
+  const background = placement.pieces[0]?.background;
+  if (background?.kind === 'image' && background.asset.mimeType !== SVG_MIME) assets.set(background.asset.name, background.asset);
+  for (const layers of placement.pieces) {
+    for (const image of layers.images) if (image.asset.mimeType !== SVG_MIME && !assets.has(image.asset.name)) assets.set(image.asset.name, image.asset);
+  }
+  return [...assets.values()];
+}
+
+/** The highest total ink of each asset, by name (what inkCoverageFindings reads). */
+export type InkTotals = ReadonlyMap<string, number>;
+
+/** Measures each asset in turn, here (the render child's task). */
+export async function measureInk(assets: readonly ResolvedAsset[], condition: PrintCondition): Promise<number[]> {
+  const totals: number[] = [];
+  for (const asset of assets) totals.push(await maxTotalInk(await asset.load(), condition));
+  return totals;
+}
+
+/** The INK_COVERAGE findings of the placement, from totals measured for inkMeasuredAssets(placement). */
+export function inkCoverageFindings(placement: Placement, condition: PrintCondition, totals: InkTotals): Finding[] {
   const findings: Finding[] = [];
-  const measured = new Map<string, number>();
-  const totalOf = async (asset: ResolvedAsset): Promise<number> => {
-    let total = measured.get(asset.name);
-    if (total === undefined) {
-      total = await maxTotalInk(await asset.load(), condition);
-      measured.set(asset.name, total);
-    }
-    return total;
-  };
+  const totalOf = (asset: ResolvedAsset): number => totals.get(asset.name) ?? 0;
   const background = placement.pieces[0]?.background;
   if (background?.kind === 'image' && background.asset.mimeType !== SVG_MIME) {
-    const total = await totalOf(background.asset);
+    const total = totalOf(background.asset);
     if (total > condition.inkLimit) {
       findings.push({
         severity: 'warning',
@@ -58,7 +72,7 @@ export async function inkCoverageFindings(placement: Placement, condition: Print
   for (const layers of placement.pieces) {
     for (const image of layers.images) {
       if (image.asset.mimeType === SVG_MIME) continue;
-      const total = await totalOf(image.asset);
+      const total = totalOf(image.asset);
       if (total <= condition.inkLimit) continue;
       findings.push({
         severity: 'warning',

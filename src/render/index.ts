@@ -1,7 +1,8 @@
 // Every render of the service (an upload's analysis, print file, preview, sheet layout, 3D
 // texture) runs in a child process of one of two pools: `analysis` for uploads, `print` for the
 // rest, so a queue of prints never holds up an upload. Each kind of work has its deadline
-// (RenderConfig.timeoutsMs).
+// (RenderConfig.timeoutsMs), and every render names the account it is for: in each pool an
+// account runs one render at a time and waits its turn behind other accounts (pool.ts).
 import type { RenderConfig } from '../config.js';
 import { createRenderPool, type PoolStats } from './pool.js';
 import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
@@ -18,19 +19,20 @@ const KINDS: Record<RenderKind, { pool: 'analysis' | 'print'; label: string }> =
   preview: { pool: 'print', label: 'preview' },
   layout: { pool: 'print', label: 'sheet layout' },
   texture: { pool: 'print', label: '3D texture' },
+  preflight: { pool: 'print', label: 'preflight' },
 };
 
 export function createRenderer(config: RenderConfig) {
-  const common = { queue: config.queue, memoryMb: config.childMemoryMb, heapMb: config.childHeapMb, idleMs: config.childIdleMs };
+  const common = { queue: config.queue, accountQueue: config.accountQueue, memoryMb: config.childMemoryMb, heapMb: config.childHeapMb, idleMs: config.childIdleMs };
   const pools = {
     analysis: createRenderPool({ name: 'analysis', size: config.analysisChildren, ...common }),
     print: createRenderPool({ name: 'print', size: config.printChildren, ...common }),
   };
   return {
-    /** Runs task in a child of kind's pool, within kind's deadline; signal cancels it. */
-    run<N extends TaskName>(kind: RenderKind, task: N, input: TaskInput<N>, signal?: AbortSignal): Promise<TaskOutput<N>> {
+    /** Runs task for account in a child of kind's pool, within kind's deadline; signal cancels it. */
+    run<N extends TaskName>(kind: RenderKind, task: N, input: TaskInput<N>, account: string, signal?: AbortSignal): Promise<TaskOutput<N>> {
       const { pool, label } = KINDS[kind];
-      return pools[pool].run(task, input, { deadlineMs: config.timeoutsMs[kind], label, ...(signal ? { signal } : {}) });
+      return pools[pool].run(task, input, { deadlineMs: config.timeoutsMs[kind], label, account, ...(signal ? { signal } : {}) });
     },
     stats(): Record<keyof typeof pools, PoolStats> {
       return { analysis: pools.analysis.stats(), print: pools.print.stats() };

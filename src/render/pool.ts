@@ -7,6 +7,10 @@
 // that has said it is ready: one still starting (a second or more on a busy machine) never holds a
 // task that a running child could take first. The web process only sends and receives structured
 // clones: its event loop never decodes or rasterises.
+//
+// Fair by account: an account has at most one task running in a pool; its other tasks wait in its
+// own queue (at most `accountQueue`), and a free child takes the next account's task in turn (round
+// robin), so one account's burst or costly work never holds the children other accounts need.
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
@@ -20,8 +24,13 @@ export interface PoolOptions {
   name: string;
   /** Children at most (each runs one task at a time). */
   size: number;
-  /** Tasks waiting for a child at most; beyond it run() throws RenderError 'busy' at once. */
+  /**
+   * Tasks waiting for a child at most, all accounts together; beyond it run() throws RenderError
+   * 'busy' at once, except for an account's only task (one with nothing running or waiting).
+   */
   queue: number;
+  /** Tasks of one account waiting at most; beyond it run() throws RenderError 'busy' at once. */
+  accountQueue: number;
   /** Resident memory of one child at most (polled); past it the child is killed. */
   memoryMb: number;
   /** V8 heap of one child (--max-old-space-size). */
@@ -35,6 +44,8 @@ export interface RunOptions {
   deadlineMs: number;
   /** What the work is, in the messages of the errors (e.g. `print file`). */
   label: string;
+  /** Whose work it is: an account runs one task at a time and waits its turn behind the others. */
+  account: string;
   /** Aborts when the client goes away. */
   signal?: AbortSignal;
 }
@@ -104,7 +115,7 @@ async function residentBytes(pid: number): Promise<number | null> {
 export function createRenderPool(options: PoolOptions) {
   const entry = childEntry();
   const workers = new Set<Worker>();
-  const waiting: Job[] = [];
+  const waiting = createFairQueue();
   const kills: Record<KillReason, number> = { deadline: 0, cancelled: 0, memory: 0, shutdown: 0 };
   let crashes = 0;
   let nextId = 1;
@@ -135,7 +146,7 @@ export function createRenderPool(options: PoolOptions) {
   function gone(worker: Worker): void {
     workers.delete(worker);
     clearTimeout(worker.idleTimer);
-    const job = worker.job ?? (!worker.ready && !worker.killed && !closed ? waiting.shift() : undefined);
+    const job = worker.job ?? (!worker.ready && !worker.killed && !closed ? waiting.takeOldest() : undefined);
     worker.job = null;
     if (job) {
       if (!worker.killed) crashes++;
@@ -200,15 +211,22 @@ export function createRenderPool(options: PoolOptions) {
 
   function pump(): void {
     if (closed) return;
-    while (waiting.length > 0) {
+    for (;;) {
       const worker = idleWorker();
-      if (!worker) break;
-      dispatch(waiting.shift()!, worker);
+      const job = worker ? waiting.next(runningAccounts()) : undefined;
+      if (!worker || !job) break;
+      dispatch(job, worker);
     }
-    // Tasks still waiting start children (up to the pool's size) that take the queue's head once ready.
+    // Tasks that could run start children (up to the pool's size) that take them once ready.
     const starting = [...workers].filter((worker) => !worker.ready).length;
-    const wanted = Math.min(waiting.length - starting, options.size - workers.size);
+    const wanted = Math.min(waiting.runnable(runningAccounts()) - starting, options.size - workers.size);
     for (let i = 0; i < wanted; i++) spawnWorker();
+  }
+
+  function runningAccounts(): Set<string> {
+    const accounts = new Set<string>();
+    for (const worker of workers) if (worker.job) accounts.add(worker.job.options.account);
+    return accounts;
   }
 
   function watchMemory(): void {
@@ -234,9 +252,7 @@ export function createRenderPool(options: PoolOptions) {
 
   /** Ends the job for reason: out of the queue, or its child killed. */
   function abandon(job: Job, reason: 'deadline' | 'cancelled'): void {
-    const queued = waiting.indexOf(job);
-    if (queued >= 0) waiting.splice(queued, 1);
-    else if (job.worker && job.worker.job === job) kill(job.worker, reason);
+    if (!waiting.remove(job) && job.worker && job.worker.job === job) kill(job.worker, reason);
     job.settle();
     job.reject(
       reason === 'deadline'
@@ -250,10 +266,14 @@ export function createRenderPool(options: PoolOptions) {
     async run<N extends TaskName>(task: N, input: TaskInput<N>, run: RunOptions): Promise<TaskOutput<N>> {
       if (closed) throw new RenderError('closed', RENDER_MESSAGES.closing);
       if (run.signal?.aborted) throw new RenderError('cancelled', RENDER_MESSAGES.cancelled);
-      const busy = [...workers].filter((worker) => worker.job).length;
-      if (busy >= options.size && waiting.length >= options.queue) throw new RenderError('busy', RENDER_MESSAGES.busy);
       const submitted = Date.now();
       const packed = await pack(input);
+      // Checked where the task joins the queue (no await in between), so a burst cannot pass it together.
+      if (closed) throw new RenderError('closed', RENDER_MESSAGES.closing);
+      if (run.signal?.aborted) throw new RenderError('cancelled', RENDER_MESSAGES.cancelled);
+      const own = waiting.count(run.account);
+      const alone = own === 0 && !runningAccounts().has(run.account);
+      if (own >= options.accountQueue || (!alone && waiting.size() >= options.queue)) throw new RenderError('busy', RENDER_MESSAGES.busy);
       return new Promise<TaskOutput<N>>((resolve, reject) => {
         let done = false;
         const job: Job = {
@@ -272,11 +292,6 @@ export function createRenderPool(options: PoolOptions) {
         const onAbort = () => !done && abandon(job, 'cancelled');
         const timer = setTimeout(() => !done && abandon(job, 'deadline'), Math.max(0, run.deadlineMs - (Date.now() - submitted)));
         run.signal?.addEventListener('abort', onAbort, { once: true });
-        if (closed) {
-          job.settle();
-          reject(new RenderError('closed', RENDER_MESSAGES.closing));
-          return;
-        }
         waiting.push(job);
         pump();
       });
@@ -288,7 +303,7 @@ export function createRenderPool(options: PoolOptions) {
         children: live.length,
         busy: live.filter((worker) => worker.job).length,
         starting: live.filter((worker) => !worker.ready).length,
-        waiting: waiting.length,
+        waiting: waiting.size(),
         kills: { ...kills },
         crashes,
         pids: live.flatMap((worker) => (worker.child.pid ? [worker.child.pid] : [])),
@@ -303,7 +318,7 @@ export function createRenderPool(options: PoolOptions) {
     async close(graceMs = 0): Promise<void> {
       if (!closed) {
         closed = true;
-        for (const job of waiting.splice(0)) {
+        for (const job of waiting.drain()) {
           job.settle();
           job.reject(new RenderError('closed', RENDER_MESSAGES.closing));
         }
@@ -334,6 +349,64 @@ export function createRenderPool(options: PoolOptions) {
       }
       clearInterval(memoryTimer);
       await Promise.all(all.map((worker) => worker.exited));
+    },
+  };
+}
+
+/**
+ * The waiting tasks, one queue per account, the accounts in turn: next() takes the head of the
+ * first account in line that has nothing running and sends that account to the back of the line.
+ */
+function createFairQueue() {
+  const accounts = new Map<string, Job[]>();
+  let size = 0;
+  return {
+    push(job: Job): void {
+      const queue = accounts.get(job.options.account);
+      if (queue) queue.push(job);
+      else accounts.set(job.options.account, [job]);
+      size++;
+    },
+    next(running: ReadonlySet<string>): Job | undefined {
+      for (const [account, queue] of accounts) {
+        if (running.has(account)) continue;
+        const job = queue.shift()!;
+        accounts.delete(account);
+        if (queue.length > 0) accounts.set(account, queue);
+        size--;
+        return job;
+      }
+      return undefined;
+    },
+    /** The task waiting longest, whoever's it is. */
+    takeOldest(): Job | undefined {
+      let oldest: Job | undefined;
+      for (const queue of accounts.values()) if (!oldest || queue[0]!.id < oldest.id) oldest = queue[0];
+      if (oldest) this.remove(oldest);
+      return oldest;
+    },
+    /** Tasks that could start now: one per account with nothing running. */
+    runnable(running: ReadonlySet<string>): number {
+      let count = 0;
+      for (const account of accounts.keys()) if (!running.has(account)) count++;
+      return count;
+    },
+    remove(job: Job): boolean {
+      const queue = accounts.get(job.options.account);
+      const index = queue ? queue.indexOf(job) : -1;
+      if (index < 0) return false;
+      queue!.splice(index, 1);
+      if (queue!.length === 0) accounts.delete(job.options.account);
+      size--;
+      return true;
+    },
+    count: (account: string) => accounts.get(account)?.length ?? 0,
+    size: () => size,
+    drain(): Job[] {
+      const all = [...accounts.values()].flat();
+      accounts.clear();
+      size = 0;
+      return all;
     },
   };
 }

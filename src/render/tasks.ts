@@ -11,14 +11,15 @@ import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
 import { renderSheetCf2, renderSheetDxf } from '../dielines/sheet-cad.js';
 import { renderSheetPdf } from '../dielines/sheet-pdf.js';
-import { assertSvgFiltersBounded } from './svg-filters.js';
+import { boundedSvg } from './svg-filters.js';
+import { measureInk } from '../print/ink-coverage.js';
+import type { PrintCondition } from '../print/conditions.js';
+import type { ResolvedAsset } from '../print/types.js';
 
 export const TASKS = {
-  /** An upload's facts and thumbnail; an SVG's filters are checked before it is rasterised. */
-  'image.analyse': async ({ input, mimeType }: { input: ImageInput; mimeType: string }) => {
-    if (mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input)) assertSvgFiltersBounded(input);
-    return analyseImage(input, mimeType);
-  },
+  /** An upload's facts and thumbnail; an SVG is held to the cost model (svg-filters.ts) before it is rasterised. */
+  'image.analyse': async ({ input, mimeType }: { input: ImageInput; mimeType: string }) =>
+    analyseImage(mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input) ? boundedSvg(input) : input, mimeType),
   /** A checked barcode request's symbol (BWIPP's encoding takes up to a second for a long QR code). */
   'barcode.make': ({ spec }: { spec: BarcodeSpec }) => symbolOutcome(spec),
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
@@ -32,6 +33,8 @@ export const TASKS = {
     if (file === 'cf2') return { layout, file: renderSheetCf2(dieline, layout, sheet.gapMm) };
     return { layout, file: null };
   },
+  /** The preflight's image work: each raster image's highest total ink in the condition. */
+  'print.inkCoverage': ({ assets, condition }: { assets: ResolvedAsset[]; condition: PrintCondition }) => measureInk(assets, condition),
   'print.texture': ({ placement, sizePx, window, look }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds; look: TextureLook }) =>
     renderTextureMaps(placement, sizePx, window, look),
 } as const;

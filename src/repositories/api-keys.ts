@@ -39,6 +39,16 @@ export function createApiKeyRepository(prisma: PrismaClient) {
       return prisma.apiKey.findUnique({ where: { keyDigest }, select: { id: true, userId: true } });
     },
 
+    count(userId: string): Promise<number> {
+      return prisma.apiKey.count({ where: { userId } });
+    },
+
+    /** Deletes every key of the account; returns how many. */
+    async deleteAllOwned(userId: string): Promise<number> {
+      const { count } = await prisma.apiKey.deleteMany({ where: { userId } });
+      return count;
+    },
+
     /** Deletes the key only when it belongs to userId; false when there was nothing to delete. */
     async deleteOwned(userId: string, id: string): Promise<boolean> {
       const { count } = await prisma.apiKey.deleteMany({ where: { id, userId } });

@@ -85,6 +85,9 @@ const toRow = (row: Prisma.ExportGetPayload<object>): ExportRow => ({
   requestDigest: row.requestDigest,
 });
 
+/** A queued export that may be taken now: one waiting out a busy render pool keeps its retry time in leaseUntil. */
+const queuedAndDue = (now: Date): Prisma.ExportWhereInput => ({ status: 'queued', OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] });
+
 export function createExportRepository(prisma: PrismaClient) {
   const live = (now: Date): Prisma.ExportWhereInput => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
@@ -145,12 +148,14 @@ export function createExportRepository(prisma: PrismaClient) {
      * is finished, gone, or held by a live process.
      */
     async claim(id: string, leaseUntil: Date, takeOver: boolean, now: Date): Promise<ExportRow | null> {
-      // startedAt is the first attempt's start: a takeover or retry keeps it.
+      // startedAt is the first attempt's start: a takeover or retry keeps it. A queued export is due
+      // once its retry time (leaseUntil, after a busy render pool) has passed.
       const count = await prisma.$executeRaw`
         UPDATE "exports"
            SET "status" = 'running', "leaseUntil" = ${leaseUntil}, "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", ${now})
          WHERE "id" = ${id}
-           AND ("status" = 'queued' OR ("status" = 'running' AND ("leaseUntil" < ${now} OR ${takeOver}::boolean)))`;
+           AND (("status" = 'queued' AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now}))
+                OR ("status" = 'running' AND ("leaseUntil" < ${now} OR ${takeOver}::boolean)))`;
       if (count === 0) return null;
       return this.find(id);
     },
@@ -166,7 +171,7 @@ export function createExportRepository(prisma: PrismaClient) {
       const rows = await prisma.export.findMany({
         where: {
           OR: [
-            { status: 'queued', ...(queuedBefore ? { createdAt: { lt: queuedBefore } } : {}) },
+            { ...queuedAndDue(now), ...(queuedBefore ? { createdAt: { lt: queuedBefore } } : {}) },
             { status: 'running', leaseUntil: { lt: now } },
           ],
         },
@@ -178,11 +183,24 @@ export function createExportRepository(prisma: PrismaClient) {
     },
 
     /**
+     * Puts a running export back in the queue until retryAt without counting its attempt (a render
+     * pool was busy: the export did not get to run).
+     */
+    async wait(id: string, retryAt: Date): Promise<void> {
+      await prisma.export.updateMany({ where: { id, status: 'running' }, data: { status: 'queued', leaseUntil: retryAt, attempts: { decrement: 1 } } });
+    },
+
+    /**
      * Gives up the lease after an attempt that may pass next time: the export stays running (it
      * was claimed) and any process may take it at once.
      */
     async release(id: string, now: Date): Promise<void> {
       await prisma.export.updateMany({ where: { id, status: 'running' }, data: { leaseUntil: new Date(now.getTime() - 1) } });
+    },
+
+    /** The account's exports not finished yet (queued or running). */
+    unfinishedCount(userId: string): Promise<number> {
+      return prisma.export.count({ where: { userId, status: { in: ['queued', 'running'] } } });
     },
 
     async queuedCount(): Promise<number> {

@@ -80,7 +80,8 @@ export type WriteOutcome =
 
 export type RestoreOutcome = WriteOutcome | { kind: 'version-not-found' };
 
-export type DeleteOutcome = { kind: 'deleted' } | { kind: 'not-found' } | { kind: 'precondition-failed' } | Unauthorized;
+/** deleted: with the files of the project's exports, recorded for removal in the same transaction. */
+export type DeleteOutcome = { kind: 'deleted'; exportFiles: string[] } | { kind: 'not-found' } | { kind: 'precondition-failed' } | Unauthorized;
 
 const versionSummaryFields = {
   version: true,
@@ -380,20 +381,10 @@ export function createProjectRepository(prisma: PrismaClient, sql: SqlDriverAdap
     },
 
     /**
-     * Deletes the caller's project (and, by cascade, its versions). With a precondition the row is
-     * locked and checked first, in the same transaction.
+     * Deletes the caller's project (by cascade its versions) and its exports, the row locked and
+     * the precondition, if any, checked first, in one transaction.
      */
     async deleteOwned(caller: Caller, id: string, precondition?: VersionPrecondition): Promise<DeleteOutcome> {
-      if (!precondition) {
-        const deleted = await execute(
-          sql,
-          `DELETE FROM "projects" p USING "users" u
-            WHERE p."id" = $1 AND p."userId" = $2 AND u."id" = p."userId" AND u."tokenGeneration" = $3`,
-          [id, caller.userId, caller.tokenGeneration],
-        );
-        if (deleted > 0) return { kind: 'deleted' };
-        return (await callerIsValid(sql, caller)) ? { kind: 'not-found' } : UNAUTHORIZED;
-      }
       return inTransaction(sql, async (tx): Promise<DeleteOutcome> => {
         if (!(await callerIsValid(tx, caller))) return UNAUTHORIZED;
         const [current] = await selectRows<{ version: number }>(
@@ -402,9 +393,17 @@ export function createProjectRepository(prisma: PrismaClient, sql: SqlDriverAdap
           [id, caller.userId],
         );
         if (!current) return { kind: 'not-found' };
-        if (!precondition(current.version)) return { kind: 'precondition-failed' };
+        if (precondition && !precondition(current.version)) return { kind: 'precondition-failed' };
         await execute(tx, `DELETE FROM "projects" WHERE "id" = $1`, [id]);
-        return { kind: 'deleted' };
+        // Its exports go with it (rows, and their files once this commits): no download outlives the project.
+        const files = await selectRows<{ name: string }>(
+          tx,
+          `WITH gone AS (DELETE FROM "exports" WHERE "projectId" = $1 AND "userId" = $2 RETURNING "fileName")
+           INSERT INTO "file_deletions" ("name") SELECT "fileName" FROM gone WHERE "fileName" IS NOT NULL
+           ON CONFLICT DO NOTHING RETURNING "name"`,
+          [id, caller.userId],
+        );
+        return { kind: 'deleted', exportFiles: files.map((file) => file.name) };
       });
     },
   };

@@ -22,6 +22,8 @@ export interface MessageRow {
   attempts: number;
   url: string;
   sealedSecret: string;
+  /** The account the webhook belongs to (deliveries are shared fairly by account). */
+  userId: string;
 }
 
 export interface DeliveryRow {
@@ -163,16 +165,31 @@ export function createWebhookRepository(prisma: PrismaClient) {
       return subscribed.length;
     },
 
-    /** Due messages this process now holds for one attempt each (until leaseUntil). */
-    async claimDue(now: Date, leaseUntil: Date, limit: number): Promise<MessageRow[]> {
+    /**
+     * Due messages this process now holds for one attempt each (until leaseUntil), at most `limit`,
+     * fairly by account: at most room(account) of each account's (its oldest due first), the
+     * accounts in turn, so one account's backlog never stands in front of another's first attempt.
+     */
+    async claimDue(now: Date, leaseUntil: Date, limit: number, room: (userId: string) => number): Promise<MessageRow[]> {
       const due = { status: 'pending', nextAttemptAt: { lte: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] };
-      const candidates = await prisma.webhookMessage.findMany({ where: due, orderBy: { nextAttemptAt: 'asc' }, take: limit, select: { id: true } });
+      const accounts = await prisma.webhook.findMany({ where: { messages: { some: due } }, distinct: ['userId'], select: { userId: true } });
+      const queues = await Promise.all(
+        accounts
+          .filter(({ userId }) => room(userId) > 0)
+          .map(({ userId }) =>
+            prisma.webhookMessage.findMany({ where: { ...due, webhook: { userId } }, orderBy: { nextAttemptAt: 'asc' }, take: Math.min(room(userId), limit), select: { id: true } }),
+          ),
+      );
+      const candidates: string[] = [];
+      for (let turn = 0; candidates.length < limit && queues.some((queue) => queue.length > turn); turn++) {
+        for (const queue of queues) if (queue[turn] && candidates.length < limit) candidates.push(queue[turn]!.id);
+      }
       const claimed: MessageRow[] = [];
-      for (const { id } of candidates) {
+      for (const id of candidates) {
         const { count } = await prisma.webhookMessage.updateMany({ where: { id, ...due }, data: { leaseUntil } });
         if (count === 0) continue;
-        const row = await prisma.webhookMessage.findUnique({ where: { id }, include: { webhook: { select: { url: true, sealedSecret: true } } } });
-        if (row) claimed.push({ ...row, url: row.webhook.url, sealedSecret: row.webhook.sealedSecret });
+        const row = await prisma.webhookMessage.findUnique({ where: { id }, include: { webhook: { select: { url: true, sealedSecret: true, userId: true } } } });
+        if (row) claimed.push({ ...row, url: row.webhook.url, sealedSecret: row.webhook.sealedSecret, userId: row.webhook.userId });
       }
       return claimed;
     },

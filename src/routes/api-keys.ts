@@ -21,7 +21,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
         security,
         querystring: EmptyQuery,
         body: IssueApiKeyBody,
-        response: { 201: ApiKeyReply, ...errorResponses(400, 401, 413, 415) },
+        response: { 201: ApiKeyReply, ...errorResponses(400, 401, 409, 413, 415) },
       },
     },
     async function issueApiKey(request, reply) {

@@ -45,7 +45,7 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
         description:
           'The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. ' +
           'A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; ' +
-          'an SVG whose filters are too costly to render → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.',
+          'an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.',
         response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415, 422, 503) },
         'x-openapi': UPLOAD_OPERATION,
       },

@@ -13,6 +13,11 @@ import {
   TokenReply,
 } from '../schemas/auth.js';
 import { EmptyQuery, errorResponses, NoBody } from '../schemas/common.js';
+
+const SignOutQuery = Type.Object(
+  { apiKeys: Type.Optional(Type.Boolean({ default: false, description: 'Also revoke every API key of the account.' })) },
+  { additionalProperties: false },
+);
 import { logAccountDeletion } from './account-deletion.js';
 
 const security = [{ bearerAuth: [] }];
@@ -118,14 +123,17 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Sign out everywhere: every token issued so far stops working',
+        description: 'The account\'s API keys keep working unless `apiKeys=true`, which revokes them too.',
         security,
-        querystring: EmptyQuery,
+        querystring: SignOutQuery,
         body: NoBody,
         response: { 204: Type.Null({ description: 'Signed out. Empty body.' }), ...errorResponses(400, 401) },
       },
     },
     async (request, reply) => {
-      await app.services.accounts.endSessions(signedInAccount(request));
+      const account = signedInAccount(request);
+      await app.services.accounts.endSessions(account);
+      if (request.query.apiKeys) await app.services.apiKeys.revokeAll(account.id);
       return reply.code(204).send(null);
     },
   );

@@ -38,7 +38,7 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
         querystring: EmptyQuery,
         headers: ExportHeaders,
         body: CreateExportBody,
-        response: { 200: ExportReply, 202: ExportReply, ...errorResponses(400, 401, 404, 409, 413, 415, 503, ...contextErrors) },
+        response: { 200: ExportReply, 202: ExportReply, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 503, ...contextErrors) },
       },
     },
     async (request, reply) => {

@@ -43,7 +43,7 @@ export const projectPreflightRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions
     },
     async (request, reply) => {
       const project = await app.services.projects.get(request.caller, request.params.id);
-      const { body, etag } = await app.services.print.preflight(project, request.query);
+      const { body, etag } = await app.services.print.preflight(project, request.query, signalOnClientGone(reply.raw));
       if (notModified(request, reply, etag)) return reply;
       return reply.type('application/json; charset=utf-8').send(body as never);
     },

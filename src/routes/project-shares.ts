@@ -3,7 +3,6 @@ import { Type } from '@sinclair/typebox';
 import { ListPageQuery } from '../schemas/paging.js';
 import { pageWhenAsked } from './list-paging.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
 import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
 import { CreateShareBody, ShareListReply, ShareParams, ShareReply, toShareDto } from '../schemas/shares.js';
 
@@ -11,7 +10,8 @@ const security = [{ bearerAuth: [] }];
 
 const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.addHook('onRequest', app.authenticate);
-  const baseUrl = (request: FastifyRequest) => app.config.publicBaseUrl ?? `${request.protocol}://${request.host}`;
+  // PUBLIC_BASE_URL, or a relative URL: never built from Host or X-Forwarded-* (a client could name any site).
+  const baseUrl = app.config.publicBaseUrl ?? '';
 
   app.post(
     '/:id/shares',
@@ -28,7 +28,7 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async function createShare(request, reply) {
-      const share = await app.services.shares.create(request.caller, request.params.id, request.body?.expiresInDays, baseUrl(request));
+      const share = await app.services.shares.create(request.caller, request.params.id, request.body?.expiresInDays, baseUrl);
       return reply.code(201).send({ share: toShareDto(share) });
     },
   );
@@ -47,7 +47,7 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async function listShares(request) {
-      const shares = await app.services.shares.list(request.caller, request.params.id, baseUrl(request));
+      const shares = await app.services.shares.list(request.caller, request.params.id, baseUrl);
       const list = `shares:${request.params.id}`;
       const { items, nextCursor } = pageWhenAsked(shares, request.query, () => app.services.listCursors(list, request.caller.userId), (share) => share);
       return nextCursor === undefined ? { shares: items.map(toShareDto) } : { shares: items.map(toShareDto), nextCursor };

@@ -2,7 +2,7 @@
 // Verification reuses a lookup for at most KEY_LEASE_MS (lib/lease-cache.ts), and a revocation is
 // confirmed only after that long, so a revoked key fails on every process from the next request.
 import { createId } from '../lib/ids.js';
-import { MESSAGES, notFound } from '../errors.js';
+import { conflict, MESSAGES, notFound } from '../errors.js';
 import {
   digestApiKey,
   digestsEqual,
@@ -32,6 +32,8 @@ const MAX_CACHED_KEYS = 10_000;
  */
 export const outwaitKeyLeases = (): Promise<void> => waitOutLease(KEY_LEASE_MS + CLOCK_MARGIN_MS);
 const KEY_ID = /^[a-z0-9]{1,64}$/;
+/** API keys one account may hold. */
+export const API_KEY_LIMIT = 20;
 
 export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer) {
   /** The digest a key is looked up by, or null when it is malformed (no database work for those). */
@@ -56,7 +58,9 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
   }
 
   return {
+    /** 409 once the account holds API_KEY_LIMIT keys. */
     async issue(userId: string): Promise<ApiKey> {
+      if ((await keys.count(userId)) >= API_KEY_LIMIT) throw conflict(MESSAGES.apiKeyLimit);
       const id = createId();
       const key = generateApiKey();
       const row = await keys.create({ id, userId, keyDigest: digestApiKey(key), sealedKey: sealer.seal(key, id) });
@@ -72,6 +76,12 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
       // Ids are cuid2; anything else (a NUL byte would even make PostgreSQL fail) names no key.
       if (!KEY_ID.test(id)) throw notFound(MESSAGES.apiKeyNotFound);
       if (!(await keys.deleteOwned(userId, id))) throw notFound(MESSAGES.apiKeyNotFound);
+      await outwaitKeyLeases();
+    },
+
+    /** Revokes every key of the account (sign-out everywhere with apiKeys=true); resolves once no process accepts them. */
+    async revokeAll(userId: string): Promise<void> {
+      await keys.deleteAllOwned(userId);
       await outwaitKeyLeases();
     },
 

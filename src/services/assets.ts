@@ -95,9 +95,13 @@ const refusedByBounds = (error: unknown) =>
   error instanceof SvgTooCostlyError ||
   (error instanceof RenderError && (error.reason === 'deadline' || error.reason === 'memory'));
 
+/** The backfill's renders wait their turn as one account of their own. */
+const BACKFILL_ACCOUNT = 'backfill';
+
 export function createAssetService(assets: AssetRepository, storage: FileStorage, janitor: FileJanitor, renderer: Renderer) {
-  /** The analysis runs in a render child, within its deadline (src/render/). */
-  const analyse = (input: ImageInput, mimeType: string, signal?: AbortSignal) => renderer.run('analysis', 'image.analyse', { input, mimeType }, signal);
+  /** The analysis runs in a render child for account, within its deadline (src/render/). */
+  const analyse = (input: ImageInput, mimeType: string, account: string, signal?: AbortSignal) =>
+    renderer.run('analysis', 'image.analyse', { input, mimeType }, account, signal);
 
   /** The stored bytes under name, whole, or null when storage has no such object. */
   async function readStored(name: string): Promise<Buffer | null> {
@@ -132,7 +136,7 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
       if (!bytes) return null;
       const sha256 = createHash('sha256').update(bytes).digest('hex');
       try {
-        return { sha256, analysis: await analyse(bytes, row.mimeType) };
+        return { sha256, analysis: await analyse(bytes, row.mimeType, BACKFILL_ACCOUNT) };
       } catch (error) {
         if (refusedByBounds(error)) return { sha256, analysis: null };
         throw error;
@@ -168,7 +172,7 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
     await pending.commit(name);
     try {
       // Read back from storage once the upload is complete: the upload itself stays streamed.
-      const analysis = await analyse(await storedInput(name, file.mime), file.mime, signal);
+      const analysis = await analyse(await storedInput(name, file.mime), file.mime, userId, signal);
       const metadata = await storeThumbnail(name, analysis, file.sha256);
       return await assets.create({
         id: createId(),

@@ -24,7 +24,7 @@ export function createBarcodeService(assets: AssetService, renderer: Renderer) {
         if (error instanceof BarcodeInputError) throw badRequest(error.message);
         throw error;
       }
-      const outcome = await renderer.run('analysis', 'barcode.make', { spec }, signal);
+      const outcome = await renderer.run('analysis', 'barcode.make', { spec }, userId, signal);
       if (!outcome.ok) throw badRequest(`${outcome.field}: ${outcome.reason}`);
       return assets.storeMadeSvg(userId, outcome.symbol.svg, filenameOf(spec), outcome.symbol.facts, signal);
     },

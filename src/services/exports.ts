@@ -3,6 +3,7 @@
 // The state lives in the database only; a queue carries export ids and nothing else.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
+import { RenderError } from '../render/errors.js';
 import { createId } from '../lib/ids.js';
 import { apiError } from '../plugins/error-handler.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
@@ -27,6 +28,9 @@ export const EXPORT_MESSAGES = {
 /** Files and rows are kept this long after an export finishes; an Idempotency-Key is remembered as long. */
 export const EXPORT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const EXPORT_PAGE_DEFAULT = 20;
+/** Exports of one account queued or running at once; one more is answered 429. */
+export const QUEUED_EXPORTS_LIMIT = 50;
+const QUEUED_EXPORTS_RETRY_AFTER_S = 30;
 /** A finished export not announced after this long is announced by the sweep. */
 const ANNOUNCE_GRACE_MS = 30_000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
@@ -63,7 +67,19 @@ export interface DownloadLinks {
 /** What finishing an export tells (the webhooks). */
 export type ExportFinished = (userId: string, event: 'export.succeeded' | 'export.failed', dto: ExportDto) => Promise<void>;
 
-export type AttemptOutcome = 'succeeded' | 'failed' | 'retry' | 'skipped';
+/** 'waiting': a render pool was busy; the export is queued again without using an attempt. */
+export type AttemptOutcome = 'succeeded' | 'failed' | 'retry' | 'waiting' | 'skipped';
+
+/**
+ * How long an export waits after a busy render pool before it is tried again: a quarter of the
+ * time it has waited so far, from 1 s to 30 s (a burst passes fast, a long queue is not polled hard).
+ */
+export function busyBackoffMs(waitedMs: number): number {
+  return Math.min(30_000, Math.max(1_000, Math.round(waitedMs / 4)));
+}
+
+/** A render pool, or the admission in front of one, had no room: waiting is the answer, not failing. */
+const isBusy = (error: unknown) => error instanceof RenderError && error.reason === 'busy';
 
 /** Told when an export fails because its workers kept stopping (the process logs it). */
 export type WorkerStopped = (exportId: string, message: string) => void;
@@ -108,6 +124,8 @@ export interface ExportServiceDeps {
   cursorSecret: string;
   attempts: number;
   leaseMs: number;
+  /** From creation, how long an export keeps waiting for busy render pools before it fails. */
+  deadlineMs: number;
 }
 
 export function createExportService(deps: ExportServiceDeps) {
@@ -207,6 +225,9 @@ export function createExportService(deps: ExportServiceDeps) {
       const options = request.options ?? {};
       checkOptions(request.format, options);
       const project = await deps.projects.get(caller, projectId);
+      if ((await repository.unfinishedCount(caller.userId)) >= QUEUED_EXPORTS_LIMIT) {
+        throw new HttpError(429, MESSAGES.tooManyExports, QUEUED_EXPORTS_RETRY_AFTER_S);
+      }
       const requestDigest = idempotencyKey === undefined
         ? null
         : createHash('sha256').update(canonicalJson({ projectId, body: request })).digest('hex');
@@ -297,6 +318,15 @@ export function createExportService(deps: ExportServiceDeps) {
         if (row) await announce(row);
         return 'succeeded';
       } catch (error) {
+        if (isBusy(error)) {
+          const now = Date.now();
+          const retryAt = now + busyBackoffMs(now - claimed.createdAt.getTime());
+          if (retryAt > claimed.createdAt.getTime() + deps.deadlineMs) {
+            return await finishFailed(claimed, apiError(503, (error as RenderError).message), started);
+          }
+          await repository.wait(id, new Date(retryAt));
+          return 'waiting';
+        }
         // A 4xx is the design's own problem (preflight errors, a size the style cannot make): final.
         if (error instanceof HttpError && error.statusCode < 500) {
           return await finishFailed(claimed, attemptError(claimed, error), started);

@@ -37,13 +37,13 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const fileJanitor = createFileJanitor(repositories.fileDeletions, storage);
   // The child processes every render runs in; closed (their children killed) with the app.
   const renderer = createRenderer(config.render);
-  const printAdmission = createPrintAdmission();
+  const printAdmission = createPrintAdmission(config.render.accountQueue);
   const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
   const sealer = createApiKeySealer(config.apiKeySecret);
-  const projects = createProjectService(repositories.projects);
+  const projects = createProjectService(repositories.projects, fileJanitor);
   const dielines = createDielineService();
   const downloadLinks = createSignedDownloadLinks(config.apiKeySecret, config.publicBaseUrl);
   const exports = createExportService({
@@ -58,6 +58,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     cursorSecret: config.jwtSecret,
     attempts: config.exports.attempts,
     leaseMs: config.exports.leaseMs,
+    deadlineMs: config.exports.deadlineMs,
   });
   const listCursors = createListCursors(config.jwtSecret);
   const webhooks = createWebhookService(

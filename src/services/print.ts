@@ -37,8 +37,10 @@ import { barcodeFindings } from '../print/barcode-checks.js';
 import { loadSharp } from '../print/images.js';
 import { svgIntrinsicSize } from '../print/svg-size.js';
 import { noBleedFindings } from '../print/bleed-findings.js';
-import { inkCoverageFindings } from '../print/ink-coverage.js';
+import { inkCoverageFindings, inkMeasuredAssets } from '../print/ink-coverage.js';
 import { profileMismatchFindings } from '../print/profile-match.js';
+import type { PrintCondition } from '../print/conditions.js';
+import { LRUCache } from 'lru-cache';
 import type { Renderer } from '../render/index.js';
 import type { AssetRepository, PlacedFile, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
@@ -57,6 +59,9 @@ import {
   requireContainerOptions,
   type PrintGeometry,
 } from './print-geometry.js';
+
+/** Ink totals remembered (a number each, keyed by image digest and condition). */
+const INK_CACHE_ENTRIES = 10_000;
 
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
 const RENDERER_VERSION = 3;
@@ -156,9 +161,16 @@ export function createPrintService(
   admission: PrintAdmission,
 ) {
   /** The sheet's print as a model's textures, or null when nothing prints on it. */
-  function textureMaps(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps> | null {
+  function textureMaps(
+    placement: Placement<PrintSurface>,
+    sizePx: number,
+    window: Bounds | undefined,
+    look: TextureLook,
+    account: string,
+    signal?: AbortSignal,
+  ): Promise<TextureMaps> | null {
     if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-    return renderer.run('texture', 'print.texture', { placement, sizePx, window, look }, signal);
+    return renderer.run('texture', 'print.texture', { placement, sizePx, window, look }, account, signal);
   }
 
   const baseUrl = publicBaseUrl ?? undefined;
@@ -216,18 +228,56 @@ export function createPrintService(
     return report([...checked.findings, ...zoneFindings(placement), ...barcodeFindings(placement, prepared.state)]);
   }
 
+  /** Highest total ink by asset digest and condition: an image is decoded once per condition. */
+  const inkTotals = new LRUCache<string, number>({ max: INK_CACHE_ENTRIES });
+
+  /**
+   * Each asset's highest total ink in condition: from the cache, else measured in a render child
+   * for account (the preflight's own deadline), all the uncached images in one task.
+   */
+  async function measuredInk(assets: ResolvedAsset[], condition: PrintCondition, account: string, signal?: AbortSignal): Promise<Map<string, number>> {
+    const totals = new Map<string, number>();
+    const missing: Array<{ asset: ResolvedAsset; key: string }> = [];
+    for (const asset of assets) {
+      const key = `${createHash('sha256').update(await asset.load()).digest('hex')}:${condition.key}`;
+      const total = inkTotals.get(key);
+      if (total === undefined) missing.push({ asset, key });
+      else totals.set(asset.name, total);
+    }
+    if (missing.length === 0) return totals;
+    const measured = await renderer.run('preflight', 'print.inkCoverage', { assets: missing.map(({ asset }) => asset), condition }, account, signal);
+    missing.forEach(({ asset, key }, index) => {
+      inkTotals.set(key, measured[index]!);
+      totals.set(asset.name, measured[index]!);
+    });
+    return totals;
+  }
+
   /**
    * The preflight the route answers: the placement's findings at the bleed asked for, plus each
    * image's ink coverage and profile in the condition.
    */
-  async function fullPreflight(prepared: Prepared, condition: string | undefined, bleedMm: number, options: StructureOptions): Promise<PreflightReport> {
+  async function fullPreflight(
+    prepared: Prepared,
+    condition: string | undefined,
+    bleedMm: number,
+    options: StructureOptions,
+    account: string,
+    signal?: AbortSignal,
+  ): Promise<PreflightReport> {
     const base = preflightOf(prepared, options);
     if (!prepared.dieline) return base;
     const placement = place({ ...prepared, dieline: prepared.dieline });
-    const chosen = printCondition(condition ?? conditionForMaterial(prepared.state.material));
-    const ink = await inkCoverageFindings(placement, chosen);
-    const profiles = await profileMismatchFindings(placement, chosen);
-    return report([...base.findings, ...noBleedFindings(prepared.dieline, bleedMm), ...ink, ...profiles, ...(await effectDetailFindings(placement))]);
+    const printing = printCondition(condition ?? conditionForMaterial(prepared.state.material));
+    const totals = await measuredInk(inkMeasuredAssets(placement), printing, account, signal);
+    const profiles = await profileMismatchFindings(placement, printing);
+    return report([
+      ...base.findings,
+      ...noBleedFindings(prepared.dieline, bleedMm),
+      ...inkCoverageFindings(placement, printing, totals),
+      ...profiles,
+      ...(await effectDetailFindings(placement)),
+    ]);
   }
 
   /** The request's container options, checked against the template (400 when one does not apply). */
@@ -277,13 +327,15 @@ export function createPrintService(
 
   return {
     /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
-    async preflight(project: Project, query: PreflightQuery = {}): Promise<{ body: string; etag: string }> {
+    async preflight(project: Project, query: PreflightQuery = {}, signal?: AbortSignal): Promise<{ body: string; etag: string }> {
       const containers = optionsFor(project, query);
       const files = await ownedFiles(project);
       const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
       const part = printedPart(project, query);
       const bleedMm = query.bleedMm ?? DEFAULT_BLEED_MM;
-      const result = await admission.admit(null, async () => fullPreflight(await prepare(project, files, bleedMm, part, containers), query.condition, bleedMm, options));
+      const result = await admission.admit(project.userId, async () =>
+        fullPreflight(await prepare(project, files, bleedMm, part, containers), query.condition, bleedMm, options, project.userId, signal),
+      );
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(body) };
     },
@@ -317,7 +369,7 @@ export function createPrintService(
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
             const checked = preflightOf(prepared, { glueAreas: options.glueAreas });
             if (!checked.ready || !prepared.dieline) throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
-            const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, signal);
+            const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, project.userId, signal);
             return { body, contentType: 'application/pdf', fileName: printFileName(project, options.colorSpace) };
           }),
       };
@@ -333,7 +385,7 @@ export function createPrintService(
       return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
         if (!prepared.dieline) return null;
-        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, look, signal);
+        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, look, project.userId, signal);
       });
     },
 
@@ -347,7 +399,7 @@ export function createPrintService(
       return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, { part: 'board' }, containers);
         if (!prepared.dieline) return null;
-        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, look, signal);
+        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, look, project.userId, signal);
       });
     },
 
@@ -372,7 +424,7 @@ export function createPrintService(
             const substrate = substrateColor(prepared.state.material);
             const white = resolveWhite(query.white, prepared.state.material, prepared.state.finish);
             const look = { substrate, effects: 'preview' as const, translucentInk: substrate === null && white === 'none' };
-            return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width, look }, signal);
+            return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width, look }, project.userId, signal);
           }),
       };
     },

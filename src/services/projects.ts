@@ -24,6 +24,7 @@ import type {
 import { PROJECT_NAME_MAX_LENGTH, type EditorState } from '../schemas/projects.js';
 import { projectLimitFor } from './plans.js';
 import { isStorableText } from '../lib/text.js';
+import type { FileJanitor } from './file-janitor.js';
 
 export interface CreateProjectInput extends Partial<Dimensions> {
   name: string;
@@ -148,10 +149,10 @@ function writtenProject(outcome: WriteOutcome | { kind: 'version-not-found' }): 
   }
 }
 
-function deleted(outcome: DeleteOutcome): void {
+function deleted(outcome: DeleteOutcome): string[] {
   switch (outcome.kind) {
     case 'deleted':
-      return;
+      return outcome.exportFiles;
     case 'not-found':
       throw notFound(MESSAGES.projectNotFound);
     case 'precondition-failed':
@@ -168,7 +169,7 @@ export type ProjectEventListener = (
   project: { id: string; name?: string; templateId?: string; version?: number; updatedAt?: string },
 ) => Promise<void>;
 
-export function createProjectService(projects: ProjectRepository) {
+export function createProjectService(projects: ProjectRepository, janitor?: FileJanitor) {
   const listeners: ProjectEventListener[] = [];
   const errorReporters: Array<(error: unknown) => void> = [];
   const reportError = (error: unknown) => {
@@ -259,10 +260,11 @@ export function createProjectService(projects: ProjectRepository) {
       return announced(caller.userId, await projects.updateOwned(caller, id, (current) => changedFields(current, wanted), precondition));
     },
 
-    /** Deletes the project and its versions. */
+    /** Deletes the project, its versions and its exports (their files too). */
     async remove(caller: Caller, id: string, precondition?: VersionPrecondition): Promise<void> {
       assertProjectId(id);
-      deleted(await projects.deleteOwned(caller, id, precondition));
+      const exportFiles = deleted(await projects.deleteOwned(caller, id, precondition));
+      if (exportFiles.length > 0) await janitor?.removeRecorded(exportFiles);
       await tell(caller.userId, 'project.deleted', { id });
     },
 

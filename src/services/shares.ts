@@ -40,7 +40,7 @@ export function createShareService(shares: ShareRepository, projects: ProjectSer
   });
 
   return {
-    /** 404 for another account's project. `baseUrl`: PUBLIC_BASE_URL or the request's origin. */
+    /** 404 for another account's project. `baseUrl`: PUBLIC_BASE_URL, or '' (a relative URL). */
     async create(caller: Caller, projectId: string, expiresInDays: number | undefined, baseUrl: string): Promise<Share> {
       const project = await projects.get(caller, projectId);
       const id = createId();

@@ -64,7 +64,7 @@ export function createSheetLayoutService(renderer: Renderer, admission: PrintAdm
       if (cached) return cached;
       const input = { dieline, sheet, file: format === 'json' ? null : format };
       const { layout, file } = await admission
-        .admit(project.userId, () => renderer.run('layout', 'sheet.layout', input, signal))
+        .admit(project.userId, () => renderer.run('layout', 'sheet.layout', input, project.userId, signal))
         .catch((error: unknown) => {
           throw error instanceof BlankTooLargeError ? new HttpError(422, error.message) : error;
         });

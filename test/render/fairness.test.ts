@@ -67,7 +67,7 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
   it("an upload whose analysis takes minutes: another account's upload is analysed meanwhile, and it ends when its client goes away", async () => {
     const smallPng = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
     const form = new FormData();
-    form.append('file', new Blob([translucentCircles()], { type: 'image/svg+xml' }), 'circles.svg');
+    form.append('file', new Blob([translucentCircles(19_000)], { type: 'image/svg+xml' }), 'circles.svg');
     const slow = abortable([(signal) => fetch(`${base}/assets`, { method: 'POST', headers: attacker.auth, body: form, signal })]);
     try {
       await eventually(async () => poolStats('analysis').busy === 1, 30_000, 'the costly analysis to take a child');
