@@ -27,6 +27,7 @@ import requestIdPlugin, { generateRequestId } from './plugins/request-id.js';
 import adminRoutes from './routes/admin.js';
 import apiKeyRoutes from './routes/api-keys.js';
 import assetRoutes from './routes/assets.js';
+import fontRoutes from './routes/fonts.js';
 import authRoutes from './routes/auth.js';
 import fileRoutes from './routes/files.js';
 import exportDownloadRoutes from './routes/export-download.js';
@@ -50,6 +51,7 @@ import { AdminUserSchema } from './schemas/admin.js';
 import viewerRoutes from './routes/viewer.js';
 import { ApiKeySchema } from './schemas/api-keys.js';
 import { AssetSchema } from './schemas/assets.js';
+import { FontSchema } from './schemas/fonts.js';
 import { ApiErrorSchema } from './schemas/common.js';
 import { UserSchema } from './schemas/auth.js';
 import { ProjectSchema } from './schemas/projects.js';
@@ -81,6 +83,7 @@ const SHARED_SCHEMAS = [
   ApiKeySchema,
   ProjectSchema,
   AssetSchema,
+  FontSchema,
   DielineSchema,
   SheetLayoutSchema,
   AdminUserSchema,
@@ -194,6 +197,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(sharedModelRoutes, { prefix: '/shared' });
   await app.register(viewerRoutes);
   await app.register(assetRoutes, { prefix: '/assets' });
+  await app.register(fontRoutes, { prefix: '/fonts' });
   await app.register(fileRoutes, { prefix: '/files' });
   await app.register(adminRoutes, { prefix: '/admin' });
   await app.register(projectExportRoutes, { prefix: '/projects', basePath: '', security: [{ bearerAuth: [] }] });

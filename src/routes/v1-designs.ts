@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { MESSAGES, unauthorized } from '../errors.js';
 import { ApiErrorSchema } from '../schemas/common.js';
 import assetRoutes from './assets.js';
+import fontRoutes from './fonts.js';
 import { exportRoutes, projectExportRoutes } from './exports.js';
 import projectRoutes from './projects.js';
 
@@ -43,6 +44,7 @@ const v1DesignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(projectExportRoutes, { prefix: '/projects', basePath: '/v1', security: KEY_SECURITY, ...keyed });
   await app.register(exportRoutes, { prefix: '/exports', basePath: '/v1', security: KEY_SECURITY, ...keyed });
   await app.register(assetRoutes, { prefix: '/assets', ...keyed });
+  await app.register(fontRoutes, { prefix: '/fonts', ...keyed });
 };
 
 export default v1DesignRoutes;

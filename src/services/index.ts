@@ -15,6 +15,7 @@ import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
 import { createExportService, createSignedDownloadLinks } from './exports.js';
 import { createFileJanitor } from './file-janitor.js';
+import { createFontService } from './fonts.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
 import { createPrintTextureSource } from './project-texture.js';
@@ -36,6 +37,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   // The child processes every render runs in; closed (their children killed) with the app.
   const renderer = createRenderer(config.render);
   const printAdmission = createPrintAdmission();
+  const fonts = createFontService(repositories.fonts, storage, fileJanitor);
   const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
@@ -70,6 +72,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     projects,
     shares: createShareService(repositories.shares, projects, sealer),
     assets: createAssetService(repositories.assets, storage, fileJanitor, renderer),
+    fonts,
     renderer,
     fileJanitor,
     dielines,
