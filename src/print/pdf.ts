@@ -78,6 +78,7 @@ type Color = string | number[];
 class AssetRegistry {
   private readonly refs = new Map<string, { name: string; ref: PDFKit.PDFKitReference }>();
   private readonly svgs = new Map<string, PreparedSvg>();
+  private readonly svgImages = new Map<string, { ref: PDFKit.PDFKitReference; label: string }>();
   private readonly prepared = new Map<string, Promise<PdfImageData>>();
   /** ICC-based colour spaces of the profiles images carry, one per distinct profile. */
   private readonly iccSpaces = new Map<string, unknown[]>();
@@ -105,7 +106,7 @@ class AssetRegistry {
       }
       this.doc.save();
       this.doc.translate(x, y);
-      drawSvg(this.doc, prepared, w, h, { ...this.svgTarget, ink });
+      drawSvg(this.doc, prepared, w, h, { ...this.svgTarget, ink }, (key, image) => this.embedSvgImage(key, image));
       this.doc.restore();
       return;
     }
@@ -138,7 +139,7 @@ class AssetRegistry {
       }
       this.doc.save();
       this.doc.translate(x, y);
-      drawSvg(this.doc, prepared, w, h, this.svgTarget);
+      drawSvg(this.doc, prepared, w, h, this.svgTarget, (key, image) => this.embedSvgImage(key, image));
       this.doc.restore();
       return;
     }
@@ -172,6 +173,16 @@ class AssetRegistry {
     }
     this.doc.page.xobjects[entry.name] = entry.ref;
     return entry.name;
+  }
+
+  /** An image inside an SVG: embedded once per document, whichever SVGs hold it. */
+  private embedSvgImage(key: string, image: PdfImageData): { ref: PDFKit.PDFKitReference; label: string } {
+    let entry = this.svgImages.get(key);
+    if (!entry) {
+      entry = { ref: this.embed(image), label: `SvgIm${this.svgImages.size + 1}` };
+      this.svgImages.set(key, entry);
+    }
+    return entry;
   }
 
   private colorSpace(space: PdfImageData['colorSpace']): unknown {
@@ -374,10 +385,11 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     srgbProfile: rgb ? await srgbProfile() : null,
     documentId: documentId(placement, options),
   });
-  const svgTarget: SvgTarget = { colorSpace: options.colorSpace, condition, srgb };
+  const imageTarget: ImageTarget = { colorSpace: options.colorSpace, cmykProfilePath: profileFsPath(condition), jpegQuality: options.jpegQuality ?? CMYK_JPEG_QUALITY };
+  const svgTarget: SvgTarget = { colorSpace: options.colorSpace, condition, srgb, fonts: placement.fonts ?? [], images: imageTarget };
   const assets = new AssetRegistry(
     doc,
-    { colorSpace: options.colorSpace, cmykProfilePath: profileFsPath(condition), jpegQuality: options.jpegQuality ?? CMYK_JPEG_QUALITY },
+    imageTarget,
     svgTarget,
     srgb,
     printedWidths(placement),

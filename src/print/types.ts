@@ -4,6 +4,7 @@
  */
 import type { Dieline, DielinePiece, Point } from '../dielines/index.js';
 import type { Effect } from './effects.js';
+import type { FontFace } from './fonts.js';
 
 /**
  * What a design is placed on: a box's dieline, or a container's label sheet (one piece, the label
@@ -69,7 +70,12 @@ export type FindingCode =
   | 'EFFECT_TOO_FINE'
   | 'EFFECT_CROSSES_FOLD'
   | 'EFFECT_ON_GLUE'
-  | 'EFFECT_NOT_OFFERED';
+  | 'EFFECT_NOT_OFFERED'
+  | 'FONT_SUBSTITUTED'
+  | 'FONT_MISSING'
+  | 'SVG_IMAGE_DROPPED'
+  | 'THIN_LINE'
+  | 'SMALL_TEXT';
 
 export interface Finding {
   severity: Severity;
@@ -118,4 +124,6 @@ export interface Placement<S extends PrintSurface = Dieline> {
   dieline: S;
   pieces: PieceLayers[];
   findings: Finding[];
+  /** The owner's fonts, as files, that SVG text is outlined with besides the bundled ones. */
+  fonts?: readonly FontFace[];
 }

@@ -10,11 +10,20 @@ import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
 import { renderSheetPdf } from '../dielines/sheet-pdf.js';
 import { assertSvgFiltersBounded } from './svg-filters.js';
+import type { FontFace } from '../print/fonts.js';
+import { outlineSvg } from '../print/svg-text.js';
 
 export const TASKS = {
-  /** An upload's facts and thumbnail; an SVG's filters are checked before it is rasterised. */
-  'image.analyse': async ({ input, mimeType }: { input: ImageInput; mimeType: string }) => {
-    if (mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input)) assertSvgFiltersBounded(input);
+  /**
+   * An upload's facts and thumbnail; an SVG's filters are checked before it is rasterised, and its
+   * text outlined with the owner's fonts (fonts) and the bundled ones.
+   */
+  'image.analyse': async ({ input, mimeType, fonts }: { input: ImageInput; mimeType: string; fonts?: readonly FontFace[] }) => {
+    if (mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input)) {
+      assertSvgFiltersBounded(input);
+      // The thumbnail shows the text as the print outlines it, with the owner's fonts.
+      return analyseImage(input, mimeType, Buffer.from((await outlineSvg(input, fonts ?? [])).svg));
+    }
     return analyseImage(input, mimeType);
   },
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),

@@ -14,6 +14,7 @@ import { RenderError, SvgTooCostlyError, type Renderer } from '../render/index.j
 import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
 import type { FileStorage, OpenedFile, PendingFile } from '../storage/index.js';
 import type { FileJanitor } from './file-janitor.js';
+import type { FontFace } from '../print/fonts.js';
 
 /** 25 MB as the interface defines it: 25 × 1024 × 1024 bytes. That size is accepted. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -95,9 +96,18 @@ const refusedByBounds = (error: unknown) =>
   error instanceof SvgTooCostlyError ||
   (error instanceof RenderError && (error.reason === 'deadline' || error.reason === 'memory'));
 
-export function createAssetService(assets: AssetRepository, storage: FileStorage, janitor: FileJanitor, renderer: Renderer) {
+export function createAssetService(
+  assets: AssetRepository,
+  storage: FileStorage,
+  janitor: FileJanitor,
+  renderer: Renderer,
+  ownerFonts?: (userId: string) => Promise<{ faces: FontFace[] }>,
+) {
   /** The analysis runs in a render child, within its deadline (src/render/). */
-  const analyse = (input: ImageInput, mimeType: string, signal?: AbortSignal) => renderer.run('analysis', 'image.analyse', { input, mimeType }, signal);
+  const analyse = (input: ImageInput, mimeType: string, signal?: AbortSignal, fonts?: readonly FontFace[]) =>
+    renderer.run('analysis', 'image.analyse', { input, mimeType, ...(fonts ? { fonts } : {}) }, signal);
+  /** An SVG's thumbnail outlines its text with the owner's fonts. */
+  const fontsFor = async (userId: string, mimeType: string) => (mimeType === SVG_IMAGE.mime && ownerFonts ? (await ownerFonts(userId)).faces : undefined);
 
   /** The stored bytes under name, whole, or null when storage has no such object. */
   async function readStored(name: string): Promise<Buffer | null> {
@@ -205,7 +215,7 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
           await pending.commit(name);
           try {
             // Read back from storage once the upload is complete: the upload itself stays streamed.
-            const analysis = await analyse(await storedInput(name, type.mime), type.mime, signal);
+            const analysis = await analyse(await storedInput(name, type.mime), type.mime, signal, await fontsFor(userId, type.mime));
             const metadata = await storeThumbnail(name, analysis, sha256);
             return await assets.create({ id: createId(), userId, name, filename, mimeType: type.mime, sizeBytes: pending.size, ...metadata });
           } catch (error) {

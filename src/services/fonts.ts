@@ -100,6 +100,11 @@ export function createFontService(fonts: FontRepository, storage: FileStorage, j
       await janitor.removeRecorded([name]);
     },
 
+    /** Changes exactly when the owner's font set changes (no file is read). */
+    async identity(userId: string): Promise<string> {
+      return (await fonts.listOwned(userId)).map((row) => row.id).sort().join(',');
+    },
+
     /** The owner's fonts a render outlines text with (the bundled ones are added by src/print). */
     async ownerFonts(userId: string): Promise<OwnerFonts> {
       const rows = await fonts.listOwned(userId);

@@ -38,7 +38,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const renderer = createRenderer(config.render);
   const printAdmission = createPrintAdmission();
   const fonts = createFontService(repositories.fonts, storage, fileJanitor);
-  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission);
+  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission, fonts);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
@@ -71,7 +71,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     apiKeys: createApiKeyService(repositories.apiKeys, sealer),
     projects,
     shares: createShareService(repositories.shares, projects, sealer),
-    assets: createAssetService(repositories.assets, storage, fileJanitor, renderer),
+    assets: createAssetService(repositories.assets, storage, fileJanitor, renderer, fonts.ownerFonts),
     fonts,
     renderer,
     fileJanitor,
