@@ -35,6 +35,7 @@ import { resolveWhite, substrateColor } from '../print/effects.js';
 import { loadSharp } from '../print/images.js';
 import { inkCoverageFindings } from '../print/ink-coverage.js';
 import type { FontFace } from '../print/fonts.js';
+import { minimumFindings } from '../print/minimums.js';
 import { svgFacts as readSvgFacts, svgFindings, type SvgFacts } from '../print/svg-findings.js';
 import { SVG_MIME } from '../print/pdf.js';
 import type { Renderer } from '../render/index.js';
@@ -206,7 +207,9 @@ export function createPrintService(
     if (!prepared.dieline) return report(prepared.findings);
     const placement = place({ ...prepared, dieline: prepared.dieline });
     const checked = preflightPlacement(placement, prepared.state.material, prepared.template.materials, options);
-    return report([...checked.findings, ...zoneFindings(placement), ...svgFindings(placement, prepared.svgFacts)]);
+    // A container's label is not folded: it has no fold to cross.
+    const structure = prepared.template.kind === 'box' ? checked.findings : checked.findings.filter((finding) => finding.code !== 'CROSSES_FOLD');
+    return report([...structure, ...zoneFindings(placement), ...svgFindings(placement, prepared.svgFacts)]);
   }
 
   /** The preflight the route answers: the placement's findings plus each image's ink coverage in the condition. */
@@ -215,7 +218,8 @@ export function createPrintService(
     if (!prepared.dieline) return base;
     const placement = place({ ...prepared, dieline: prepared.dieline });
     const ink = await inkCoverageFindings(placement, printCondition(condition));
-    return report([...base.findings, ...ink, ...(await effectDetailFindings(placement))]);
+    const minimums = await minimumFindings(placement, prepared.svgFacts, printCondition(condition));
+    return report([...base.findings, ...ink, ...(await effectDetailFindings(placement)), ...minimums]);
   }
 
   /** The request's container options, checked against the template (400 when one does not apply). */

@@ -16,14 +16,13 @@ import { createRequire } from 'node:module';
 const MAILER = { widthMm: 300, heightMm: 80, depthMm: 220 };
 /** The mailer's back panel: upright on the blank (rotation 0), centre and width in mm. */
 const BACK = { center: [319.25, 308.75] as const, width: 305.5 };
-const BLEED = 3;
 const DPI = 150;
 
 let app: App;
 
 beforeAll(async () => {
   app = await createTestApp();
-});
+}, 300_000);
 afterAll(async () => {
   await app?.close();
 });
@@ -196,10 +195,38 @@ describe('images inside SVG artwork', { timeout: 120_000 }, () => {
     expect(findings.filter((f) => f.code === 'LOW_RESOLUTION')).toEqual([expect.objectContaining({ severity: 'error', artworkId: 'words' })]);
     expect(findings.map((f) => f.code)).not.toContain('SVG_IMAGE_DROPPED');
 
-    const pdf = (await get(owner, `/projects/${id}/print?marks=false&dieline=false&colorSpace=cmyk`, {})).rawPayload;
-    expect(pdf.length).toBeGreaterThan(0);
-    // The project has an error finding: print answers 409. The same design at a size that
-    // reaches 150 ppi prints.
+    expectApiError(await get(owner, `/projects/${id}/print`), 409);
+
+    // The same drawing with a 1200 px image (about 400 ppi): it prints, red where the image is,
+    // blue where the SVG's rectangle is, in both colour spaces.
+    const sharpPng = await sharp({ create: { width: 1200, height: 600, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const fine = svg.replace(png.toString('base64'), sharpPng.toString('base64'));
+    const fineId = await createProject(app, owner, 'mailer-box', design(await svgArtwork(owner, fine)), MAILER);
+    expect((await preflight(owner, fineId)).findings.map((f) => f.code)).not.toContain('LOW_RESOLUTION');
+    for (const colorSpace of ['rgb', 'cmyk']) {
+      const response = await get(owner, `/projects/${fineId}/print?marks=false&dieline=false&colorSpace=${colorSpace}`);
+      expect(response.statusCode, response.body).toBe(200);
+      const [page] = await rasterisePdf(response.rawPayload, 36);
+      const w = 0.5 * BACK.width;
+      const at = (dxMm: number) => pixel(page!, (BACK.center[0] + dxMm + 3) * page!.scale, (BACK.center[1] + 3) * page!.scale);
+      const image = at(w / 4);
+      const rect = at(-w / 4);
+      expect(image[0] > image[2] + 80, `${colorSpace} image ${image.join(',')}`).toBe(true);
+      expect(rect[2] > rect[0] + 80, `${colorSpace} rectangle ${rect.join(',')}`).toBe(true);
+    }
+  });
+
+  it('a pattern holding an image prints (no 500)', async () => {
+    const owner = await registerAccount(app);
+    const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#ff0000' } }).png().toBuffer();
+    const svg =
+      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse">` +
+      `<image width="20" height="20" href="data:image/png;base64,${png.toString('base64')}"/></pattern></defs><rect width="100" height="100" fill="url(#p)"/></svg>`;
+    const id = await createProject(app, owner, 'mailer-box', design(await svgArtwork(owner, svg), 0.2), MAILER);
+    for (const colorSpace of ['rgb', 'cmyk']) {
+      const response = await get(owner, `/projects/${id}/print?colorSpace=${colorSpace}`);
+      expect(response.statusCode, response.body).toBe(200);
+    }
   });
 
   it('an image at a file path, /dev/zero, http or another SVG draws nothing and gives SVG_IMAGE_DROPPED; print 409, preview 200', async () => {
@@ -214,9 +241,63 @@ describe('images inside SVG artwork', { timeout: 120_000 }, () => {
     const { ready, findings } = await preflight(owner, id);
     expect(ready).toBe(false);
     const dropped = findings.filter((f) => f.code === 'SVG_IMAGE_DROPPED');
-    expect(dropped).toHaveLength(hrefs.length);
-    expect(dropped.every((f) => f.severity === 'error' && f.artworkId === 'words')).toBe(true);
+    // Once per artwork and code, naming every image left out.
+    expect(dropped).toEqual([expect.objectContaining({ severity: 'error', artworkId: 'words', message: expect.stringContaining('5 images') })]);
+    expect(dropped[0]!.message).toContain('/dev/zero');
     expectApiError(await get(owner, `/projects/${id}/print`), 409);
     expect((await get(owner, `/projects/${id}/preview?width=256`)).statusCode).toBe(200);
+  });
+});
+
+describe('line and text minimums at placed size', { timeout: 120_000 }, () => {
+  /** A 100-unit-wide SVG placed so that one unit is one millimetre on the back panel. */
+  const ONE_MM_SCALE = 100 / BACK.width;
+  const svgOf = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">${body}</svg>`;
+  const line = (width: number, colour = '#000000', transform = '') =>
+    svgOf(`<g transform="${transform}"><path d="M10 50 L90 50" stroke="${colour}" stroke-width="${width}" fill="none"/></g>`);
+  const text = (size: number, colour = '#000000', transform = '') => svgOf(`<g transform="${transform}"><text x="10" y="50" font-size="${size}" fill="${colour}">Oats</text></g>`);
+
+  async function findingsOf(cases: Record<string, string>, background?: string) {
+    const owner = await registerAccount(app);
+    const artworks = [];
+    for (const [id, svg] of Object.entries(cases)) artworks.push(artwork(id, 'back', await svgArtwork(owner, svg), { scale: ONE_MM_SCALE }));
+    const id = await createProject(app, owner, 'mailer-box', { artworks, ...(background ? { background: { kind: 'color', value: background } } : {}) }, MAILER);
+    return (await preflight(owner, id)).findings;
+  }
+  const flagged = (findings: PreflightFinding[], code: string) => findings.filter((f) => f.code === code).map((f) => f.artworkId).sort();
+
+  it('THIN_LINE: 0.1 mm in one ink, 0.2 mm in two inks or reversed, the SVG\'s own transforms included', async () => {
+    const findings = await findingsOf({
+      'black-under': line(0.099),
+      'black-over': line(0.101),
+      'scaled-under': line(0.198, '#000000', 'scale(0.5)'),
+      'scaled-over': line(0.202, '#000000', 'scale(0.5)'),
+      'grey-over': line(0.101, '#808080'),
+      'red-under': line(0.199, '#ff0000'),
+      'red-over': line(0.201, '#ff0000'),
+    });
+    expect(flagged(findings, 'THIN_LINE')).toEqual(['black-under', 'red-under', 'scaled-under']);
+    const message = findings.find((f) => f.code === 'THIN_LINE' && f.artworkId === 'black-under')!;
+    expect(message).toMatchObject({ severity: 'warning', message: expect.stringMatching(/'black-under'.*0\.099 mm.*0\.1 mm/) });
+    expect(findings.find((f) => f.artworkId === 'red-under' && f.code === 'THIN_LINE')!.message).toMatch(/0\.199 mm in 2 inks.*0\.2 mm/);
+
+    const reversed = await findingsOf({ 'white-under': line(0.199, '#ffffff'), 'white-over': line(0.201, '#ffffff') }, '#000000');
+    expect(flagged(reversed, 'THIN_LINE')).toEqual(['white-under']);
+  });
+
+  it('SMALL_TEXT: 6 pt in one ink, 8 pt in two inks or reversed', async () => {
+    const pt = (points: number) => (points * 25.4) / 72;
+    const findings = await findingsOf({
+      'black-under': text(pt(5.95)),
+      'black-over': text(pt(6.05)),
+      'scaled-under': text(pt(5.95) * 2, '#000000', 'scale(0.5)'),
+      'blue-under': text(pt(7.95), '#0000ff'),
+      'blue-over': text(pt(8.05), '#0000ff'),
+    });
+    expect(flagged(findings, 'SMALL_TEXT')).toEqual(['black-under', 'blue-under', 'scaled-under']);
+    expect(findings.find((f) => f.code === 'SMALL_TEXT' && f.artworkId === 'black-under')!.message).toMatch(/5\.95 pt in one ink.*6 pt/);
+
+    const reversed = await findingsOf({ 'white-under': text(pt(7.95), '#ffffff'), 'white-over': text(pt(8.05), '#ffffff') }, '#000000');
+    expect(flagged(reversed, 'SMALL_TEXT')).toEqual(['white-under']);
   });
 });
