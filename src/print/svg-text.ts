@@ -139,6 +139,8 @@ export async function outlineSvg(bytes: Buffer | string, faces: readonly FontFac
   const source = prepareSource(typeof bytes === 'string' ? bytes : bytes.toString('utf8'), faces);
   const normalised = new Resvg(source.text, resvgFontOptions(faces)).toString();
   const ids = new Set(source.textIds.map(escapeAttribute));
-  const svg = normalised.replace(/<g id="([^"]*)"/g, (whole, id: string) => (ids.has(id) ? `${whole} data-text="true"` : whole));
+  let svg = normalised.replace(/<g id="([^"]*)"/g, (whole, id: string) => (ids.has(id) ? `${whole} data-text="true"` : whole));
+  // resvg writes xlink:href even when the source declared no xlink namespace; XML readers need it.
+  if (svg.includes('xlink:href') && !/<svg\b[^>]*\sxmlns:xlink=/.test(svg)) svg = svg.replace(/<svg\b/, '<svg xmlns:xlink="http://www.w3.org/1999/xlink"');
   return { svg, textIds: source.textIds };
 }

@@ -279,7 +279,7 @@ describe('line and text minimums at placed size', { timeout: 120_000 }, () => {
     expect(flagged(findings, 'THIN_LINE')).toEqual(['black-under', 'red-under', 'scaled-under']);
     const message = findings.find((f) => f.code === 'THIN_LINE' && f.artworkId === 'black-under')!;
     expect(message).toMatchObject({ severity: 'warning', message: expect.stringMatching(/'black-under'.*0\.099 mm.*0\.1 mm/) });
-    expect(findings.find((f) => f.artworkId === 'red-under' && f.code === 'THIN_LINE')!.message).toMatch(/0\.199 mm in 2 inks.*0\.2 mm/);
+    expect(findings.find((f) => f.artworkId === 'red-under' && f.code === 'THIN_LINE')!.message).toMatch(/0\.199 mm wide in 2 inks.*0\.2 mm/);
 
     const reversed = await findingsOf({ 'white-under': line(0.199, '#ffffff'), 'white-over': line(0.201, '#ffffff') }, '#000000');
     expect(flagged(reversed, 'THIN_LINE')).toEqual(['white-under']);
