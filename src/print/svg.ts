@@ -3,8 +3,11 @@
  * the file (CSS resolved, `use` expanded, text converted to outlines, colours as #rrggbb), then
  * svg-to-pdfkit writes the paths. Colours go through the file's colour handling: in cmyk each
  * #rrggbb is converted with the condition's profile beforehand (the callback is synchronous), in
- * rgb they stay RGB under the page's DefaultRGB (sRGB). Raster images inside an SVG and links are
- * left out: an SVG may name files on this machine, and PDF/X forbids annotations.
+ * rgb they stay RGB under the page's DefaultRGB (sRGB). PNG and JPEG images embedded in the SVG
+ * as data: URIs are placed as images, prepared like placed assets (images.ts); every other image
+ * reference was dropped before resvg read the file (svg-text.ts), and pdfkit's own image loading
+ * is replaced while the SVG draws, so no file the SVG names is ever opened. Links are left out:
+ * PDF/X forbids annotations.
  */
 import type SVGtoPDFFunction from 'svg-to-pdfkit';
 import type { PrintCondition } from './conditions.js';
