@@ -28,6 +28,7 @@ import adminRoutes from './routes/admin.js';
 import apiKeyRoutes from './routes/api-keys.js';
 import assetRoutes from './routes/assets.js';
 import barcodeRoutes from './routes/barcodes.js';
+import fontRoutes from './routes/fonts.js';
 import authRoutes from './routes/auth.js';
 import fileRoutes from './routes/files.js';
 import exportDownloadRoutes from './routes/export-download.js';
@@ -51,6 +52,7 @@ import { AdminUserSchema } from './schemas/admin.js';
 import viewerRoutes from './routes/viewer.js';
 import { ApiKeySchema } from './schemas/api-keys.js';
 import { AssetSchema } from './schemas/assets.js';
+import { FontSchema } from './schemas/fonts.js';
 import { ApiErrorSchema } from './schemas/common.js';
 import { UserSchema } from './schemas/auth.js';
 import { ProjectSchema } from './schemas/projects.js';
@@ -82,6 +84,7 @@ const SHARED_SCHEMAS = [
   ApiKeySchema,
   ProjectSchema,
   AssetSchema,
+  FontSchema,
   DielineSchema,
   SheetLayoutSchema,
   AdminUserSchema,
@@ -196,6 +199,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(viewerRoutes);
   await app.register(assetRoutes, { prefix: '/assets' });
   await app.register(barcodeRoutes, { prefix: '/barcodes' });
+  await app.register(fontRoutes, { prefix: '/fonts' });
   await app.register(fileRoutes, { prefix: '/files' });
   await app.register(adminRoutes, { prefix: '/admin' });
   await app.register(projectExportRoutes, { prefix: '/projects', basePath: '', security: [{ bearerAuth: [] }] });

@@ -70,22 +70,24 @@ const MISSING_FILE_MESSAGE = /^Input file is missing/;
 export type ImageInput = Buffer | { path: string };
 
 /**
- * Checks the header, then decodes once for the thumbnail. Throws ImageTooLargeError or
+ * Checks the header, then decodes once for the thumbnail (from thumbnailFrom when given). Throws ImageTooLargeError or
  * ImageUnreadableError. The work runs on libuv's thread pool of the render child that calls it.
  */
-export async function analyseImage(input: ImageInput, mimeType: string): Promise<ImageAnalysis> {
+export async function analyseImage(input: ImageInput, mimeType: string, thumbnailFrom?: Buffer): Promise<ImageAnalysis> {
   if (!Buffer.isBuffer(input) && mimeType === SVG_IMAGE.mime) throw new Error('An SVG is analysed from its bytes, never from a path.');
-  const image = sharp(Buffer.isBuffer(input) ? input : input.path, {
+  const options = {
     limitInputPixels: MAX_INPUT_PIXELS,
     // A truncated or corrupt file is refused, not thumbnailed half grey.
     failOn: 'warning',
     pages: 1,
-  });
+  } as const;
+  const image = sharp(Buffer.isBuffer(input) ? input : input.path, options);
   try {
     const metadata = await image.metadata();
     const { width, height } = metadata;
     if (width !== undefined && height !== undefined && width * height > MAX_INPUT_PIXELS) throw new ImageTooLargeError();
-    const thumbnail = await image
+    // thumbnailFrom: the same picture prepared for rasterising (an SVG with its text outlined).
+    const thumbnail = await (thumbnailFrom ? sharp(thumbnailFrom, options) : image)
       .rotate()
       .resize({ width: THUMBNAIL_MAX_PX, height: THUMBNAIL_MAX_PX, fit: 'inside', withoutEnlargement: true })
       .webp({ quality: 80 })

@@ -12,6 +12,7 @@ export const TAGS = [
   },
   { name: 'projects', description: "Editor documents owned by the caller's account (free plan: up to 3)." },
   { name: 'assets', description: "Image uploads owned by the caller's account (25 MB, image/* only)." },
+  { name: 'fonts', description: "The caller's fonts (TrueType, OpenType, WOFF2; 20 MB), which outline SVG text; the bytes are never served." },
   { name: 'files', description: 'Stored uploads, served publicly under their unguessable name.' },
   { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
   { name: 'admin', description: "Account management for administrators (a JWT whose account's role is admin)." },

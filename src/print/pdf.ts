@@ -93,6 +93,7 @@ class AssetRegistry {
   private readonly refs = new Map<string, { name: string; ref: PDFKit.PDFKitReference }>();
   private readonly svgs = new Map<string, PreparedSvg>();
   private readonly barcodes = new Map<string, BarcodeOutline>();
+  private readonly svgImages = new Map<string, { ref: PDFKit.PDFKitReference; label: string }>();
   private readonly prepared = new Map<string, Promise<PdfImageData>>();
   /** ICC-based colour spaces of the profiles images carry, one per distinct profile. */
   private readonly iccSpaces = new Map<string, unknown[]>();
@@ -120,7 +121,7 @@ class AssetRegistry {
       }
       this.doc.save();
       this.doc.translate(x, y);
-      drawSvg(this.doc, prepared, w, h, { ...this.svgTarget, ink });
+      drawSvg(this.doc, prepared, w, h, { ...this.svgTarget, ink }, (key, image) => this.embedSvgImage(key, image));
       this.doc.restore();
       return;
     }
@@ -162,7 +163,7 @@ class AssetRegistry {
       }
       this.doc.save();
       this.doc.translate(x, y);
-      drawSvg(this.doc, prepared, w, h, this.svgTarget);
+      drawSvg(this.doc, prepared, w, h, this.svgTarget, (key, image) => this.embedSvgImage(key, image));
       this.doc.restore();
       return;
     }
@@ -196,6 +197,16 @@ class AssetRegistry {
     }
     this.doc.page.xobjects[entry.name] = entry.ref;
     return entry.name;
+  }
+
+  /** An image inside an SVG: embedded once per document, whichever SVGs hold it. */
+  private embedSvgImage(key: string, image: PdfImageData): { ref: PDFKit.PDFKitReference; label: string } {
+    let entry = this.svgImages.get(key);
+    if (!entry) {
+      entry = { ref: this.embed(image), label: `SvgIm${this.svgImages.size + 1}` };
+      this.svgImages.set(key, entry);
+    }
+    return entry;
   }
 
   private colorSpace(space: PdfImageData['colorSpace']): unknown {
@@ -419,10 +430,18 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     documentId: documentId(placement, options),
   });
   installPressInks(doc, { grayRamp: rgb ? await conditionKRamp(condition) : null, overSpotPlates: options.white === 'underlay' });
-  const svgTarget: SvgTarget = { colorSpace: options.colorSpace, condition, srgb, richBlack: options.richBlack ?? false };
+  const imageTarget: ImageTarget = { colorSpace: options.colorSpace, cmykProfilePath: profileFsPath(condition), jpegQuality: options.jpegQuality ?? CMYK_JPEG_QUALITY };
+  const svgTarget: SvgTarget = {
+    colorSpace: options.colorSpace,
+    condition,
+    srgb,
+    richBlack: options.richBlack ?? false,
+    fonts: placement.fonts ?? [],
+    images: imageTarget,
+  };
   const assets = new AssetRegistry(
     doc,
-    { colorSpace: options.colorSpace, cmykProfilePath: profileFsPath(condition), jpegQuality: options.jpegQuality ?? CMYK_JPEG_QUALITY },
+    imageTarget,
     svgTarget,
     srgb,
     printedWidths(placement),

@@ -14,8 +14,22 @@ export interface PreflightReport {
   findings: Finding[];
 }
 
+const RANK: Readonly<Record<Finding['severity'], number>> = { error: 2, warning: 1, info: 0 };
+
+/**
+ * The findings once per artwork and code (the most severe, the first among equals, in the place
+ * of the first); findings about no artwork once per code, panel and message.
+ */
 export function report(findings: Finding[]): PreflightReport {
-  return { ready: !findings.some((finding) => finding.severity === 'error'), findings };
+  const kept = new Map<string, Finding>();
+  for (const finding of findings) {
+    const key = JSON.stringify(finding.artworkId ? [finding.code, finding.artworkId] : [finding.code, finding.panelId ?? null, finding.message]);
+    const earlier = kept.get(key);
+    if (!earlier) kept.set(key, finding);
+    else if (RANK[finding.severity] > RANK[earlier.severity]) kept.set(key, finding);
+  }
+  const once = [...kept.values()];
+  return { ready: !once.some((finding) => finding.severity === 'error'), findings: once };
 }
 
 export function noDielineFinding(templateId: string): Finding {

@@ -7,6 +7,8 @@
  * Where nothing prints the substrate shows (`substrate`); foil shows as its flat colour over the
  * print and spot UV as a light hatch (`effects`). The same drawing, painted as material values
  * instead of colours, gives a 3D model's metallic-roughness and relief maps (`paint`).
+ * An SVG asset's text is outlined first, as in the print (svg-text.ts): librsvg never sees text,
+ * so the machine's fonts play no part.
  */
 import { boundsOf } from '../dielines/geometry.js';
 import type { Bounds, Point } from '../dielines/index.js';
@@ -14,7 +16,9 @@ import { eyeMarks } from './containers.js';
 import { EFFECT_PLATES, type Effect } from './effects.js';
 import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
+import type { FontFace } from './fonts.js';
 import { downsampled, loadSharp } from './images.js';
+import { outlineSvg } from './svg-text.js';
 import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, PrintSurface, ResolvedAsset } from './types.js';
 
 export const PREVIEW_MIN_WIDTH = 64;
@@ -38,10 +42,12 @@ const pathData = (points: readonly Point[], closed: boolean) =>
  * Downsampled copies by stored name, byte size and pixel size. A stored name never changes its
  * bytes, so a copy stays valid; the cache is bounded in entries and bytes.
  */
+const SVG_MIME = 'image/svg+xml';
 const copies = createLruCache<string>({ maxEntries: 256, maxBytes: 64 * 1024 * 1024, sizeOf: (href) => href.length });
 
 /** Loads and downsamples each asset once, at the largest size any of its uses needs. */
 class PreviewImages {
+  constructor(private readonly fonts: readonly FontFace[]) {}
   private readonly wanted = new Map<string, { asset: ResolvedAsset; width: number; height: number }>();
   private readonly ready = new Map<string, string | null>();
 
@@ -56,11 +62,15 @@ class PreviewImages {
   async load(): Promise<void> {
     await Promise.all(
       [...this.wanted.values()].map(async ({ asset, width, height }) => {
-        const key = `${asset.name}:${asset.sizeBytes}:${width}x${height}`;
+        const svg = asset.mimeType === SVG_MIME;
+        // An SVG's text is outlined with the owner's fonts: its copy depends on which they are.
+        const key = `${asset.name}:${asset.sizeBytes}:${width}x${height}${svg ? `:${this.fonts.map((face) => face.path).join('|')}` : ''}`;
         try {
           let href = copies.get(key);
           if (!href) {
-            const { data, mime } = await downsampled(await asset.load(), width, height);
+            const bytes = await asset.load();
+            const source = svg ? Buffer.from((await outlineSvg(bytes, this.fonts)).svg) : bytes;
+            const { data, mime } = await downsampled(source, width, height);
             href = `data:${mime};base64,${data.toString('base64')}`;
             copies.set(key, href);
           }
@@ -158,7 +168,7 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   const k = widthPx / board.width;
   const heightPx = Math.max(1, Math.round(board.height * k));
   widthPx = Math.max(1, Math.round(widthPx));
-  const images = new PreviewImages();
+  const images = new PreviewImages(placement.fonts ?? []);
   for (const layers of placement.pieces) {
     if (layers.background?.kind === 'image') {
       const box = boundsOf(layers.bleed);

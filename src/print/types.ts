@@ -5,6 +5,7 @@
 import type { BarcodeFacts } from '../barcodes/types.js';
 import type { Dieline, DielinePiece, Point } from '../dielines/index.js';
 import type { Effect } from './effects.js';
+import type { FontFace } from './fonts.js';
 
 /**
  * What a design is placed on: a box's dieline, or a container's label sheet (one piece, the label
@@ -78,7 +79,13 @@ export type FindingCode =
   | 'BARCODE_QUIET_ZONE'
   | 'BARCODE_CONTRAST'
   | 'PROFILE_MISMATCH'
-  | 'NO_BLEED';
+  | 'NO_BLEED'
+
+  | 'FONT_SUBSTITUTED'
+  | 'FONT_MISSING'
+  | 'SVG_IMAGE_DROPPED'
+  | 'THIN_LINE'
+  | 'SMALL_TEXT';
 
 export interface Finding {
   severity: Severity;
@@ -127,4 +134,6 @@ export interface Placement<S extends PrintSurface = Dieline> {
   dieline: S;
   pieces: PieceLayers[];
   findings: Finding[];
+  /** The owner's fonts, as files, that SVG text is outlined with besides the bundled ones. */
+  fonts?: readonly FontFace[];
 }

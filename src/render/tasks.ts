@@ -15,11 +15,22 @@ import { boundedSvg } from './svg-filters.js';
 import { measureInk } from '../print/ink-coverage.js';
 import type { PrintCondition } from '../print/conditions.js';
 import type { ResolvedAsset } from '../print/types.js';
+import type { FontFace } from '../print/fonts.js';
+import { outlineSvg } from '../print/svg-text.js';
 
 export const TASKS = {
-  /** An upload's facts and thumbnail; an SVG is held to the cost model (svg-filters.ts) before it is rasterised. */
-  'image.analyse': async ({ input, mimeType }: { input: ImageInput; mimeType: string }) =>
-    analyseImage(mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input) ? boundedSvg(input) : input, mimeType),
+  /**
+   * An upload's facts and thumbnail; an SVG is held to the cost model (svg-filters.ts) before it is
+   * rasterised, and its text outlined with the owner's fonts (fonts) and the bundled ones.
+   */
+  'image.analyse': async ({ input, mimeType, fonts }: { input: ImageInput; mimeType: string; fonts?: readonly FontFace[] }) => {
+    if (mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input)) {
+      const bounded = boundedSvg(input);
+      // The thumbnail shows the text as the print outlines it, with the owner's fonts.
+      return analyseImage(bounded, mimeType, Buffer.from((await outlineSvg(bounded, fonts ?? [])).svg));
+    }
+    return analyseImage(input, mimeType);
+  },
   /** A checked barcode request's symbol (BWIPP's encoding takes up to a second for a long QR code). */
   'barcode.make': ({ spec }: { spec: BarcodeSpec }) => symbolOutcome(spec),
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),

@@ -5,6 +5,7 @@ import { createApiKeyRepository } from './api-keys.js';
 import { createAssetRepository } from './assets.js';
 import { createExportRepository } from './exports.js';
 import { createFileDeletionRepository } from './file-deletions.js';
+import { createFontRepository } from './fonts.js';
 import { createProjectRepository } from './projects.js';
 import { createShareRepository } from './shares.js';
 import { createUserRepository } from './users.js';
@@ -16,6 +17,7 @@ export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 's
     apiKeys: createApiKeyRepository(prisma),
     projects: createProjectRepository(prisma, sql),
     assets: createAssetRepository(prisma),
+    fonts: createFontRepository(prisma),
     fileDeletions: createFileDeletionRepository(prisma),
     exports: createExportRepository(prisma),
     webhooks: createWebhookRepository(prisma),

@@ -172,8 +172,8 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
     },
 
     /**
-     * Deletes the account and, by cascade, its projects (and their versions), keys and assets, in
-     * one transaction that records the stored names of its asset files and thumbnails in the
+     * Deletes the account and, by cascade, its projects (and their versions), keys, assets and fonts,
+     * in one transaction that records the stored names of its asset files, thumbnails and fonts in the
      * file-deletion outbox. Refuses to delete the last administrator. Removing the files is the
      * caller's job (the file janitor), after this has committed.
      */
@@ -184,6 +184,8 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
         if (removesLastAdmin(locked.target, locked.admins, undefined)) return { kind: 'last-admin' };
         const assets = await tx.asset.findMany({ where: { userId: id }, select: { name: true, thumbnailName: true } });
         const fileNames = assets.flatMap((asset) => (asset.thumbnailName ? [asset.name, asset.thumbnailName] : [asset.name]));
+        const fonts = await tx.font.findMany({ where: { userId: id }, select: { name: true } });
+        fileNames.push(...fonts.map((font) => font.name));
         const exportFiles = await tx.export.findMany({ where: { userId: id, fileName: { not: null } }, select: { fileName: true } });
         fileNames.push(...exportFiles.flatMap((row) => (row.fileName ? [row.fileName] : [])));
         await recordFileDeletions(tx, fileNames);

@@ -9,6 +9,7 @@ import { MESSAGES, unauthorized } from '../errors.js';
 import { ApiErrorSchema } from '../schemas/common.js';
 import assetRoutes from './assets.js';
 import barcodeRoutes from './barcodes.js';
+import fontRoutes from './fonts.js';
 import { exportRoutes, projectExportRoutes } from './exports.js';
 import { projectPreflightRoutes } from './project-print.js';
 import projectRoutes from './projects.js';
@@ -49,6 +50,7 @@ const v1DesignRoutes: FastifyPluginAsyncTypebox = async (app) => {
   await app.register(barcodeRoutes, { prefix: '/barcodes', ...keyed });
   await app.register(projectPreflightRoutes, { prefix: '/projects', ...keyed });
   await app.register(webhookRoutes, { prefix: '/webhooks', ...keyed });
+  await app.register(fontRoutes, { prefix: '/fonts', ...keyed });
 };
 
 export default v1DesignRoutes;

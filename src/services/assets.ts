@@ -14,6 +14,7 @@ import type { BarcodeFacts } from '../barcodes/types.js';
 import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
 import type { FileStorage, OpenedFile, PendingFile } from '../storage/index.js';
 import type { FileJanitor } from './file-janitor.js';
+import type { FontFace } from '../print/fonts.js';
 
 /** 25 MB as the interface defines it: 25 × 1024 × 1024 bytes. That size is accepted. */
 export const MAX_UPLOAD_BYTES = 25 * 1024 * 1024;
@@ -98,10 +99,18 @@ const refusedByBounds = (error: unknown) =>
 /** The backfill's renders wait their turn as one account of their own. */
 const BACKFILL_ACCOUNT = 'backfill';
 
-export function createAssetService(assets: AssetRepository, storage: FileStorage, janitor: FileJanitor, renderer: Renderer) {
+export function createAssetService(
+  assets: AssetRepository,
+  storage: FileStorage,
+  janitor: FileJanitor,
+  renderer: Renderer,
+  ownerFonts?: (userId: string) => Promise<{ faces: FontFace[] }>,
+) {
   /** The analysis runs in a render child for account, within its deadline (src/render/). */
-  const analyse = (input: ImageInput, mimeType: string, account: string, signal?: AbortSignal) =>
-    renderer.run('analysis', 'image.analyse', { input, mimeType }, account, signal);
+  const analyse = (input: ImageInput, mimeType: string, account: string, signal?: AbortSignal, fonts?: readonly FontFace[]) =>
+    renderer.run('analysis', 'image.analyse', { input, mimeType, ...(fonts ? { fonts } : {}) }, account, signal);
+  /** An SVG's thumbnail outlines its text with the owner's fonts. */
+  const fontsFor = async (userId: string, mimeType: string) => (mimeType === SVG_IMAGE.mime && ownerFonts ? (await ownerFonts(userId)).faces : undefined);
 
   /** The stored bytes under name, whole, or null when storage has no such object. */
   async function readStored(name: string): Promise<Buffer | null> {
@@ -172,7 +181,7 @@ export function createAssetService(assets: AssetRepository, storage: FileStorage
     await pending.commit(name);
     try {
       // Read back from storage once the upload is complete: the upload itself stays streamed.
-      const analysis = await analyse(await storedInput(name, file.mime), file.mime, userId, signal);
+      const analysis = await analyse(await storedInput(name, file.mime), file.mime, userId, signal, await fontsFor(userId, file.mime));
       const metadata = await storeThumbnail(name, analysis, file.sha256);
       return await assets.create({
         id: createId(),

@@ -17,6 +17,7 @@ import { createAuthService } from './auth.js';
 import { createDielineService } from './dielines.js';
 import { createExportService, createSignedDownloadLinks } from './exports.js';
 import { createFileJanitor } from './file-janitor.js';
+import { createFontService } from './fonts.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
 import { createPrintTextureSource } from './project-texture.js';
@@ -38,7 +39,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   // The child processes every render runs in; closed (their children killed) with the app.
   const renderer = createRenderer(config.render);
   const printAdmission = createPrintAdmission(config.render.accountQueue);
-  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission);
+  const fonts = createFontService(repositories.fonts, storage, fileJanitor);
+  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission, fonts);
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
@@ -68,7 +70,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     listCursors,
   );
   exports.onFinished((userId, event, dto) => webhooks.exportFinished(userId, event, dto));
-  const assets = createAssetService(repositories.assets, storage, fileJanitor, renderer);
+  const assets = createAssetService(repositories.assets, storage, fileJanitor, renderer, fonts.ownerFonts);
   projects.onEvent((userId, event, project) => webhooks.projectChanged(userId, event, project));
   return {
     passwordHasher,
@@ -81,6 +83,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     projects,
     shares: createShareService(repositories.shares, projects, sealer),
     assets,
+    fonts,
     barcodes: createBarcodeService(assets, renderer),
     renderer,
     fileJanitor,

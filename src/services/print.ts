@@ -41,6 +41,10 @@ import { inkCoverageFindings, inkMeasuredAssets } from '../print/ink-coverage.js
 import { profileMismatchFindings } from '../print/profile-match.js';
 import type { PrintCondition } from '../print/conditions.js';
 import { LRUCache } from 'lru-cache';
+import type { FontFace } from '../print/fonts.js';
+import { minimumFindings } from '../print/minimums.js';
+import { svgFacts as readSvgFacts, svgFindings, type SvgFacts } from '../print/svg-findings.js';
+import { SVG_MIME } from '../print/pdf.js';
 import type { Renderer } from '../render/index.js';
 import type { AssetRepository, PlacedFile, StoredFile } from '../repositories/assets.js';
 import type { Project } from '../repositories/projects.js';
@@ -136,8 +140,21 @@ export async function describeAsset(storage: FileStorage, file: StoredFile & Par
   }
 }
 
+/** The owner's fonts as the print service needs them (the font service). */
+export interface OwnerFontSource {
+  identity(userId: string): Promise<string>;
+  ownerFonts(userId: string): Promise<{ faces: FontFace[]; identity: string }>;
+}
+
+/** Only the bundled fonts: an account without a font service. */
+const BUNDLED_ONLY: OwnerFontSource = { identity: async () => '', ownerFonts: async () => ({ faces: [], identity: '' }) };
+
 interface Prepared {
   template: Template;
+  /** The owner's fonts, as files. */
+  fonts: FontFace[];
+  /** What each SVG asset holds (fonts, images), by stored name. */
+  svgFacts: Map<string, SvgFacts>;
   /** Set when the design can be placed. */
   dieline: PrintGeometry['dieline'] | null;
   textureWindow?: Bounds;
@@ -159,6 +176,7 @@ export function createPrintService(
   publicBaseUrl: string | null,
   renderer: Renderer,
   admission: PrintAdmission,
+  fonts: OwnerFontSource = BUNDLED_ONLY,
 ) {
   /** The sheet's print as a model's textures, or null when nothing prints on it. */
   function textureMaps(
@@ -199,8 +217,9 @@ export function createPrintService(
   ): Promise<Prepared> {
     const template = getTemplate(project.templateId)!;
     const state = (project.artworkJson ?? {}) as DesignState;
+    const none = { fonts: [], svgFacts: new Map<string, SvgFacts>() };
     if (!hasPrintGeometry(template)) {
-      return { template, dieline: null, findings: [noDielineFinding(template.id)], assets: new Map(), state };
+      return { template, dieline: null, findings: [noDielineFinding(template.id)], assets: new Map(), state, ...none };
     }
     let geometry: PrintGeometry;
     try {
@@ -210,22 +229,31 @@ export function createPrintService(
         { containers, bleedMm, part, ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, project.artworkJson) } : {}) },
       );
     } catch (error) {
-      if (error instanceof DielineSizeError) return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state };
+      if (error instanceof DielineSizeError) return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state, ...none };
       throw error;
     }
-    return { template, ...geometry, findings: [], assets: await describeAll(files), state };
+    const assets = await describeAll(files);
+    const { faces } = await fonts.ownerFonts(project.userId);
+    const svgFacts = new Map<string, SvgFacts>();
+    for (const asset of assets.values()) {
+      if (asset?.mimeType === SVG_MIME) svgFacts.set(asset.name, readSvgFacts(await asset.load(), faces));
+    }
+    return { template, ...geometry, findings: [], assets, state, fonts: faces, svgFacts };
   }
 
   /** The design on the geometry; a wrapping layout's images repeated across its ends. */
   function place(prepared: Prepared & { dieline: PrintGeometry['dieline'] }) {
-    return unwrapPlacement(placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl }));
+    const placement = unwrapPlacement(placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl }));
+    return { ...placement, fonts: prepared.fonts };
   }
 
   function preflightOf(prepared: Prepared, options: StructureOptions = {}): PreflightReport {
     if (!prepared.dieline) return report(prepared.findings);
     const placement = place({ ...prepared, dieline: prepared.dieline });
     const checked = preflightPlacement(placement, prepared.state.material, prepared.template.materials, options);
-    return report([...checked.findings, ...zoneFindings(placement), ...barcodeFindings(placement, prepared.state)]);
+    // A container's label is not folded: it has no fold to cross.
+    const structure = prepared.template.kind === 'box' ? checked.findings : checked.findings.filter((finding) => finding.code !== 'CROSSES_FOLD');
+    return report([...structure, ...zoneFindings(placement), ...svgFindings(placement, prepared.svgFacts), ...barcodeFindings(placement, prepared.state)]);
   }
 
   /** Highest total ink by asset digest and condition: an image is decoded once per condition. */
@@ -271,12 +299,14 @@ export function createPrintService(
     const printing = printCondition(condition ?? conditionForMaterial(prepared.state.material));
     const totals = await measuredInk(inkMeasuredAssets(placement), printing, account, signal);
     const profiles = await profileMismatchFindings(placement, printing);
+    const minimums = await minimumFindings(placement, prepared.svgFacts, printing);
     return report([
       ...base.findings,
       ...noBleedFindings(prepared.dieline, bleedMm),
       ...inkCoverageFindings(placement, printing, totals),
       ...profiles,
       ...(await effectDetailFindings(placement)),
+      ...minimums,
     ]);
   }
 
@@ -291,8 +321,9 @@ export function createPrintService(
   const filesIdentity = (files: Map<string, StoredFile | null>) => [...files].map(([name, file]) => [name, file ? file.sizeBytes : null]);
 
   /** Everything the output depends on: the project as stored, the query and each asset's identity. */
-  function inputEtag(kind: string, project: Project, query: unknown, files: Map<string, StoredFile | null>): string {
+  function inputEtag(kind: string, project: Project, query: unknown, files: Map<string, StoredFile | null>, fontSet: string): string {
     const key = JSON.stringify([
+      fontSet,
       RENDERER_VERSION,
       kind,
       project.id,
@@ -337,7 +368,7 @@ export function createPrintService(
         fullPreflight(await prepare(project, files, bleedMm, part, containers), query.condition, bleedMm, options, project.userId, signal),
       );
       const body = JSON.stringify({ preflight: result });
-      return { body, etag: strongEtag(body) };
+      return { body, etag: strongEtag(JSON.stringify([body, await fonts.identity(project.userId)])) };
     },
 
     /** GET /projects/:id/print. Preflight runs at the requested bleed; any error finding → 409. */
@@ -363,7 +394,7 @@ export function createPrintService(
       const files = await ownedFiles(project);
       return {
         // The options carry the project's name, version and date: the slug and the file's dates.
-        etag: inputEtag('print', project, [options, part, optionsKey(project, containers)], files),
+        etag: inputEtag('print', project, [options, part, optionsKey(project, containers)], files, await fonts.identity(project.userId)),
         render: (signal) =>
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
@@ -405,7 +436,7 @@ export function createPrintService(
 
     /** The identity of each image the design names: one query, no file read. */
     async imagesIdentity(project: Project): Promise<string> {
-      return JSON.stringify(filesIdentity(await ownedFiles(project)));
+      return JSON.stringify([filesIdentity(await ownedFiles(project)), await fonts.identity(project.userId)]);
     },
 
     /** GET /projects/:id/preview. Anything that cannot be placed is left out; a size error is a 400. */
@@ -416,7 +447,7 @@ export function createPrintService(
       const part = printedPart(project, query);
       const files = await ownedFiles(project);
       return {
-        etag: inputEtag('preview', project, [{ width, white: query.white ?? 'auto', ...part }, optionsKey(project, containers)], files),
+        etag: inputEtag('preview', project, [{ width, white: query.white ?? 'auto', ...part }, optionsKey(project, containers)], files, await fonts.identity(project.userId)),
         render: (signal) =>
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, containers);

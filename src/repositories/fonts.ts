@@ -1,0 +1,66 @@
+// Font rows: the fonts an account uploaded, under which stored name, and what the font says it is.
+import type { PrismaClient } from '../generated/prisma/client.js';
+import type { FontFormat, FontStyle } from '../generated/prisma/enums.js';
+import { recordFileDeletions } from './file-deletions.js';
+import { mapOwnerMissing } from './prisma-errors.js';
+
+export type { FontFormat, FontStyle };
+
+export interface Font {
+  id: string;
+  userId: string;
+  /** The stored object's name; never served. */
+  name: string;
+  family: string;
+  style: FontStyle;
+  weight: number;
+  format: FontFormat;
+  sizeBytes: number;
+  sha256: string;
+  createdAt: Date;
+}
+
+export type NewFont = Omit<Font, 'createdAt'>;
+
+const fields = {
+  id: true,
+  userId: true,
+  name: true,
+  family: true,
+  style: true,
+  weight: true,
+  format: true,
+  sizeBytes: true,
+  sha256: true,
+  createdAt: true,
+} as const;
+
+export function createFontRepository(prisma: PrismaClient) {
+  return {
+    /** Throws OwnerMissingError when the account no longer exists. */
+    create(font: NewFont): Promise<Font> {
+      return mapOwnerMissing(() => prisma.font.create({ data: font, select: fields }));
+    },
+
+    /** The owner's fonts, newest first. */
+    listOwned(userId: string): Promise<Font[]> {
+      return prisma.font.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: fields });
+    },
+
+    /**
+     * Deletes the owner's font and records its stored file in the deletion outbox, in one
+     * transaction. Returns the name to remove, or null when there is no such font.
+     */
+    async deleteOwned(userId: string, id: string): Promise<string | null> {
+      return prisma.$transaction(async (tx) => {
+        const [row] = await tx.$queryRaw<Array<{ name: string }>>`
+          DELETE FROM "fonts" WHERE "id" = ${id} AND "userId" = ${userId} RETURNING "name"`;
+        if (!row) return null;
+        await recordFileDeletions(tx, [row.name]);
+        return row.name;
+      });
+    },
+  };
+}
+
+export type FontRepository = ReturnType<typeof createFontRepository>;
