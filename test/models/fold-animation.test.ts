@@ -22,7 +22,7 @@ function defaults(doc: Document): Map<Node, { t: Vec3; r: [number, number, numbe
   return new Map(doc.getRoot().listNodes().map((node) => [node, { t: node.getTranslation() as Vec3, r: node.getRotation() as [number, number, number, number] }]));
 }
 
-describe(`fold animation (${engineName()})`, { timeout: 300_000 }, () => {
+describe(`fold animation (${engineName()})`, { timeout: 900_000 }, () => {
   let app: App;
   // The app starts a database: slow on a busy machine.
   beforeAll(async () => {

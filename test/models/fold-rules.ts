@@ -180,7 +180,7 @@ function distanceToOutline(p: Point, polygon: readonly Point[]): number {
 }
 
 /** Points of the panel's outline and interior (blank mm): vertices, edges every `edgeStep`, a grid every `gridStep`. */
-export function samplePoints(panel: DielinePanel, gridStep = 4, edgeStep = 0.5): Point[] {
+export function samplePoints(panel: DielinePanel, gridStep = 5, edgeStep = 1): Point[] {
   const polygon = panel.polygon;
   const points: Point[] = [];
   polygon.forEach((a, i) => {
@@ -284,7 +284,7 @@ function passingChamfer(entering: DielinePanel, at: Point, entered: DielinePanel
   return bends.get(flap.id)!.some(([a, b]) => segmentDistance(point, a, b) <= 3 * thicknessMm);
 }
 
-/** Calls `visit` along the segments where the panel's mid-surface crosses the plane, every 0.25 mm. */
+/** Calls `visit` along the segments where the panel's mid-surface crosses the plane, every 0.5 mm. */
 function crossings(board: Board, normal: V, origin: V, visit: (p: Point) => void): void {
   const polygon = board.panel.polygon;
   const height = (p: Point) => dot(sub(board.at(p), origin), normal);
@@ -302,7 +302,7 @@ function crossings(board: Board, normal: V, origin: V, visit: (p: Point) => void
   hits.sort((p, q) => (p[0] - q[0]) * direction[0] + (p[1] - q[1]) * direction[1]);
   for (let i = 0; i + 1 < hits.length; i += 2) {
     const [p, q] = [hits[i]!, hits[i + 1]!];
-    const n = Math.max(1, Math.ceil(Math.hypot(q[0] - p[0], q[1] - p[1]) / 0.25));
+    const n = Math.max(1, Math.ceil(Math.hypot(q[0] - p[0], q[1] - p[1]) / 0.5));
     for (let k = 0; k <= n; k++) visit([p[0] + ((q[0] - p[0]) * k) / n, p[1] + ((q[1] - p[1]) * k) / n]);
   }
 }
