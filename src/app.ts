@@ -11,6 +11,7 @@ import { badRequest, MESSAGES } from './errors.js';
 import { redactSecrets } from './lib/log-redaction.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
 import accessLogPlugin, { RequestLinesOff } from './plugins/access-log.js';
+import compressionPlugin from './plugins/compression.js';
 import { requestLogger } from './plugins/request-logger.js';
 import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
@@ -151,6 +152,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(connectionsPlugin);
   await app.register(frameworkAnswersPlugin);
   await app.register(accessLogPlugin);
+  await app.register(compressionPlugin);
   await app.register(databasePlugin, { config, database: options.database, ownsDatabase: options.ownsDatabase });
   await app.register(
     fp(

@@ -99,7 +99,12 @@ function loadFailure(httpStatus: number | null, shared: boolean): string {
   return `The model could not be loaded (HTTP ${httpStatus}).`;
 }
 
-function embedSnippet(): string {
+/**
+ * The iframe to paste into a page: only a share link shows a project to visitors, so without one
+ * the panel says how to get one instead of handing out a URL that asks for a sign-in.
+ */
+function embedSnippet(shared: boolean): string {
+  if (!shared) return 'Embedding needs a share link: create one for this project (Share), open it, and copy the snippet there.';
   const src = window.location.href.replace(/"/g, '&quot;');
   return `<iframe src="${src}" width="640" height="480" style="border:0;max-width:100%" allow="fullscreen" loading="lazy" title="3D packaging preview"></iframe>`;
 }
@@ -123,6 +128,8 @@ function start(): void {
     return;
   }
   let lighting: LightingPreset = lightingParam ?? 'studio';
+  // Without ?lighting, the preset the project was saved with (the model's scene extras) wins.
+  const lightingChosen = lightingParam !== null;
   const controlsParam = params.get('controls');
   if (controlsParam !== null && controlsParam !== 'full' && controlsParam !== 'none') {
     fail('controls must be full or none.');
@@ -147,7 +154,8 @@ function start(): void {
   const camera = new PerspectiveCamera(35, 1, 0.001, 100);
   const controls = new OrbitControls(camera, canvas);
   controls.enableDamping = false;
-  controls.maxPolarAngle = Math.PI * 0.495; // never under the ground
+  // All the way round, underneath too: a box's bottom (where barcodes go) can be seen.
+  controls.maxPolarAngle = Math.PI - 0.01;
   // The room, prefiltered once: every preset lights with it, so metals and foil always reflect something.
   let environment: Texture | null = null;
   const roomEnvironment = (): Texture => {
@@ -177,6 +185,36 @@ function start(): void {
     renderer.setSize(width, height, false);
     camera.aspect = width / height;
     camera.updateProjectionMatrix();
+    frame();
+  }
+
+  /**
+   * Fits the model as posed now (flat blank, mid-fold or closed) to the screen's shape: the
+   * camera keeps its direction and moves so the model's bounding sphere fills the narrower of the
+   * two fields of view.
+   */
+  function frame(): void {
+    if (!model) return render();
+    const box = new Box3().setFromObject(model);
+    const poseCentre = box.getCenter(new Vector3());
+    const radius = Math.max(box.getSize(new Vector3()).length() / 2, 1e-3);
+    const vertical = (camera.fov * Math.PI) / 360;
+    const horizontal = Math.atan(Math.tan(vertical) * camera.aspect);
+    const distance = (radius / Math.sin(Math.min(vertical, horizontal))) * 1.02;
+    const direction = camera.position.clone().sub(controls.target);
+    if (direction.lengthSq() === 0) direction.set(0.35, 0.4, 1);
+    controls.target.copy(poseCentre);
+    camera.position.copy(poseCentre).add(direction.setLength(distance));
+    centre = poseCentre;
+    size = radius * 2;
+    camera.near = distance / 100;
+    camera.far = distance * 100;
+    camera.updateProjectionMatrix();
+    controls.minDistance = distance * 0.35;
+    controls.maxDistance = distance * 3;
+    home.position.copy(camera.position);
+    home.target.copy(controls.target);
+    controls.update();
     render();
   }
 
@@ -231,7 +269,7 @@ function start(): void {
     mixer.update(0);
     handle.fold = clamped;
     element<HTMLInputElement>('foldSlider').value = String(Math.round(clamped * 1000));
-    render();
+    frame();
   }
 
   function stopPlaying(): void {
@@ -340,7 +378,7 @@ function start(): void {
       panel.hidden = !panel.hidden;
       element('embedToggle').setAttribute('aria-expanded', String(!panel.hidden));
       const code = element<HTMLTextAreaElement>('embedCode');
-      code.value = embedSnippet();
+      code.value = embedSnippet(share !== null);
       if (!panel.hidden) code.select();
     });
     element('foldPlay').addEventListener('click', playFold);
@@ -382,7 +420,10 @@ function start(): void {
     handle.dimensionsMm = { width: Math.round(extent.x * 1000), height: Math.round(extent.y * 1000), depth: Math.round(extent.z * 1000) };
     if (chrome) element('dimensions').textContent = `${handle.dimensionsMm.width} × ${handle.dimensionsMm.depth} × ${handle.dimensionsMm.height} mm`;
     ground.scale.setScalar(size * 8);
-    ground.position.set(centre.x, box.min.y, centre.z);
+    // The closed model stands on y = 0; the ground stays there while the blank is lifted and turned.
+    ground.position.set(centre.x, Math.min(0, box.min.y), centre.z);
+    const saved = (gltf.scene.userData as { lighting?: unknown }).lighting;
+    if (!lightingChosen && typeof saved === 'string' && isPreset(saved)) lighting = saved;
 
     const clip = gltf.animations.find((candidate) => candidate.name === 'fold');
     if (clip) {
@@ -396,16 +437,8 @@ function start(): void {
     }
 
     // Front three-quarter view from slightly above: the front (+Z) face fills most of the view.
-    const distance = (size / (2 * Math.tan((camera.fov * Math.PI) / 360))) * 1.05;
-    camera.position.copy(centre).add(new Vector3(0.35, 0.4, 1).normalize().multiplyScalar(distance));
-    camera.near = distance / 100;
-    camera.far = distance * 100;
+    camera.position.copy(centre).add(new Vector3(0.35, 0.4, 1));
     controls.target.copy(centre);
-    controls.minDistance = distance * 0.35;
-    controls.maxDistance = distance * 3;
-    controls.update();
-    home.position.copy(camera.position);
-    home.target.copy(controls.target);
     applyLighting(lighting);
     setFold(1);
     wireControls();

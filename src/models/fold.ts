@@ -1,15 +1,18 @@
 /**
- * Folds a box dieline closed. The panels and creases are the dieline's own: panels that share a
- * crease form a tree (breadth first from a root panel per piece), and every crease turns its child
- * panel 90° towards the unprinted side, so the printed side ends up outside. Each panel keeps its
- * flat shape exactly (a rigid motion), so areas and edge lengths in 3D are the dieline's.
+ * Folds a box dieline. The panels and creases are the dieline's own: panels that share a crease
+ * form a tree (breadth first from a root panel per piece), and every crease turns its child panel
+ * about that crease towards the unprinted side, so the printed side ends up outside. Each panel
+ * keeps its flat shape exactly (a rigid motion), so areas and edge lengths in 3D are the dieline's.
+ *
+ * A panel that closes over or under another layer sits a layer apart from it: its board moves by
+ * whole calipers along its own normal (LAYERS), which opens its hinge by that much and no more.
  *
  * Frames: the blank is x right, y down, z into the sheet (the unprinted side), in millimetres.
  * The result is in the model frame: millimetres, +Y up, the front panel facing +Z, the box standing
- * on y = 0 and centred on the Y axis.
+ * on y = 0 (its outer faces) and centred on the Y axis.
  */
 import { distanceToSegment } from '../dielines/geometry.js';
-import type { Dieline, DielinePanel, PanelRole, Point } from '../dielines/index.js';
+import type { Dieline, DielinePanel, Point } from '../dielines/index.js';
 import { FOLDING_RULE_TYPES } from '../dielines/types.js';
 import {
   add,
@@ -33,6 +36,34 @@ export interface FoldedPanel {
   transform: Rigid;
   /** The panel this one is folded from (across a crease); absent for a piece's root panel. */
   hingedOn?: string;
+}
+
+/** A panel of the fold tree: how it turns about the crease that joins it to its parent. */
+export interface HingedPanel {
+  panel: DielinePanel;
+  /** The panel it is hinged on; absent for a piece's root. */
+  parent?: string;
+  /** The crease it turns about (blank mm), on the parent's outline. */
+  crease?: readonly [Point, Point];
+  /** The closed turn about the crease, radians, signed so it carries the panel to the unprinted side. */
+  angle: number;
+  /** How far the panel's board sits from its hinge along its own normal (+ unprinted side), mm. */
+  offsetMm: number;
+  /** The root panel of its piece. */
+  root: string;
+}
+
+export interface BoxFolding {
+  /** Parents before their children. */
+  panels: HingedPanel[];
+  /** Per piece root: its placement (root's blank frame → model mm) in the closed box. */
+  closedRoots: Map<string, Rigid>;
+  thicknessMm: number;
+  /**
+   * Every panel's blank → model transform (mm), each turned `fraction(panel)` of its closed turn
+   * (1 closed, 0 flat; more than 1 turns past it) with the piece roots where `place` puts them.
+   */
+  pose(fraction: (panel: HingedPanel) => number, place?: (root: string) => Rigid): Map<string, Rigid>;
 }
 
 /** Which panel faces the viewer and which one's outside faces up (or down) when the box is closed. */
@@ -59,16 +90,24 @@ const BOX_ORIENTATION: Record<string, PieceOrientation[]> = {
   ],
 };
 
-/** Panels that close behind another layer: moved one caliper inwards so the outer layer shows. */
-const INNER_ROLES: ReadonlySet<PanelRole> = new Set<PanelRole>([
-  'tuck',
-  'dust-flap',
-  'glue-flap',
-  'inner-wall',
-  'minor-flap',
-  'corner-flap',
-  'glue-tab',
-]);
+/**
+ * Layers, in calipers along the panel's own normal (negative: towards its printed side, out of
+ * the box). A closure over dust flaps and the major flaps over the minor ones sit one layer out;
+ * a tuck one layer in, behind the wall it tucks into; the crash-lock bottom's minor flaps one layer
+ * in, its front lock flap one out, over the back one.
+ */
+const LAYERS: Record<string, Record<string, number>> = {
+  'ecma-reverse-tuck-end': { top: -1, bottom: -1, 'tuck-top': 1, 'tuck-bottom': 1 },
+  'ecma-straight-tuck-end': { top: -1, bottom: -1, 'tuck-top': 1, 'tuck-bottom': 1 },
+  'tuck-top-auto-bottom': { top: -1, 'tuck-top': 1, 'bottom-flap-left': 1, 'bottom-flap-right': 1, 'bottom-flap-front': -1 },
+  'fefco-0201': { 'top-flap-front': -1, 'top-flap-back': -1, 'bottom-flap-front': -1, 'bottom-flap-back': -1 },
+};
+
+/**
+ * Creases that stay flat in the set-up box: the crash-lock bottom's glue tabs lie glued on the
+ * minor flaps, in the plane of the lock flap they are cut from (they only bend when it collapses).
+ */
+const FLAT_ROLES: ReadonlySet<string> = new Set(['glue-tab']);
 
 const QUARTER_TURN = Math.PI / 2;
 const ON_LINE_MM = 0.01;
@@ -85,104 +124,111 @@ export function hasFoldedModel(style: string): boolean {
   return style in BOX_ORIENTATION;
 }
 
+/** The closed box: every panel's blank → model transform. */
 export function foldDieline(dieline: Dieline): FoldedPanel[] {
-  return folding(dieline)(() => 1);
+  const folding = foldTree(dieline);
+  const closed = folding.pose(() => 1);
+  const byId = new Map(folding.panels.map((hinged) => [hinged.panel.id, hinged]));
+  return dieline.panels
+    .filter((panel) => closed.has(panel.id))
+    .map((panel) => {
+      const parent = byId.get(panel.id)!.parent;
+      return { panel, transform: closed.get(panel.id)!, ...(parent !== undefined ? { hingedOn: parent } : {}) };
+    });
 }
 
-/**
- * The blank's folding: `progress(panel)` is how far (0 flat … 1 closed) the panel has turned about
- * the crease that joins it to its parent. Each piece is placed, seated and centred as in the
- * closed box (worked out once here), so at progress 1 everywhere the pose is foldDieline()'s, and
- * at 0 every piece lies flat in the plane its root panel has in the closed box.
- */
-export function folding(dieline: Dieline): (progress: (panel: DielinePanel) => number) => FoldedPanel[] {
+export function foldTree(dieline: Dieline): BoxFolding {
   const orientations = BOX_ORIENTATION[dieline.style];
   if (!orientations) throw new Error(`No folding rules for style ${dieline.style}`);
   // A wrap's folds hinge its panels as creases hinge a board's.
   const creases = dieline.paths.filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold').map((path) => [path.points[0]!, path.points[1]!] as const);
-  const byId = new Map(dieline.panels.map((panel) => [panel.id, panel]));
-  const closed = new Map<string, Rigid>();
-  const parents = new Map<string, string>();
-  const pieces: Array<{ root: DielinePanel; panels: DielinePanel[]; place: Rigid; seatShift: Vec3 }> = [];
-
+  const layers = LAYERS[dieline.style] ?? {};
+  const t = dieline.thicknessMm;
+  const panels: HingedPanel[] = [];
   for (const orientation of orientations) {
-    const root = byId.get(orientation.root);
+    const root = dieline.panels.find((panel) => panel.id === orientation.root);
     if (!root) throw new Error(`Style ${dieline.style} has no panel ${orientation.root}`);
-    const panels = dieline.panels.filter((panel) => panel.pieceId === root.pieceId);
-    const local = foldPiece(root, panels, creases, () => 1, parents);
-    const place = orient(local, orientation);
-    const pieceClosed = new Map<string, Rigid>();
-    for (const [id, transform] of local) pieceClosed.set(id, compose(place, transform));
-    const seatShift = closed.size > 0 ? seat(pieceClosed, closed, byId, dieline.thicknessMm) : ([0, 0, 0] as Vec3);
-    for (const [id, transform] of pieceClosed) closed.set(id, transform);
-    pieces.push({ root, panels, place, seatShift });
+    const piece = dieline.panels.filter((panel) => panel.pieceId === root.pieceId);
+    panels.push(...hingeTree(root, piece, creases, (panel) => (layers[panel.id] ?? 0) * t));
   }
 
-  // Centre the whole model on the Y axis, standing on y = 0 (as the closed box does).
-  const { min, max } = extent(closed, byId);
-  const shift: Vec3 = [-(min[0] + max[0]) / 2, -min[1], -(min[2] + max[2]) / 2];
-  const t = dieline.thicknessMm;
-
-  return (progress) => {
-    const folded = new Map<string, Rigid>();
-    for (const { root, panels, place, seatShift } of pieces) {
-      for (const [id, transform] of foldPiece(root, panels, creases, progress)) {
-        const placed = compose(place, transform);
-        folded.set(id, { rotation: placed.rotation, translation: add(placed.translation, seatShift) });
+  const pose = (fraction: (panel: HingedPanel) => number, place: (root: string) => Rigid): Map<string, Rigid> => {
+    const out = new Map<string, Rigid>();
+    for (const hinged of panels) {
+      const { panel, parent, crease } = hinged;
+      const offset: Rigid = { rotation: IDENTITY, translation: [0, 0, hinged.offsetMm] };
+      if (parent === undefined || !crease) {
+        out.set(panel.id, compose(place(panel.id), offset));
+        continue;
       }
+      const turn = hinge(crease, hinged.angle * fraction(hinged));
+      out.set(panel.id, compose(compose(out.get(parent)!, turn), offset));
     }
-    return dieline.panels
-      .filter((panel) => folded.has(panel.id))
-      .map((panel) => {
-        const transform = folded.get(panel.id)!;
-        // Inner layers move one caliper along their own inward normal, as they close.
-        const inward = INNER_ROLES.has(panel.role) ? apply(transform.rotation, [0, 0, t * progress(panel)]) : ([0, 0, 0] as Vec3);
-        const hingedOn = parents.get(panel.id);
-        return {
-          panel,
-          transform: {
-            rotation: transform.rotation,
-            translation: add(add(transform.translation, shift), inward),
-          },
-          ...(hingedOn !== undefined ? { hingedOn } : {}),
-        };
-      });
+    return out;
+  };
+
+  // Each piece closed about its own root, then turned (front +Z, up +Y), the second seated over
+  // the first, the whole centred on the Y axis with its lowest outer face on y = 0.
+  const identity = (): Rigid => ({ rotation: IDENTITY, translation: [0, 0, 0] });
+  const local = pose(() => 1, identity);
+  const closedRoots = new Map<string, Rigid>();
+  const placed = new Map<string, Rigid>();
+  for (const orientation of orientations) {
+    const rotation = orient(local, orientation);
+    const members = panels.filter((hinged) => hinged.root === orientation.root);
+    const piece = new Map(members.map((hinged) => [hinged.panel.id, compose(rotation, local.get(hinged.panel.id)!)]));
+    const shift = placed.size > 0 ? seat(piece, placed, panels, t) : ([0, 0, 0] as Vec3);
+    closedRoots.set(orientation.root, { rotation: rotation.rotation, translation: shift });
+    for (const [id, transform] of piece) placed.set(id, { rotation: transform.rotation, translation: add(transform.translation, shift) });
+  }
+  const { min, max } = extent(placed, panels, t);
+  const centre: Vec3 = [-(min[0] + max[0]) / 2, -min[1], -(min[2] + max[2]) / 2];
+  for (const [id, transform] of closedRoots) closedRoots.set(id, { rotation: transform.rotation, translation: add(transform.translation, centre) });
+
+  return {
+    panels,
+    closedRoots,
+    thicknessMm: t,
+    pose: (fraction, place = (root) => closedRoots.get(root)!) => pose(fraction, place),
   };
 }
 
-/** Breadth-first over the crease graph of one piece; transforms map blank to the root's blank frame. */
-function foldPiece(
+/** Breadth-first over the crease graph of one piece. */
+function hingeTree(
   root: DielinePanel,
   panels: DielinePanel[],
   creases: ReadonlyArray<readonly [Point, Point]>,
-  progress: (panel: DielinePanel) => number,
-  parents?: Map<string, string>,
-): Map<string, Rigid> {
-  const done = new Map<string, Rigid>([[root.id, { rotation: IDENTITY, translation: [0, 0, 0] }]]);
+  offsetMm: (panel: DielinePanel) => number,
+): HingedPanel[] {
+  const out: HingedPanel[] = [{ panel: root, angle: 0, offsetMm: 0, root: root.id }];
+  const done = new Set([root.id]);
   const queue: DielinePanel[] = [root];
   while (queue.length > 0) {
     const parent = queue.shift()!;
-    const parentTransform = done.get(parent.id)!;
     for (const crease of creases) {
       if (!onBoundary(parent, crease)) continue;
       for (const child of panels) {
         if (done.has(child.id) || !onBoundary(child, crease)) continue;
-        done.set(child.id, compose(parentTransform, hinge(crease, centroid(child.polygon), progress(child))));
-        parents?.set(child.id, parent.id);
+        done.add(child.id);
+        out.push({ panel: child, parent: parent.id, crease, angle: FLAT_ROLES.has(child.role) ? 0 : turnSign(crease, centroid(child.polygon)) * QUARTER_TURN, offsetMm: offsetMm(child), root: root.id });
         queue.push(child);
       }
     }
   }
-  return done;
+  return out;
 }
 
-/** The quarter turn (or `fraction` of it) about the crease that carries `towards` to the unprinted side. */
-function hinge([a, b]: readonly [Point, Point], towards: Point, fraction: number): Rigid {
-  const origin: Vec3 = [a[0], a[1], 0];
+/** +1 or −1: the turn about the crease (a → b) that carries `towards` to the unprinted side. */
+function turnSign([a, b]: readonly [Point, Point], towards: Point): number {
   const axis = normalize([b[0] - a[0], b[1] - a[1], 0]);
-  const arm = sub([towards[0], towards[1], 0], origin);
-  const sign = dot(cross(axis, arm), INWARD) >= 0 ? 1 : -1;
-  const rotation = axisAngle(axis, sign * QUARTER_TURN * fraction);
+  const arm: Vec3 = [towards[0] - a[0], towards[1] - a[1], 0];
+  return dot(cross(axis, arm), INWARD) >= 0 ? 1 : -1;
+}
+
+/** The turn by `angle` radians about the crease a → b (right-handed), as a rigid motion of the blank. */
+export function hinge([a, b]: readonly [Point, Point], angle: number): Rigid {
+  const origin: Vec3 = [a[0], a[1], 0];
+  const rotation = axisAngle(normalize([b[0] - a[0], b[1] - a[1], 0]), angle);
   return { rotation, translation: sub(origin, apply(rotation, origin)) };
 }
 
@@ -200,33 +246,32 @@ function orient(local: Map<string, Rigid>, orientation: Orientation): Rigid {
   return { rotation: fromRows(x, y, z), translation: [0, 0, 0] };
 }
 
-/**
- * Places a second piece (the rigid box's lid) over the first: same footprint centre, its top
- * panel one caliper above the base's highest point. The first piece stays where it is.
- */
-function seat(piece: Map<string, Rigid>, placed: Map<string, Rigid>, byId: Map<string, DielinePanel>, thicknessMm: number): Vec3 {
-  const below = extent(placed, byId);
-  const above = extent(piece, byId);
-  const shift: Vec3 = [
+/** The shift that seats a second piece (the rigid box's lid) over the first: same footprint centre, one caliper above. */
+function seat(piece: Map<string, Rigid>, placed: Map<string, Rigid>, panels: HingedPanel[], thicknessMm: number): Vec3 {
+  const below = extent(placed, panels, 0);
+  const above = extent(piece, panels, 0);
+  return [
     (below.min[0] + below.max[0]) / 2 - (above.min[0] + above.max[0]) / 2,
     below.max[1] + thicknessMm - above.max[1],
     (below.min[2] + below.max[2]) / 2 - (above.min[2] + above.max[2]) / 2,
   ];
-  for (const [id, transform] of piece) {
-    piece.set(id, { rotation: transform.rotation, translation: add(transform.translation, shift) });
-  }
-  return shift;
 }
 
-function extent(folded: Map<string, Rigid>, byId: Map<string, DielinePanel>): { min: Vec3; max: Vec3 } {
+/** The bounding box of the given panels' boards (mid-surface ± half of `thicknessMm`). */
+export function extent(transforms: Map<string, Rigid>, panels: HingedPanel[], thicknessMm: number): { min: Vec3; max: Vec3 } {
   const min: Vec3 = [Infinity, Infinity, Infinity];
   const max: Vec3 = [-Infinity, -Infinity, -Infinity];
-  for (const [id, transform] of folded) {
-    for (const [x, y] of byId.get(id)!.polygon) {
-      const p = applyRigid(transform, [x, y, 0]);
-      for (let i = 0; i < 3; i++) {
-        min[i] = Math.min(min[i]!, p[i]!);
-        max[i] = Math.max(max[i]!, p[i]!);
+  const half = thicknessMm / 2;
+  for (const { panel } of panels) {
+    const transform = transforms.get(panel.id);
+    if (!transform) continue;
+    for (const [x, y] of panel.polygon) {
+      for (const z of half > 0 ? [-half, half] : [0]) {
+        const p = applyRigid(transform, [x, y, z]);
+        for (let i = 0; i < 3; i++) {
+          min[i] = Math.min(min[i]!, p[i]!);
+          max[i] = Math.max(max[i]!, p[i]!);
+        }
       }
     }
   }

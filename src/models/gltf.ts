@@ -4,7 +4,7 @@
  * on the printed surface.
  */
 import { Document, NodeIO, type Buffer as GltfBuffer, type Material, type Node } from '@gltf-transform/core';
-import { KHRMaterialsClearcoat, KHRMaterialsTransmission } from '@gltf-transform/extensions';
+import { KHRMaterialsClearcoat, KHRMaterialsIOR, KHRMaterialsTransmission, KHRMaterialsVolume } from '@gltf-transform/extensions';
 import { quaternion } from './math.js';
 import type { PbrMaterial } from './materials.js';
 import type { NodeAnimation } from './fold-animation.js';
@@ -19,9 +19,11 @@ export interface WriteOptions {
   surfaceMaps?: SurfaceMaps;
   /** Keyframes of the part nodes (by name): the box's fold. */
   animation?: NodeAnimation;
+  /** The lighting preset the scene is meant to be seen in (scene extras `lighting`). */
+  lighting?: string;
 }
 
-const io = new NodeIO().registerExtensions([KHRMaterialsTransmission, KHRMaterialsClearcoat]);
+const io = new NodeIO().registerExtensions([KHRMaterialsTransmission, KHRMaterialsClearcoat, KHRMaterialsVolume, KHRMaterialsIOR]);
 
 export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promise<Uint8Array> {
   const doc = new Document();
@@ -29,6 +31,7 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
   const buffer = doc.createBuffer();
   const scene = doc.createScene(options.rootName);
   doc.getRoot().setDefaultScene(scene);
+  if (options.lighting) scene.setExtras({ lighting: options.lighting });
   const root = doc.createNode(options.rootName);
   scene.addChild(root);
   const nodes = new Map<string, Node>();
@@ -68,7 +71,9 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
     if (meshPart.transform) {
       node.setTranslation(meshPart.transform.translation).setRotation(quaternion(meshPart.transform.rotation));
     }
-    root.addChild(node);
+    const parent = meshPart.parent === undefined ? root : nodes.get(meshPart.parent);
+    if (!parent) throw new Error(`Part ${meshPart.name} comes before its parent ${meshPart.parent}`);
+    parent.addChild(node);
     nodes.set(meshPart.name, node);
   }
   if (options.animation) writeAnimation(doc, buffer, options.animation, nodes);
@@ -82,10 +87,8 @@ function writeAnimation(doc: Document, buffer: GltfBuffer, animation: NodeAnimat
   for (const track of animation.tracks) {
     const node = nodes.get(track.node);
     if (!node) throw new Error(`The animation names no node ${track.node}`);
-    const channels = [
-      ['rotation', 'VEC4', track.rotations.flat()],
-      ['translation', 'VEC3', track.translations.flat()],
-    ] as const;
+    const channels: Array<['rotation' | 'translation', 'VEC4' | 'VEC3', number[]]> = [['rotation', 'VEC4', track.rotations.flat()]];
+    if (track.translations) channels.push(['translation', 'VEC3', track.translations.flat()]);
     for (const [path, type, values] of channels) {
       const sampler = doc
         .createAnimationSampler()
@@ -109,7 +112,8 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
     .setBaseColorFactor(pbr.baseColor)
     .setMetallicFactor(pbr.metallic)
     .setRoughnessFactor(pbr.roughness)
-    .setDoubleSided(true);
+    // A volume is the inside of a closed, outward-facing surface: one-sided (the validator requires it).
+    .setDoubleSided(!pbr.volume);
   if (texture) {
     material.setBaseColorTexture(doc.createTexture('print').setImage(texture).setMimeType(isJpeg(texture) ? 'image/jpeg' : 'image/png'));
   }
@@ -127,6 +131,16 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
     const transmission = doc.createExtension(KHRMaterialsTransmission).createTransmission().setTransmissionFactor(pbr.transmission);
     material.setExtension('KHR_materials_transmission', transmission);
   }
+  if (pbr.volume) {
+    const volume = doc
+      .createExtension(KHRMaterialsVolume)
+      .createVolume()
+      .setThicknessFactor(pbr.volume.thickness)
+      .setAttenuationDistance(pbr.volume.attenuationDistance)
+      .setAttenuationColor(pbr.volume.attenuationColor);
+    material.setExtension('KHR_materials_volume', volume);
+  }
+  if (pbr.ior !== undefined) material.setExtension('KHR_materials_ior', doc.createExtension(KHRMaterialsIOR).createIOR().setIOR(pbr.ior));
   if (pbr.clearcoat) {
     const clearcoat = doc.createExtension(KHRMaterialsClearcoat).createClearcoat().setClearcoatFactor(pbr.clearcoat).setClearcoatRoughnessFactor(0.05);
     material.setExtension('KHR_materials_clearcoat', clearcoat);

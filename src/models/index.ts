@@ -36,6 +36,8 @@ export interface ModelInput {
   texture?: Uint8Array;
   /** Maps over the same UVs where effects change the surface: metallic-roughness (foil, spot UV) and normal (emboss, deboss). */
   surfaceMaps?: SurfaceMaps;
+  /** The project's saved lighting preset, carried in the scene's extras for the viewer. */
+  lighting?: string;
 }
 
 /** The geometry alone (no materials): what the tests and the texture renderer measure. */
@@ -63,6 +65,7 @@ export async function buildModel(input: ModelInput): Promise<Uint8Array> {
     rootName: input.templateId,
     texture: input.texture,
     ...(input.texture && input.surfaceMaps ? { surfaceMaps: input.surfaceMaps } : {}),
+    ...(input.lighting ? { lighting: input.lighting } : {}),
     ...(animation ? { animation } : {}),
     materials: {
       print: printMaterial(input.material, input.finish, input.texture !== undefined),

@@ -14,6 +14,10 @@ export interface PbrMaterial {
   transmission?: number;
   /** KHR_materials_clearcoat factor (gloss varnish). */
   clearcoat?: number;
+  /** KHR_materials_volume: the wall's thickness (metres) and how fast light is tinted in it. */
+  volume?: { thickness: number; attenuationDistance: number; attenuationColor: [number, number, number] };
+  /** KHR_materials_ior: index of refraction. */
+  ior?: number;
 }
 
 /** sRGB hex → linear RGBA. */
@@ -31,7 +35,16 @@ export const SUBSTRATES: Record<MaterialId, PbrMaterial> = {
   kraft: { name: 'kraft', baseColor: linearColor('#b48a5c'), metallic: 0, roughness: 0.95 },
   corrugated: { name: 'corrugated', baseColor: linearColor('#c29a68'), metallic: 0, roughness: 0.95 },
   plastic: { name: 'plastic', baseColor: linearColor('#f2f2f2'), metallic: 0, roughness: 0.35 },
-  glass: { name: 'glass', baseColor: linearColor('#f4fbf7'), metallic: 0, roughness: 0.05, transmission: 1 },
+  glass: {
+    name: 'glass',
+    baseColor: linearColor('#f4fbf7'),
+    metallic: 0,
+    roughness: 0.05,
+    transmission: 1,
+    // Soda-lime glass: index 1.5, a faint green where light travels through a few centimetres.
+    volume: { thickness: 0.003, attenuationDistance: 0.25, attenuationColor: [0.86, 0.97, 0.9] },
+    ior: 1.5,
+  },
   aluminum: { name: 'aluminium', baseColor: linearColor('#d4d7db'), metallic: 1, roughness: 0.3 },
 };
 

@@ -26,8 +26,10 @@ export interface MeshPart {
   /** Node name: the panelId for box panels; `label`, `body`, `cap`, … for containers. */
   name: string;
   primitives: Primitive[];
-  /** Node transform, metres; identity when absent. */
+  /** Node transform, metres, relative to the parent node; identity when absent. */
   transform?: Rigid;
+  /** The part whose node this one hangs under (a box panel under the panel it is hinged on). */
+  parent?: string;
 }
 
 /**

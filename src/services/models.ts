@@ -13,6 +13,7 @@ import { substrateColor } from '../print/effects.js';
 import type { TextureLook, TextureMaps } from '../print/index.js';
 import type { Project } from '../repositories/projects.js';
 import { TEXTURE_SIZE_DEFAULT, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
+import { LIGHTING_IDS } from '../schemas/projects.js';
 import { projectThicknessMm, strongEtag } from './dielines.js';
 import { containerOptionsKey, containerOptionsOf, requireContainerOptions } from './print-geometry.js';
 import type { ProjectTextureSource } from './project-texture.js';
@@ -131,6 +132,7 @@ export function createModelService(textures: ProjectTextureSource) {
         material: projectMaterial(template, state),
         finish: projectFinish(template, state),
         ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, state) } : {}),
+        ...(savedLighting(state) ? { lighting: savedLighting(state)! } : {}),
       };
       // Everything the texture reads, the project row and which of its images still exist, keys
       // the cache: a deleted image (on any process) makes a new model without it.
@@ -152,3 +154,9 @@ export function createModelService(textures: ProjectTextureSource) {
 }
 
 export type ModelService = ReturnType<typeof createModelService>;
+
+/** The lighting preset the project was saved with, when it is one the viewer has. */
+function savedLighting(state: Project['artworkJson']): string | null {
+  const wanted = (state as { lighting?: unknown } | null | undefined)?.lighting;
+  return typeof wanted === 'string' && (LIGHTING_IDS as readonly string[]).includes(wanted) ? wanted : null;
+}

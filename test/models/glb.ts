@@ -1,13 +1,13 @@
 // Reading the service's GLB answers back: validation with the Khronos validator and the node tree
 // through @gltf-transform/core.
 import { NodeIO, type Document, type Node } from '@gltf-transform/core';
-import { KHRMaterialsClearcoat, KHRMaterialsTransmission } from '@gltf-transform/extensions';
+import { KHRMaterialsClearcoat, KHRMaterialsIOR, KHRMaterialsTransmission, KHRMaterialsVolume } from '@gltf-transform/extensions';
 import { validateBytes } from 'gltf-validator';
 import sharp from 'sharp';
 import { expect } from 'vitest';
 import type { DecodedPng } from '../helpers/png.js';
 
-const io = new NodeIO().registerExtensions([KHRMaterialsTransmission, KHRMaterialsClearcoat]);
+const io = new NodeIO().registerExtensions([KHRMaterialsTransmission, KHRMaterialsClearcoat, KHRMaterialsVolume, KHRMaterialsIOR]);
 
 export async function expectValidGlb(body: Uint8Array): Promise<void> {
   const report = await validateBytes(new Uint8Array(body));

@@ -172,6 +172,48 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       expect(after.status).toBe('This share link does not exist, has expired or was revoked.');
     });
 
+    it("a share link opens with the project's saved lighting; its embed snippet is the share URL, without one the panel asks for a link", async () => {
+      const mailer = TEMPLATES.find((template) => template.id === 'mailer-box')!;
+      const made = await app.inject({
+        method: 'POST',
+        url: '/projects',
+        headers: owner.auth,
+        payload: { name: 'Dramatic mailer', templateId: 'mailer-box', ...mailer.defaultDimensions, artworkJson: { lighting: 'dramatic', material: 'kraft' } },
+      });
+      expect(made.statusCode, made.body).toBe(201);
+      const dramaticId = made.json<{ project: { id: string } }>().project.id;
+      const created = await fetch(`${base}/projects/${dramaticId}/shares`, { method: 'POST', headers: owner.auth });
+      expect(created.status).toBe(201);
+      const link = new URL(((await created.json()) as { share: { url: string } }).share.url);
+      const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+      try {
+        const visitor = await context.newPage();
+        visitor.setDefaultTimeout(150_000);
+        const state = async () => {
+          await visitor.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
+          const lighting = await visitor.evaluate(() => (globalThis as unknown as { packagingViewer: { lighting: string } }).packagingViewer.lighting);
+          await visitor.click('#embedToggle');
+          return { lighting, embed: await visitor.inputValue('#embedCode'), state: await visitor.getAttribute('body', 'data-state') };
+        };
+        await visitor.goto(`${base}${link.pathname}${link.search}`, { waitUntil: 'domcontentloaded' });
+        const shared = await state();
+        expect(shared.state).toBe('ready');
+        expect(shared.lighting).toBe('dramatic');
+        expect(shared.embed).toContain(`src="${link.href}"`);
+        // An explicit preset in the link still wins.
+        await visitor.goto(`${base}${link.pathname}${link.search}&lighting=softbox`, { waitUntil: 'domcontentloaded' });
+        expect((await state()).lighting).toBe('softbox');
+        // A template's model (no share link): the snippet says a link is needed.
+        await visitor.goto(`${base}/viewer?model=${encodeURIComponent('/templates/mailer-box/model')}`, { waitUntil: 'domcontentloaded' });
+        const unshared = await state();
+        expect(unshared.lighting).toBe('studio');
+        expect(unshared.embed).not.toContain('<iframe');
+        expect(unshared.embed).toContain('share link');
+      } finally {
+        await context.close();
+      }
+    });
+
     it("without a link or a login, the project's model asks for the owner's sign-in", async () => {
       const seen = await visit(`/viewer?model=${modelParam()}`);
       expect(seen.state).toBe('error');
@@ -331,7 +373,9 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
 
       await page.click('#embedToggle');
       const snippet = await page.inputValue('#embedCode');
-      expect(snippet).toMatch(/^<iframe src="http:\/\/127\.0\.0\.1:\d+\/viewer\?model=[^"]+" width="640" height="480" [^>]*title="3D packaging preview"><\/iframe>$/);
+      // Opened on ?model= (the owner's sign-in): no iframe that would ask visitors to sign in.
+      expect(snippet).not.toContain('<iframe');
+      expect(snippet).toContain('share link');
     });
 
     it('controls=none shows the model alone (mockups, clean embeds)', async () => {
