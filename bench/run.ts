@@ -12,6 +12,7 @@ import { buildBaseline } from './baseline.js';
 import sharp from 'sharp';
 import { benchContainerPrint } from './containers.js';
 import { benchExports, EXPORT_CONNECTIONS, EXPORTS_TOTAL, HEALTH_P99_TARGET_MS, POST_P99_TARGET_MS } from './exports.js';
+import { benchFinishes, FINISHES_TARGET_RATIO } from './finishes.js';
 import { benchPressPrint, benchPrint, PRESS_CMYK_TARGET_MS, PRESS_RGB_TARGET_MS, PREVIEW_TARGET_MS, PRINT_TARGET_MS, PRINT_TARGET_RSS_MB } from './print.js';
 import { benchModels } from './models.js';
 import { benchDieFormats } from './die-formats.js';
@@ -749,6 +750,18 @@ async function main() {
         figures['cmyk print ms']! < PRESS_CMYK_TARGET_MS &&
         figures['cmyk peak RSS growth MB']! < PRINT_TARGET_RSS_MB &&
         figures['rgb print ms']! < PRESS_RGB_TARGET_MS,
+    });
+  }
+
+  // Finishes: the print of a design with foil, spot UV, emboss and a White underlay beside the plain one.
+  if (wanted('finishes')) {
+    const { plainMs, finishedMs, ratio } = await benchFinishes();
+    record({
+      id: 'finishes',
+      workload: 'CMYK print, mailer-box: foil + spot UV + emboss + White underlay vs the same design plain',
+      figures: { 'plain ms': plainMs, 'finished ms': finishedMs, ratio },
+      target: `ratio ≤ ${FINISHES_TARGET_RATIO}`,
+      met: ratio <= FINISHES_TARGET_RATIO,
     });
   }
 
