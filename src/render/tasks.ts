@@ -26,8 +26,13 @@ export const TASKS = {
   'image.analyse': async ({ input, mimeType, fonts }: { input: ImageInput; mimeType: string; fonts?: readonly FontFace[] }) => {
     if (mimeType === SVG_IMAGE.mime && Buffer.isBuffer(input)) {
       const bounded = boundedSvg(input);
-      // The thumbnail shows the text as the print outlines it, with the owner's fonts.
-      return analyseImage(bounded, mimeType, Buffer.from((await outlineSvg(bounded, fonts ?? [])).svg));
+      // The thumbnail shows the text as the print outlines it, with the owner's fonts. A file
+      // resvg cannot read is refused by the analysis itself, as unreadable.
+      const outlined = await outlineSvg(bounded, fonts ?? []).then(
+        (result) => Buffer.from(result.svg),
+        () => null,
+      );
+      return outlined ? analyseImage(bounded, mimeType, outlined) : analyseImage(bounded, mimeType);
     }
     return analyseImage(input, mimeType);
   },

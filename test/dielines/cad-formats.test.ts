@@ -271,22 +271,24 @@ describe(`format=dxf and format=cf2 on the dieline routes (${engineName()})`, ()
     }
   });
 
-  it("a container's print layout comes as DXF and CF2: a label's die-cut outline on CUT, a can band (trim only) without", async () => {
-    for (const id of ['round-bottle', 'beverage-can']) {
-      const dieline = (await get(`/templates/${id}/dieline`)).json<{ dieline: Dieline }>().dieline;
-      const dxf = await get(`/templates/${id}/dieline?format=dxf`);
-      expect(dxf.statusCode, dxf.body).toBe(200);
-      expect(dxf.headers['content-type']).toBe('application/dxf');
-      expect(dxf.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="${id}-[0-9.x]+\\.dxf"$`));
-      const [reading] = await readDxf([dxf.body]);
-      expect(reading!.errors, id).toEqual([]);
-      const cut = dieline.paths.some((path) => path.type === 'cut');
-      expect(cut, id).toBe(id === 'round-bottle');
-      expect('CUT' in reading!.lengths, id).toBe(cut);
-      if (cut) expectLength(reading!.lengths.CUT, dielineLength(dieline, 'cut'), `${id} CUT`);
-      const cf2 = parseCf2((await get(`/templates/${id}/dieline?format=cf2`)).body);
-      expect(cf2.rules.some((rule) => rule.type === 1), id).toBe(cut);
-      expect(cf2.rules.some((rule) => rule.type === 2), id).toBe(false);
+  it("a container's print layout comes as DXF and CF2: a label's die-cut outline on CUT; a can band (trim only) has no cutting die", async () => {
+    const id = 'round-bottle';
+    const dieline = (await get(`/templates/${id}/dieline`)).json<{ dieline: Dieline }>().dieline;
+    const dxf = await get(`/templates/${id}/dieline?format=dxf`);
+    expect(dxf.statusCode, dxf.body).toBe(200);
+    expect(dxf.headers['content-type']).toBe('application/dxf');
+    expect(dxf.headers['content-disposition']).toMatch(new RegExp(`^attachment; filename="${id}-[0-9.x]+\\.dxf"$`));
+    const [reading] = await readDxf([dxf.body]);
+    expect(reading!.errors, id).toEqual([]);
+    expect(dieline.paths.some((path) => path.type === 'cut')).toBe(true);
+    expectLength(reading!.lengths.CUT, dielineLength(dieline, 'cut'), `${id} CUT`);
+    const cf2 = parseCf2((await get(`/templates/${id}/dieline?format=cf2`)).body);
+    expect(cf2.rules.some((rule) => rule.type === 1), id).toBe(true);
+    expect(cf2.rules.some((rule) => rule.type === 2), id).toBe(false);
+    for (const format of ['dxf', 'cf2']) {
+      const band = await get(`/templates/beverage-can/dieline?format=${format}`);
+      expect(band.statusCode, band.body).toBe(400);
+      expect(band.json<{ message: string }>().message).toBe("Template 'beverage-can' has no cutting die.");
     }
   });
 });

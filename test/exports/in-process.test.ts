@@ -164,7 +164,13 @@ describe('exports rendered in the web process', () => {
     const id = (await post(projectId, { format: 'print-pdf' })).json<{ export: ExportBody }>().export.id;
     const done = await pollInjected(app, `/exports/${id}`, owner.auth);
     expect(done.status).toBe('failed');
-    expect(done.error).toEqual({ statusCode: 409, error: 'Conflict', message: 'The project has preflight errors; see GET /projects/:id/preflight.' });
+    // The refusal carries its findings and the caller's route to the preflight.
+    expect(done.error).toEqual({
+      statusCode: 409,
+      error: 'Conflict',
+      message: `The project has preflight errors; see GET /projects/${projectId}/preflight.`,
+      findings: [expect.objectContaining({ severity: 'error', code: 'PANEL_NOT_FOUND' })],
+    });
     expect(done.downloadUrl).toBeNull();
   });
 
@@ -185,7 +191,7 @@ describe('exports rendered in the web process', () => {
     expect((await app.db.prisma.export.findUniqueOrThrow({ where: { id: orphan } })).attempts).toBe(2);
     const failed = await pollInjected(app, `/exports/${exhausted}`, owner.auth);
     expect(failed.status).toBe('failed');
-    expect(failed.error).toEqual({ statusCode: 500, error: 'Internal Server Error', message: 'The export could not be rendered.' });
+    expect(failed.error).toEqual({ statusCode: 500, error: 'Internal Server Error', message: "The export's worker stopped 3 times." });
   });
 
   it("removes an account's export files with the account", async () => {

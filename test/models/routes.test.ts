@@ -74,12 +74,17 @@ describe(`model routes (${engineName()})`, () => {
       },
     );
 
-    it.each(BOX_TEMPLATES.map((template) => [template.id]))('%s: one node per dieline panel, named by its panelId', async (id) => {
+    it.each(BOX_TEMPLATES.map((template) => [template.id]))('%s: one node per dieline panel, named by its panelId, hinged under its parent panel', async (id) => {
       const model = await get(`/templates/${id}/model?widthMm=150&depthMm=90&heightMm=100`);
       const dieline = (await get(`/templates/${id}/dieline?widthMm=150&depthMm=90&heightMm=100&material=${TEMPLATES.find((t) => t.id === id)!.materials[0]}`)).json<{ dieline: Dieline }>().dieline;
       await expectValidGlb(model.rawPayload);
       const doc = await readGlb(model.rawPayload);
-      const names = nodeNamed(doc, id).listChildren().map((node) => node.getName());
+      // Panels hang from the panel they hinge on: every descendant of the root is a panel.
+      const names: string[] = [];
+      const root = nodeNamed(doc, id);
+      root.traverse((node) => {
+        if (node !== root) names.push(node.getName());
+      });
       expect(names.sort()).toEqual(dieline.panels.map((panel) => panel.id).sort());
     });
 

@@ -109,7 +109,7 @@ function surfaceOf(path: string): Surface | undefined {
   // An export's signed download link is its own credential.
   if (/^\/exports\/(\{id\}|:id)\/download$/.test(path)) return 'public';
   if (/^\/(exports|webhooks)(\/|$)/.test(path)) return 'account';
-  if (/^\/(auth\/(me|password|sessions)|projects|assets|barcodes|api-keys|admin)(\/|$)/.test(path)) return 'account';
+  if (/^\/(auth\/(me|password|sessions)|projects|assets|barcodes|fonts|api-keys|admin)(\/|$)/.test(path)) return 'account';
   if (path === '/' || /^\/(health|auth\/register|auth\/login|templates|files|viewer|shared)(\/|$)/.test(path)) return 'public';
   return undefined;
 }

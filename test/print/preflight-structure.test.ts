@@ -26,16 +26,20 @@ const preflight = (templateId: string, artworkJson: object, dims: object = CARTO
 
 const summary = (findings: Finding[]) => findings.map((f) => [f.code, f.severity, f.artworkId, f.panelId]);
 
+/** The artworks near the top edge: 0.3 of the front's width, 2.5 mm in from its left side, clear of the thumb notch in the middle of the edge. */
+const SCALE = 0.3;
+const FRONT = generateDieline('reverse-tuck-carton', CARTON).panels.find((panel) => panel.id === 'front')!;
+const CLEAR_OF_NOTCH = -FRONT.frame.width / 2 + 2.5 + (SCALE * FRONT.frame.width) / 2;
+
 /**
  * offsetY that puts the image's top edge `gap` mm below the front's top cut edge (negative: above
- * it). The 3000 × 2000 px image at the default scale 0.5 is half the front's width and two thirds
- * as high; turned a quarter, its height on the panel is its width.
+ * it). The 3000 × 2000 px image at SCALE is two thirds as high as wide; turned a quarter, its height
+ * on the panel is its width.
  */
 function belowTopEdge(gap: number, quarterTurn = false): number {
-  const front = generateDieline('reverse-tuck-carton', CARTON).panels.find((panel) => panel.id === 'front')!;
-  const width = 0.5 * front.frame.width;
+  const width = SCALE * FRONT.frame.width;
   const halfHeight = (quarterTurn ? width : width * (2 / 3)) / 2;
-  return -front.frame.height / 2 + gap + halfHeight;
+  return -FRONT.frame.height / 2 + gap + halfHeight;
 }
 
 beforeAll(async () => {
@@ -52,34 +56,37 @@ describe(`preflight sees safe zones, folds, clipping and glue (${engineName()})`
     const outline = dieline.paths.find((path) => path.type === 'cut' && path.role === 'outline')!;
     const top = front.bounds.y;
     const onOutline = outline.points.filter((p) => Math.abs(p[1] - top) < 0.001 && p[0] >= front.bounds.x - 0.001 && p[0] <= front.bounds.x + front.bounds.width + 0.001);
-    expect(onOutline).toHaveLength(2);
+    // Its two corners, and the thumb notch the slit lock cuts into the middle of it.
+    expect(onOutline.length).toBeGreaterThanOrEqual(4);
+    const notch = onOutline.map((p) => p[0]).sort((a, b) => a - b);
+    expect(notch[1]! - front.bounds.x).toBeGreaterThan(SCALE * front.frame.width + 2.5);
     expect(dieline.safeMarginMm).toBe(3);
   });
 
   it('SAFE_ZONE: artwork 1 mm (and 2.5 mm) from a cut edge is a warning; 3.5 mm and into the bleed are clean', async () => {
-    const near = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { offsetY: belowTopEdge(1) })] });
+    const near = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { scale: SCALE, offsetX: CLEAR_OF_NOTCH, offsetY: belowTopEdge(1) })] });
     expect(summary(near.findings)).toEqual([['SAFE_ZONE', 'warning', 'art-1', 'front']]);
     expect(near.findings[0]!.message).toBe('art-1 on front comes within 1 mm of a cut edge; keep artwork 3 mm inside the trim or extend it into the bleed.');
     expect(near.ready).toBe(true);
-    const margin = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { offsetY: belowTopEdge(2.5) })] });
+    const margin = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { scale: SCALE, offsetX: CLEAR_OF_NOTCH, offsetY: belowTopEdge(2.5) })] });
     expect(summary(margin.findings)).toEqual([['SAFE_ZONE', 'warning', 'art-1', 'front']]);
-    const clear = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { offsetY: belowTopEdge(3.5) })] });
+    const clear = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { scale: SCALE, offsetX: CLEAR_OF_NOTCH, offsetY: belowTopEdge(3.5) })] });
     expect(clear.findings).toEqual([]);
-    const intoBleed = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { offsetY: belowTopEdge(-2) })] });
+    const intoBleed = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { scale: SCALE, offsetX: CLEAR_OF_NOTCH, offsetY: belowTopEdge(-2) })] });
     expect(intoBleed.findings).toEqual([]);
   });
 
   it('SAFE_ZONE follows the artwork as turned: a quarter turn brings its long side to the edge', async () => {
-    const turned = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { rotationDeg: 90, offsetY: belowTopEdge(1, true) })] });
+    const turned = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { scale: SCALE, offsetX: CLEAR_OF_NOTCH, rotationDeg: 90, offsetY: belowTopEdge(1, true) })] });
     expect(summary(turned.findings)).toEqual([['SAFE_ZONE', 'warning', 'art-1', 'front']]);
     expect(turned.findings[0]!.message).toMatch(/^art-1 on front comes within 1 mm of a cut edge;/);
-    // The same offset unturned leaves about 7 mm: clean.
-    const upright = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { offsetY: belowTopEdge(1, true) })] });
+    // The same offset unturned leaves about 4 mm: clean.
+    const upright = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { scale: SCALE, offsetX: CLEAR_OF_NOTCH, offsetY: belowTopEdge(1, true) })] });
     expect(upright.findings).toEqual([]);
   });
 
   it('CLIPPED: artwork partly past the bleed outline is a warning', async () => {
-    const { findings, ready } = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { offsetY: belowTopEdge(-5) })] });
+    const { findings, ready } = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'front', image, { scale: SCALE, offsetX: CLEAR_OF_NOTCH, offsetY: belowTopEdge(-5) })] });
     expect(summary(findings)).toEqual([['CLIPPED', 'warning', 'art-1', 'front']]);
     expect(findings[0]!.message).toBe('art-1 on front runs past the bleed of blank, so part of it is cut off.');
     expect(ready).toBe(true);
