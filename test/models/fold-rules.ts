@@ -4,6 +4,7 @@
 // onto the dieline's panel outline, so the board is judged against the dieline itself.
 import type { Document, Node } from '@gltf-transform/core';
 import type { Dieline, DielinePanel, Point } from '../../src/dielines/index.js';
+import { FOLDING_RULE_TYPES } from '../../src/dielines/types.js';
 
 type V = [number, number, number];
 type Q = [number, number, number, number];
@@ -131,7 +132,7 @@ export interface Crease {
 /** Each node's crease with the node it hangs under, found on the dieline. */
 export function hingeCreases(dieline: Dieline, doc: Document): Crease[] {
   const byId = new Map(dieline.panels.map((panel) => [panel.id, panel]));
-  const creases = dieline.paths.filter((path) => path.type === 'crease' || path.type === 'fold');
+  const creases = dieline.paths.filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold');
   const out: Crease[] = [];
   for (const panel of dieline.panels) {
     const node = doc.getRoot().listNodes().find((candidate) => candidate.getName() === panel.id)!;
@@ -266,12 +267,23 @@ function panelHoles(dieline: Dieline): Map<string, Point[][]> {
 
 /** Every panel's creases (blank mm): the crease and fold lines on its outline. */
 function panelCreases(dieline: Dieline): Map<string, Array<[Point, Point]>> {
-  const lines = dieline.paths.filter((path) => path.type === 'crease' || path.type === 'fold').map((path) => [path.points[0]!, path.points.at(-1)!] as [Point, Point]);
+  const lines = dieline.paths.filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold').map((path) => [path.points[0]!, path.points.at(-1)!] as [Point, Point]);
   return new Map(dieline.panels.map((panel) => [panel.id, lines.filter(([a, b]) => onOutline(a, panel.polygon) && onOutline(b, panel.polygon))]));
 }
 
+/**
+ * Within one caliper of a crease's line. The board bends along the whole hinge: where crease
+ * relief stops the rule short of a cut (a caliper or two), or a slit lock cuts the hinge's ends
+ * (up to a quarter of it each), the line still runs on along the panels' shared edge.
+ */
 function nearCrease(p: Point, creases: Array<[Point, Point]>, thicknessMm: number): boolean {
-  return creases.some(([a, b]) => segmentDistance(p, a, b) <= thicknessMm + EPS_MM);
+  return creases.some(([a, b]) => {
+    const length = Math.hypot(b[0] - a[0], b[1] - a[1]);
+    const reach = Math.max(2 * thicknessMm + EPS_MM, length / 2) / Math.max(length, EPS_MM);
+    const from: Point = [a[0] - (b[0] - a[0]) * reach, a[1] - (b[1] - a[1]) * reach];
+    const to: Point = [b[0] + (b[0] - a[0]) * reach, b[1] + (b[1] - a[1]) * reach];
+    return segmentDistance(p, from, to) <= thicknessMm + EPS_MM;
+  });
 }
 
 /**
