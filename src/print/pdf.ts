@@ -108,21 +108,26 @@ class AssetRegistry {
 
   private readonly masks = new Map<string, Promise<PDFKit.PDFKitReference | null>>();
 
+  /** An SVG asset, prepared once per document, drawn as vectors into (x, y, w, h) for target. */
+  private async drawSvgAsset(asset: ResolvedAsset, x: number, y: number, w: number, h: number, target: SvgTarget): Promise<void> {
+    let prepared = this.svgs.get(asset.name);
+    if (!prepared) {
+      prepared = await prepareSvg(await asset.load(), this.svgTarget);
+      this.svgs.set(asset.name, prepared);
+    }
+    this.doc.save();
+    this.doc.translate(x, y);
+    drawSvg(this.doc, prepared, w, h, target, (key, image) => this.embedSvgImage(key, image));
+    this.doc.restore();
+  }
+
   /**
    * Paints where the asset paints, in one ink (a spot colour's name or a process colour), in the
    * rectangle (x, y, w, h): an SVG's own shapes, a raster's alpha ≥ 50 % (all of it without alpha).
    */
   async drawMask(asset: ResolvedAsset, ink: string | number[], x: number, y: number, w: number, h: number): Promise<void> {
     if (asset.mimeType === SVG_MIME) {
-      let prepared = this.svgs.get(asset.name);
-      if (!prepared) {
-        prepared = await prepareSvg(await asset.load(), this.svgTarget);
-        this.svgs.set(asset.name, prepared);
-      }
-      this.doc.save();
-      this.doc.translate(x, y);
-      drawSvg(this.doc, prepared, w, h, { ...this.svgTarget, ink }, (key, image) => this.embedSvgImage(key, image));
-      this.doc.restore();
+      await this.drawSvgAsset(asset, x, y, w, h, { ...this.svgTarget, ink });
       return;
     }
     let mask = this.masks.get(asset.name);
@@ -156,15 +161,7 @@ class AssetRegistry {
       return;
     }
     if (asset.mimeType === SVG_MIME) {
-      let prepared = this.svgs.get(asset.name);
-      if (!prepared) {
-        prepared = await prepareSvg(await asset.load(), this.svgTarget);
-        this.svgs.set(asset.name, prepared);
-      }
-      this.doc.save();
-      this.doc.translate(x, y);
-      drawSvg(this.doc, prepared, w, h, this.svgTarget, (key, image) => this.embedSvgImage(key, image));
-      this.doc.restore();
+      await this.drawSvgAsset(asset, x, y, w, h, this.svgTarget);
       return;
     }
     drawImage(this.doc, await this.image(asset), x, y, w, h);
