@@ -115,6 +115,9 @@ async function residentBytes(pid: number): Promise<number | null> {
 export function createRenderPool(options: PoolOptions) {
   const entry = childEntry();
   const workers = new Set<Worker>();
+  // Every child not yet exited, including those killed and no longer counted in workers: close()
+  // waits for all of them, so no child outlives the pool (or the process) that started it.
+  const unexited = new Set<Worker>();
   const waiting = createFairQueue();
   const kills: Record<KillReason, number> = { deadline: 0, cancelled: 0, memory: 0, shutdown: 0 };
   let crashes = 0;
@@ -131,6 +134,7 @@ export function createRenderPool(options: PoolOptions) {
     });
     const worker: Worker = { child, ready: false, job: null, exited: new Promise((resolve) => child.once('exit', () => resolve())) };
     workers.add(worker);
+    unexited.add(worker);
     child.on('message', (message: ChildMessage) => ('ready' in message ? becameReady(worker) : finish(worker, message)));
     child.once('exit', () => gone(worker));
     // A failed spawn also emits exit; the error itself needs a listener.
@@ -145,6 +149,7 @@ export function createRenderPool(options: PoolOptions) {
    */
   function gone(worker: Worker): void {
     workers.delete(worker);
+    unexited.delete(worker);
     clearTimeout(worker.idleTimer);
     const job = worker.job ?? (!worker.ready && !worker.killed && !closed ? waiting.takeOldest() : undefined);
     worker.job = null;
@@ -348,7 +353,7 @@ export function createRenderPool(options: PoolOptions) {
         job.reject(new RenderError('closed', RENDER_MESSAGES.closing));
       }
       clearInterval(memoryTimer);
-      await Promise.all(all.map((worker) => worker.exited));
+      await Promise.all([...unexited].map((worker) => worker.exited));
     },
   };
 }
