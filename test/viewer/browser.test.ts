@@ -2,6 +2,7 @@
 // playwright-core against the app listening on a real port. Screenshots land in test-artifacts/.
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { TEMPLATES } from '../../src/catalog/data.js';
@@ -9,8 +10,11 @@ import { CHROMIUM_ARGS } from '../../src/services/mockups.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { decodePng, type DecodedPng } from '../helpers/png.js';
+import { uploadAsset } from '../assets/helpers.js';
+import { artwork } from '../print/harness.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const DISC_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><circle cx="200" cy="200" r="180" fill="#2f4f6f"/></svg>';
 const ARTIFACTS = new URL('../../test-artifacts/viewer/', import.meta.url);
 
 describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
@@ -300,6 +304,48 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       // The clear-coated gloss mirrors the room's bright ceiling on the lid (seen from above at a
       // grazing angle); matte scatters it: the same blue reads measurably brighter in gloss.
       expect(lights.gloss!.mean - lights.matte!.mean, JSON.stringify(lights)).toBeGreaterThan(6);
+    });
+
+    it('under the studio preset a gold foil logo shines brighter than the print around it', async () => {
+      const disc = await uploadAsset(app, owner, await sharp(Buffer.from(DISC_SVG)).png().toBuffer(), { filename: 'disc.png', contentType: 'image/png' });
+      const logo = { ...artwork('logo', 'lid', `/files/${disc.name}`, { scale: 0.5 }) };
+      const design = (effect?: string) => ({
+        background: { kind: 'color', value: '#2f4f6f' },
+        finish: 'matte',
+        material: 'cardboard',
+        artworks: [effect ? { ...logo, effect } : logo],
+      });
+      const shots: Record<string, DecodedPng> = {};
+      for (const [name, effect] of [['printed', undefined], ['foil', 'foil-gold']] as const) {
+        const id = await project(`Logo ${name}`, design(effect));
+        await open(`model=${encodeURIComponent(`/projects/${id}/model?textureSize=1024`)}&lighting=studio&background=%23202020`);
+        shots[name] = decodePng(await page.screenshot({ type: 'png' }));
+        writeFileSync(new URL(`foil-${name}.png`, ARTIFACTS), Buffer.from(await page.screenshot({ type: 'png' })));
+      }
+      const lid = await call<{ x: number; y: number }>('viewer.screenPositionOf("lid")');
+      const luminance = (image: DecodedPng, x: number, y: number) => {
+        const [r, g, b] = image.pixel(x, y);
+        return 0.2126 * r! + 0.7152 * g! + 0.0722 * b!;
+      };
+      // The logo is printed in the lid's own blue: it is where the two screenshots differ, and the
+      // print around it is the rest of the lid, unchanged and blue in both.
+      const foil: number[] = [];
+      const around: number[] = [];
+      const { printed, foil: shining } = shots as { printed: DecodedPng; foil: DecodedPng };
+      const half = 70;
+      for (let y = Math.round(lid.y) - half; y <= Math.round(lid.y) + half; y++) {
+        for (let x = Math.round(lid.x) - half; x <= Math.round(lid.x) + half; x++) {
+          if (x < 0 || y < 0 || x >= printed.width || y >= printed.height) continue;
+          const [r, , b] = printed.pixel(x, y);
+          const changed = Math.abs(luminance(shining, x, y) - luminance(printed, x, y)) > 12;
+          if (changed) foil.push(luminance(shining, x, y));
+          else if (b! > r! + 15) around.push(luminance(shining, x, y));
+        }
+      }
+      const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+      expect(foil.length, 'foil pixels on screen').toBeGreaterThan(200);
+      expect(around.length, 'printed lid pixels around the foil').toBeGreaterThan(200);
+      expect(mean(foil) - mean(around), `foil ${mean(foil).toFixed(1)} against print ${mean(around).toFixed(1)}`).toBeGreaterThan(15);
     });
 
     it('the fold slider goes from the flat blank to the closed box, and play ends closed', async () => {
