@@ -1,8 +1,8 @@
 /**
  * Where a piece carries ink, as 1-bit masks the PDF paints in a spot colour: a raster artwork's
  * own mask (alpha ≥ 50 %) for its effect plate, and a piece's inked area, choked, for the White
- * plate. Vector artworks' effect plates stay vector (svg.ts draws them in the plate's ink); only the
- * White plate, which needs a choke no vector offset does reliably, is rasterised, by libvips, at up
+ * plate. Vector artworks' effect plates stay vector (svg.ts draws them in the plate's ink, the images
+ * inside them as stencils of their alpha); only the White plate, which needs a choke no vector offset does reliably, is rasterised, by libvips, at up
  * to WHITE_MASK_PX_PER_MM.
  */
 import { deflateSync } from 'node:zlib';
@@ -45,10 +45,11 @@ export async function rasterArtworkMask(asset: ResolvedAsset, printedWidthMm: nu
     .extractChannel(3)
     .raw()
     .toBuffer();
-  return { width, height, bits: threshold(alpha) };
+  return { width, height, bits: alphaBits(alpha) };
 }
 
-function threshold(alpha: Uint8Array): Uint8Array {
+/** An 8-bit alpha channel as a mask: 1 where it is at least 50 %. */
+export function alphaBits(alpha: Uint8Array): Uint8Array {
   const bits = new Uint8Array(alpha.length);
   for (let i = 0; i < alpha.length; i++) bits[i] = alpha[i]! >= ALPHA_THRESHOLD ? 1 : 0;
   return bits;
@@ -95,7 +96,7 @@ export async function inkedAreaMask(
   parts.push('</g></svg>');
   const alpha = await sharp(Buffer.from(parts.join('')), { limitInputPixels: false }).ensureAlpha().extractChannel(3).raw().toBuffer();
   const radius = Math.max(chokeMm > 0 ? 1 : 0, Math.round(chokeMm * pxPerMm));
-  return { window, pxPerMm, width, height, bits: erode(threshold(alpha), width, height, radius) };
+  return { window, pxPerMm, width, height, bits: erode(alphaBits(alpha), width, height, radius) };
 }
 
 /** Binary erosion by a (2r+1)² square, as two separable passes; outside the image counts as empty. */

@@ -31,6 +31,7 @@ import {
 import { boundsOf } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { createHash } from 'node:crypto';
+import { inflateSync } from 'node:zlib';
 import { createLimiter } from '../lib/concurrency.js';
 import { gradientLine } from './background.js';
 import { conditionKRamp, RICH_BLACK, RICH_BLACK_MIN_AREA_MM2 } from './black.js';
@@ -38,7 +39,7 @@ import { profileFsPath, rgbToCmyk } from './cmyk.js';
 import { conditionProfile, printCondition, srgbProfile, type PrintCondition } from './conditions.js';
 import { eyeMarks } from './containers.js';
 import { EFFECT_PLATES, platesIn, WHITE_CHOKE_MM, WHITE_PLATE } from './effects.js';
-import { inkedAreaMask, isEmpty, rasterArtworkMask, stencilXObject } from './masks.js';
+import { alphaBits, inkedAreaMask, isEmpty, rasterArtworkMask, stencilXObject } from './masks.js';
 import { CMYK_JPEG_QUALITY, pdfImage, type ImageTarget, type PdfImageData, type PrintColorSpace } from './images.js';
 import { PrintLayers } from './layers.js';
 import { installPressInks } from './overprint.js';
@@ -117,7 +118,10 @@ class AssetRegistry {
     }
     this.doc.save();
     this.doc.translate(x, y);
-    drawSvg(this.doc, prepared, w, h, target, (key, image) => this.embedSvgImage(key, image));
+    const ink = target.ink;
+    drawSvg(this.doc, prepared, w, h, target, (key, image) =>
+      ink === undefined ? this.embedSvgImage(key, image) : this.embedSvgImageMask(key, image, ink),
+    );
     this.doc.restore();
   }
 
@@ -202,6 +206,34 @@ class AssetRegistry {
     if (!entry) {
       entry = { ref: this.embed(image), label: `SvgIm${this.svgImages.size + 1}` };
       this.svgImages.set(key, entry);
+    }
+    return entry;
+  }
+
+  /**
+   * An image inside an SVG drawn in one ink, as drawMask draws a raster: a form filling its alpha
+   * ≥ 50 % (all of it without alpha) in the ink, in the unit square an image XObject fills.
+   */
+  private embedSvgImageMask(key: string, image: PdfImageData, ink: string | number[]): { ref: PDFKit.PDFKitReference; label: string } {
+    const id = `${key}\n${String(ink)}`;
+    let entry = this.svgImages.get(id);
+    if (!entry) {
+      const bits = image.smask ? alphaBits(inflateSync(image.smask)) : new Uint8Array(image.width * image.height).fill(1);
+      const stencil = stencilXObject(this.doc, { width: image.width, height: image.height, bits });
+      const resources: Record<string, unknown> = { XObject: { Stencil: stencil } };
+      let fill: string;
+      if (typeof ink === 'string') {
+        const spot = (this.doc as unknown as SpotColorsDocument).spotColors[ink];
+        if (!spot) throw new Error(`spot colour ${ink} is not registered`);
+        resources.ColorSpace = { [spot.id]: spot.ref };
+        fill = `/${spot.id} cs 1 scn`;
+      } else {
+        fill = ink.length === 4 ? `${ink.map((v) => v / 100).join(' ')} k` : `${ink.map((v) => v / 255).join(' ')} rg`;
+      }
+      const form = this.doc.ref({ Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1], Resources: resources });
+      form.end(`${fill} /Stencil Do`);
+      entry = { ref: form, label: `SvgMask${this.svgImages.size + 1}` };
+      this.svgImages.set(id, entry);
     }
     return entry;
   }

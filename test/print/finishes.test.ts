@@ -142,6 +142,32 @@ describe(`finishes as plates (${engineName()})`, () => {
     expect(groups).toEqual(expect.arrayContaining(['Artwork', 'Foil_Gold', 'SpotUV', 'Emboss']));
   });
 
+  it('an image inside an SVG prints on the foil plate where it is opaque, knocked out of the process inks', async () => {
+    const png = (await discPng()).toString('base64');
+    const framed = Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="400">' +
+        `<image x="0" y="0" width="400" height="400" xlink:href="data:image/png;base64,${png}"/></svg>`,
+    );
+    const logo = `/files/${(await uploadAsset(app, owner, framed, { filename: 'framed.svg', contentType: 'image/svg+xml' })).name}`;
+    const design = {
+      material: 'cardboard',
+      background: { kind: 'color', value: '#f0e6c8' },
+      artworks: [{ ...artwork('foil', 'front', logo, { scale: 0.8 }), effect: 'foil-silver' }],
+    };
+    const id = await createProject(app, owner, 'reverse-tuck-carton', design, CARTON);
+    for (const colorSpace of ['cmyk', 'rgb']) {
+      const plates = await separations(await printOf(id, `colorSpace=${colorSpace}`), DPI);
+      const [fx, fy] = centre('front');
+      const discRadius = (0.8 * frameWidth('front') * 150) / 400;
+      const foil = overlap(plates.find((p) => p.name === 'Foil_Silver')!, (x, y) => Math.hypot(x - fx, y - fy) <= discRadius);
+      expect(foil.plateInside, `${colorSpace} foil plate inside the disc`).toBeGreaterThanOrEqual(0.9);
+      expect(foil.regionCovered, `${colorSpace} disc covered by foil`).toBeGreaterThanOrEqual(0.9);
+      for (const ink of ['Cyan', 'Magenta', 'Yellow', 'Black']) expect(inkAt(plates, ink, [fx, fy]), `${colorSpace} ${ink} under the foil`).toBeLessThan(3);
+      // Around the disc, inside the image's transparent corners, the background still prints.
+      expect(inkAt(plates, 'Yellow', [fx, fy - discRadius - 3]), colorSpace).toBeGreaterThan(10);
+    }
+  });
+
   it('an effect plate is knocked out on glue areas like ink; printed glue areas refuse an effect', async () => {
     const glue = dieline.panels.find((panel) => panel.id === 'glue-flap')!;
     const design = { artworks: [{ ...artwork('uv', 'glue-flap', photo, { scale: 3 }), effect: 'spot-uv' }] };
