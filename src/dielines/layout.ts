@@ -112,7 +112,10 @@ interface Edge {
 
 interface Prepared {
   outlines: readonly Point[][];
-  vertices: Point[];
+  /** Vertices with nothing of the shape straight above them: only these can touch a shape above. */
+  topVertices: Point[];
+  /** Vertices with nothing of the shape straight below them: only these can touch a shape below. */
+  bottomVertices: Point[];
   edges: Edge[];
   width: number;
   height: number;
@@ -141,7 +144,41 @@ function prepare(outlines: readonly Point[][], width: number, height: number, re
       else bins.set(bin, [edge]);
     }
   }
-  return { outlines, vertices: outlines.flat(), edges, width, height, bins, reach };
+  const vertices = outlines.flat();
+  return {
+    outlines,
+    topVertices: vertices.filter((vertex) => !crossedBeyond(bins.get(Math.floor(vertex[0] / BIN_MM)) ?? NO_EDGES, vertex, -1)),
+    bottomVertices: vertices.filter((vertex) => !crossedBeyond(bins.get(Math.floor(vertex[0] / BIN_MM)) ?? NO_EDGES, vertex, 1)),
+    edges,
+    width,
+    height,
+    bins,
+    reach,
+  };
+}
+
+/**
+ * Whether an edge (of those binned where the vertex is) crosses the vertical line through `vertex`
+ * above it (direction −1, y down) or below it (+1). A vertex with its own outline beyond it never decides a drop: the outline point
+ * beyond it meets the other shape first.
+ */
+function crossedBeyond(edges: readonly Edge[], vertex: Point, direction: -1 | 1): boolean {
+  const x = vertex[0];
+  const y = vertex[1];
+  for (const edge of edges) {
+    if (x < edge.minX || x > edge.maxX) continue;
+    const ax = edge.a[0];
+    const ay = edge.a[1];
+    const bx = edge.b[0];
+    const by = edge.b[1];
+    if (ax === bx) {
+      if ((ay - y) * direction > 1e-9 || (by - y) * direction > 1e-9) return true;
+      continue;
+    }
+    const crossing = ay + ((x - ax) / (bx - ax)) * (by - ay);
+    if ((crossing - y) * direction > 1e-9) return true;
+  }
+  return false;
 }
 
 const NO_EDGES: readonly Edge[] = [];
@@ -162,8 +199,10 @@ function edgesNear(shape: Prepared, x: number): readonly Edge[] {
 function capsuleCrossing(x: number, edge: Edge, r: number, bottom: boolean): number {
   // The extreme crossing so far: ±Infinity until one is found.
   let best = bottom ? -Infinity : Infinity;
-  const [ax, ay] = edge.a;
-  const [bx, by] = edge.b;
+  const ax = edge.a[0];
+  const ay = edge.a[1];
+  const bx = edge.b[0];
+  const by = edge.b[1];
   for (let k = 0; k < 2; k++) {
     const cx = k === 0 ? ax : bx;
     const cy = k === 0 ? ay : by;
@@ -211,17 +250,25 @@ function dropOffset(upper: Prepared, lower: Prepared, dx: number, gap: number): 
   const r = Math.max(gap, 1e-6);
   if (upper.reach < r || lower.reach < r) throw new Error('shapes prepared for a smaller gap');
   let v = -Infinity;
-  for (const [qx, qy] of lower.vertices) {
-    const x = qx + dx;
-    for (const edge of edgesNear(upper, x)) {
+  const rising = lower.topVertices;
+  for (let i = 0; i < rising.length; i++) {
+    const qy = rising[i]![1];
+    const x = rising[i]![0] + dx;
+    const near = edgesNear(upper, x);
+    for (let j = 0; j < near.length; j++) {
+      const edge = near[j]!;
       if (x < edge.minX - r || x > edge.maxX + r) continue;
       const bottom = capsuleCrossing(x, edge, r, true);
       if (bottom - qy > v) v = bottom - qy;
     }
   }
-  for (const [px, py] of upper.vertices) {
-    const x = px - dx;
-    for (const edge of edgesNear(lower, x)) {
+  const falling = upper.bottomVertices;
+  for (let i = 0; i < falling.length; i++) {
+    const py = falling[i]![1];
+    const x = falling[i]![0] - dx;
+    const near = edgesNear(lower, x);
+    for (let j = 0; j < near.length; j++) {
+      const edge = near[j]!;
       if (x < edge.minX - r || x > edge.maxX + r) continue;
       const top = capsuleCrossing(x, edge, r, false);
       if (py - top > v) v = py - top;
