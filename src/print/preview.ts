@@ -2,7 +2,8 @@
  * The preview PNG: the printed blank (background and artworks, clipped to each piece's bleed, from
  * the placement's layers) with the cut and crease lines over it, at `width` pixels across the
  * artboard. Each image is embedded as a copy downsampled to the size it shows at, so a 24-megapixel
- * photo costs a JPEG shrink-on-load, never a full decode. Images that cannot be read are left out.
+ * photo costs a JPEG shrink-on-load, never a full decode. Images that cannot be read are left out,
+ * and so are SVGs over the cost model (render/svg-filters.ts) that were stored before it refused them.
  * The whole picture is one SVG rasterised by libvips (librsvg): no external resource is loaded.
  * Where nothing prints the substrate shows (`substrate`); foil shows as its flat colour over the
  * print and spot UV as a light hatch (`effects`). The same drawing, painted as material values
@@ -18,6 +19,7 @@ import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
 import type { FontFace } from './fonts.js';
 import { downsampled, loadSharp } from './images.js';
+import { boundedSvg } from '../render/svg-filters.js';
 import { outlineSvg } from './svg-text.js';
 import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, PrintSurface, ResolvedAsset } from './types.js';
 
@@ -69,7 +71,8 @@ class PreviewImages {
           let href = copies.get(key);
           if (!href) {
             const bytes = await asset.load();
-            const source = svg ? Buffer.from((await outlineSvg(bytes, this.fonts)).svg) : bytes;
+            // An SVG over the cost model (a file stored before the model refused it) is left out.
+            const source = svg ? Buffer.from((await outlineSvg(boundedSvg(bytes), this.fonts)).svg) : bytes;
             const { data, mime } = await downsampled(source, width, height);
             href = `data:${mime};base64,${data.toString('base64')}`;
             copies.set(key, href);

@@ -272,9 +272,23 @@ describe(`bounded renders (${engineName()})`, () => {
       const slow = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
       expect(slow.status).toBe(201);
       const slowAsset = slow.body.asset as { name: string };
-      await app.services.storage.save(slowAsset.name, translucentCircles());
+      await app.services.storage.save(slowAsset.name, translucentCircles(19_000));
       slowProjectId = await createProject(attacker, slowAsset.name);
     }, 60_000);
+
+    for (const [what, url] of [
+      ['preview', () => `/projects/${projectId}/preview?width=2048`],
+      ['3D model with a 4096 px texture', () => `/projects/${projectId}/model?textureSize=4096`],
+    ] as const) {
+      it(`its ${what} leaves the image over the cost model out: 200 before the deadline, no child killed`, async () => {
+        const killedBefore = await killCount('print', 'deadline');
+        const started = Date.now();
+        const answer = await get(attacker, url());
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+        expect(answer.at - started).toBeLessThan(DEADLINE_MS);
+        expect(await killCount('print', 'deadline')).toBe(killedBefore);
+      }, 60_000);
+    }
 
     for (const [what, url] of [
       ['print PDF', () => `/projects/${projectId}/print`],
