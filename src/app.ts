@@ -8,7 +8,7 @@ import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { badRequest, MESSAGES } from './errors.js';
-import { redactSecrets } from './lib/log-redaction.js';
+import { LOG_REDACTION } from './lib/log-output.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
 import accessLogPlugin, { RequestLinesOff } from './plugins/access-log.js';
 import compressionPlugin from './plugins/compression.js';
@@ -103,7 +103,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
-      formatters: { log: redactSecrets },
+      redact: LOG_REDACTION,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
     // src/plugins/access-log.ts writes the one line per request instead of Fastify's two.

@@ -3,7 +3,7 @@
 import { pino, type DestinationStream } from 'pino';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { redactSecrets } from '../../src/lib/log-redaction.js';
+import { LOG_REDACTION } from '../../src/lib/log-output.js';
 import { RequestLogger } from '../../src/plugins/request-logger.js';
 import { engineName, testConfig } from '../helpers/app.js';
 import { captureLogLines } from '../helpers/log-capture.js';
@@ -11,7 +11,7 @@ import { captureLogLines } from '../helpers/log-capture.js';
 /** The service's logger settings, without the clock, writing raw lines to `written`. */
 function serviceLikeLogger(written: string[]) {
   const stream: DestinationStream = { write: (line: string) => void written.push(line) };
-  return pino({ level: 'info', timestamp: false, formatters: { log: redactSecrets } }, stream);
+  return pino({ level: 'info', timestamp: false, redact: LOG_REDACTION }, stream);
 }
 
 const FIELDS = { method: 'GET', route: '/v1/templates', statusCode: 200, responseTime: 1.25, remoteAddress: '127.0.0.1' };
