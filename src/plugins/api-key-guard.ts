@@ -2,10 +2,10 @@
 // how a revocation reaches every process by the next request).
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
+import type { Logger } from 'pino';
 import { MESSAGES, unauthorized } from '../errors.js';
 import type { ApiKeyOwner } from '../repositories/api-keys.js';
 import { API_KEY, documentSecurity } from './openapi-conventions.js';
-import { RequestLogger } from './request-logger.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -42,9 +42,9 @@ async function apiKeyGuardPlugin(app: FastifyInstance) {
   function admit(request: FastifyRequest, owner: ApiKeyOwner | null, done: HookHandlerDoneFunction) {
     if (!owner) return done(unauthorized(MESSAGES.invalidApiKey));
     request.apiKey = owner;
-    // The key's ids join every later line of this request's logger, its access line included.
-    // With logging off, Fastify hands every request the one shared logger: nothing to label.
-    if (request.log instanceof RequestLogger) request.log.setBindings({ apiKeyId: owner.id, userId: owner.userId });
+    // The key's ids join every later line of this request's pino child, its access line included.
+    // With logging off, Fastify's stand-in has no bindings to set.
+    (request.log as Partial<Pick<Logger, 'setBindings'>>).setBindings?.({ apiKeyId: owner.id, userId: owner.userId });
     done();
   }
 
