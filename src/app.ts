@@ -8,11 +8,10 @@ import secureJson from 'secure-json-parse';
 import type { Config } from './config.js';
 import type { Database } from './db/database.js';
 import { badRequest, MESSAGES } from './errors.js';
-import { redactSecrets } from './lib/log-redaction.js';
+import { LOG_REDACTION } from './lib/log-output.js';
 import { createValidators, formatValidationError } from './lib/validation.js';
-import accessLogPlugin, { RequestLinesOff } from './plugins/access-log.js';
+import { AccessLog } from './plugins/access-log.js';
 import compressionPlugin from './plugins/compression.js';
-import { requestLogger } from './plugins/request-logger.js';
 import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
 import backgroundWorkPlugin from './plugins/background-work.js';
@@ -103,13 +102,11 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   const app = Fastify({
     logger: options.logger ?? {
       level: config.logLevel,
-      formatters: { log: redactSecrets },
+      redact: LOG_REDACTION,
       ...(options.logStream ? { stream: options.logStream } : {}),
     },
-    // src/plugins/access-log.ts writes the one line per request instead of Fastify's two.
-    logController: new RequestLinesOff(),
-    // Without a logger Fastify hands every request its one shared stand-in.
-    ...(options.logger === false ? {} : { childLoggerFactory: requestLogger }),
+    // One access line per request instead of Fastify's two (src/plugins/access-log.ts).
+    logController: new AccessLog(),
     requestIdHeader: false,
     genReqId: generateRequestId,
     trustProxy: config.trustProxy,
@@ -151,7 +148,6 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(errorHandlerPlugin);
   await app.register(connectionsPlugin);
   await app.register(frameworkAnswersPlugin);
-  await app.register(accessLogPlugin);
   await app.register(compressionPlugin);
   await app.register(databasePlugin, { config, database: options.database, ownsDatabase: options.ownsDatabase });
   await app.register(

@@ -2,6 +2,7 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
+import { parseEnv } from 'node:util';
 import { Type, type Static } from '@sinclair/typebox';
 import { envSchema } from 'env-schema';
 
@@ -188,6 +189,24 @@ export interface S3Target {
 }
 
 export class ConfigError extends Error {}
+
+/**
+ * The environment with the variables of `.env` (Node's parser: KEY=value lines, # comments,
+ * `export`, quotes) added underneath it, and the names taken from the file; the file is optional.
+ * The real environment always wins: a variable set there is never replaced by the file's value.
+ */
+export function withDotenv(env: NodeJS.ProcessEnv, file = '.env'): { env: NodeJS.ProcessEnv; loaded: string[] } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { env, loaded: [] };
+    throw error;
+  }
+  const fromFile = parseEnv(text);
+  const loaded = Object.keys(fromFile).filter((key) => env[key] === undefined);
+  return { env: { ...fromFile, ...env }, loaded };
+}
 
 /** Parses the environment; throws ConfigError with one line naming the variable at fault. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {

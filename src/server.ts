@@ -2,10 +2,9 @@
 import closeWithGrace from 'close-with-grace';
 import { existsSync } from 'node:fs';
 import path from 'node:path';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, withDotenv, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { isDatabaseUnreachable } from './db/errors.js';
-import { withDotenv } from './lib/dotenv.js';
 import { logOutput } from './lib/log-output.js';
 import { retryWithBackoff } from './lib/startup-retry.js';
 import { assertWritableDirectory } from './storage/check-writable.js';

@@ -9,14 +9,12 @@ import { createServer } from 'node:http';
 import closeWithGrace from 'close-with-grace';
 import pino from 'pino';
 import { Registry } from 'prom-client';
-import { ConfigError, loadConfig, type Config } from './config.js';
+import { ConfigError, loadConfig, withDotenv, type Config } from './config.js';
 import { openDatabase } from './db/database.js';
 import { migrate } from './db/migrator.js';
 import { createJobHost } from './jobs/host.js';
 import { registerJobMetrics } from './jobs/metrics.js';
-import { withDotenv } from './lib/dotenv.js';
-import { logOutput } from './lib/log-output.js';
-import { redactSecrets } from './lib/log-redaction.js';
+import { LOG_REDACTION, logOutput } from './lib/log-output.js';
 import { bearerMatches } from './routes/metrics.js';
 import { createServices } from './services/index.js';
 
@@ -33,7 +31,7 @@ if (!config.redis || config.database.kind !== 'postgres') {
 }
 
 // The web process's log: the same redaction and output (JSON lines, pretty at a terminal outside production).
-const log = pino({ level: config.logLevel, formatters: { log: redactSecrets } }, logOutput(process.stdout, config.production));
+const log = pino({ level: config.logLevel, redact: LOG_REDACTION }, logOutput(process.stdout, config.production));
 const db = await openDatabase(config.database, { onBackgroundError: (error) => log.warn({ err: error }, 'database connection error') });
 await db.withSession((session) => migrate(session));
 const services = createServices(config, db);

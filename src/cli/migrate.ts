@@ -1,8 +1,7 @@
 // `npm run db:migrate`: applies pending migrations to the configured database and exits.
-import { ConfigError, loadConfig } from '../config.js';
+import { ConfigError, loadConfig, withDotenv } from '../config.js';
 import { openDatabase } from '../db/database.js';
 import { migrate } from '../db/migrator.js';
-import { withDotenv } from '../lib/dotenv.js';
 
 try {
   const config = loadConfig(withDotenv(process.env).env);

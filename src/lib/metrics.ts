@@ -1,8 +1,7 @@
 // The service's Prometheus metrics, one registry per app (tests build many apps in one process).
 // Labels are bounded: route templates (never raw URLs or ids), methods, status codes and fixed
 // scope names.
-import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
-import { LabelledHistogram } from './labelled-histogram.js';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
 export interface PoolStats {
   total: number;
@@ -29,13 +28,13 @@ export function createMetrics() {
   const metrics = {
     registry,
     sources,
-    requestDuration: new LabelledHistogram(
-      'http_request_duration_seconds',
-      'Time from request to response, by method, route template and status code.',
-      ['method', 'route', 'status_code'] as const,
-      [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
-      registry,
-    ),
+    requestDuration: new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time from request to response, by method, route template and status code.',
+      labelNames: ['method', 'route', 'status_code'] as const,
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30],
+      registers: [registry],
+    }),
     databaseErrors: new Counter({
       name: 'db_query_errors_total',
       help: 'Requests that failed because the database was unreachable or timed out.',

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { DatabaseUnavailableError, StorageUnavailableError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
-import type { HistogramSeries } from '../lib/labelled-histogram.js';
 import { createMetrics } from '../lib/metrics.js';
 
 /** Requests that matched no route share one label value: a raw URL would make labels unbounded. */
@@ -18,24 +17,10 @@ async function metricsPlugin(app: FastifyInstance) {
   metrics.sources.render = app.services.renderer.stats;
   app.decorate('metrics', metrics);
 
-  // One series per (route template, method, status): the set is bounded by the routes. Found by
-  // three lookups on values Fastify already holds (the route template is the same string on every
-  // request), without building a key string per request.
-  const seriesByRoute = new Map<string, Map<string, Map<number, HistogramSeries>>>();
-  const seriesOf = (route: string, method: string, statusCode: number): HistogramSeries => {
-    let byMethod = seriesByRoute.get(route);
-    if (!byMethod) seriesByRoute.set(route, (byMethod = new Map()));
-    let byStatus = byMethod.get(method);
-    if (!byStatus) byMethod.set(method, (byStatus = new Map()));
-    let series = byStatus.get(statusCode);
-    if (!series) {
-      series = metrics.requestDuration.seriesFor({ method, route, status_code: String(statusCode) });
-      byStatus.set(statusCode, series);
-    }
-    return series;
-  };
+  // One series per (route template, method, status): the set is bounded by the routes.
   app.addHook('onResponse', (request, reply, done) => {
-    seriesOf(request.routeOptions.url ?? UNMATCHED_ROUTE, request.method, reply.statusCode).observe(reply.elapsedTime / 1000);
+    const labels = { method: request.method, route: request.routeOptions.url ?? UNMATCHED_ROUTE, status_code: reply.statusCode };
+    metrics.requestDuration.observe(labels, reply.elapsedTime / 1000);
     done();
   });
   app.addHook('onError', async (_request, _reply, error) => {

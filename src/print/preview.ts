@@ -11,11 +11,11 @@
  * An SVG asset's text is outlined first, as in the print (svg-text.ts): librsvg never sees text,
  * so the machine's fonts play no part.
  */
+import { LRUCache } from 'lru-cache';
 import { boundsOf } from '../dielines/geometry.js';
 import type { Bounds, Point } from '../dielines/index.js';
 import { eyeMarks } from './containers.js';
 import { EFFECT_PLATES, type Effect } from './effects.js';
-import { createLruCache } from '../lib/lru-cache.js';
 import { gradientLine } from './background.js';
 import type { FontFace } from './fonts.js';
 import { downsampled, loadSharp } from './images.js';
@@ -45,7 +45,7 @@ const pathData = (points: readonly Point[], closed: boolean) =>
  * bytes, so a copy stays valid; the cache is bounded in entries and bytes.
  */
 const SVG_MIME = 'image/svg+xml';
-const copies = createLruCache<string>({ maxEntries: 256, maxBytes: 64 * 1024 * 1024, sizeOf: (href) => href.length });
+const copies = new LRUCache<string, string>({ max: 256, maxSize: 64 * 1024 * 1024, sizeCalculation: (href) => href.length });
 
 /** Loads and downsamples each asset once, at the largest size any of its uses needs. */
 class PreviewImages {

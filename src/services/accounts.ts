@@ -4,7 +4,6 @@
 import { badRequest, conflict, forbidden, MESSAGES, unauthorized } from '../errors.js';
 import { checkPassword, type PasswordHasher } from '../lib/passwords.js';
 import type { User, UserRepository } from '../repositories/users.js';
-import { outwaitKeyLeases } from './api-keys.js';
 import { assertPassword } from './auth.js';
 import type { FileJanitor } from './file-janitor.js';
 
@@ -25,14 +24,14 @@ export function createAccountService(users: UserRepository, passwords: PasswordH
   }
 
   /**
-   * Deletes the account's rows in one transaction (its files recorded in the outbox), then the files, and resolves once its keys
-   * fail on every process. Null when there was no such account; 409 for the last administrator.
+   * Deletes the account's rows in one transaction (its files recorded in the outbox, its keys failing on every process from
+   * then on), then the files. Null when there was no such account; 409 for the last administrator.
    */
   async function deleteAccount(id: string): Promise<DeletedAccount | null> {
     const outcome = await users.deleteAccount(id);
     if (outcome.kind === 'missing') return null;
     if (outcome.kind === 'last-admin') throw conflict(MESSAGES.lastAdmin);
-    const [removal] = await Promise.all([fileJanitor.removeRecorded(outcome.fileNames), outwaitKeyLeases()]);
+    const removal = await fileJanitor.removeRecorded(outcome.fileNames);
     return { unremovedFiles: removal.failed };
   }
 

@@ -1,6 +1,7 @@
 // Dieline rules: which template may have one, the defaults a request leaves out, the caliper a
 // project's EditorState implies, and the rendered bytes with their ETag. The output is a pure
 // function of the resolved parameters, so recent results are kept in a small LRU.
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
 import {
@@ -18,7 +19,6 @@ import {
 } from '../dielines/index.js';
 import { isContainerKind } from '../dielines/containers/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
-import { createLruCache } from '../lib/lru-cache.js';
 import type { Project } from '../repositories/projects.js';
 import type { DielineReplyBody, ProjectDielineQuery, TemplateDielineQuery } from '../schemas/dielines.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
@@ -122,10 +122,10 @@ export function requireNoStructure(structure: StructureOptions): void {
 }
 
 export function createDielineService() {
-  const cache = createLruCache<RenderedDielineReply>({
-    maxEntries: DIELINE_CACHE_ENTRIES,
-    maxBytes: DIELINE_CACHE_BYTES,
-    sizeOf: (reply) => (typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length),
+  const cache = new LRUCache<string, RenderedDielineReply>({
+    max: DIELINE_CACHE_ENTRIES,
+    maxSize: DIELINE_CACHE_BYTES,
+    sizeCalculation: (reply) => (typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length),
   });
 
   async function render(spec: DielineSpec): Promise<RenderedDielineReply> {

@@ -4,11 +4,11 @@
 // answer is 503 with Retry-After. Each render has a budget (page load, model, screenshot); past it
 // the answer is 503 and the page is thrown away. The pages never touch the network: every request
 // they make is answered from memory (the viewer's built files, the model's bytes) or aborted.
+import { LRUCache } from 'lru-cache';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type { MockupTarget } from '../config.js';
 import { HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
-import { createLruCache } from '../lib/lru-cache.js';
 import type { Project } from '../repositories/projects.js';
 import { MOCKUP_DEFAULT_HEIGHT, MOCKUP_DEFAULT_WIDTH, type MockupQuery } from '../schemas/mockups.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
@@ -55,7 +55,11 @@ function projectLighting(project: Project): Lighting {
 
 export function createMockupService(target: MockupTarget, models: ModelService, viewer: ViewerFiles) {
   const limit = createLimiter(target.pages);
-  const cache = createLruCache<Buffer>({ maxEntries: MOCKUP_CACHE_ENTRIES, maxBytes: MOCKUP_CACHE_BYTES, sizeOf: (png) => png.length });
+  const cache = new LRUCache<string, Buffer>({
+    max: MOCKUP_CACHE_ENTRIES,
+    maxSize: MOCKUP_CACHE_BYTES,
+    sizeCalculation: (png) => png.length,
+  });
   let inFlight = 0;
   let closed = false;
   let browser: Promise<Browser> | null = null;

@@ -1,12 +1,12 @@
 // 3D models: which template, at which size, in which material and finish, and (for a project)
 // which print texture; the GLB bytes with their strong ETag. Template models are a pure function
 // of the resolved parameters and projects' of their content, so recent results are kept in an LRU.
+import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { FINISH_IDS, getTemplate, type FinishId, type MaterialId, type Template } from '../catalog/index.js';
 import { DielineSizeError, generateDieline, type BoxDimensions } from '../dielines/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
-import { createLruCache } from '../lib/lru-cache.js';
 import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
 import { printMaterial } from '../models/materials.js';
 import { substrateColor } from '../print/effects.js';
@@ -63,10 +63,10 @@ function textureLook(material: MaterialId, finish: FinishId): TextureLook {
 }
 
 export function createModelService(textures: ProjectTextureSource) {
-  const cache = createLruCache<RenderedModel>({
-    maxEntries: MODEL_CACHE_ENTRIES,
-    maxBytes: MODEL_CACHE_BYTES,
-    sizeOf: (model) => model.body.length,
+  const cache = new LRUCache<string, RenderedModel>({
+    max: MODEL_CACHE_ENTRIES,
+    maxSize: MODEL_CACHE_BYTES,
+    sizeCalculation: (model) => model.body.length,
   });
   const texturedBuilds = createLimiter(TEXTURED_BUILDS_AT_ONCE);
 

@@ -3,12 +3,12 @@
 // sheet is hundreds of copies to place and draw, so both run in a render child, within its
 // deadline, admitted as print work is (one account's one at a time). Layouts are a pure function of the blank and the sheet: recent answers are kept in a
 // small LRU.
+import { LRUCache } from 'lru-cache';
 import { DEFAULT_BLEED_MM, DielineOptionError, DielineSizeError, generateDieline, type Dieline } from '../dielines/index.js';
 import { BlankTooLargeError, DEFAULT_MARGIN_MM, type SheetSpec } from '../dielines/layout.js';
 import type { StructureOptions } from '../dielines/types.js';
 import { structureOptionsOf } from '../schemas/structure.js';
 import { badRequest, HttpError, MESSAGES } from '../errors.js';
-import { createLruCache } from '../lib/lru-cache.js';
 import type { Renderer } from '../render/index.js';
 import type { PrintAdmission } from './print-admission.js';
 import type { Project } from '../repositories/projects.js';
@@ -39,10 +39,10 @@ function projectDieline(project: Project, structure: StructureOptions): Dieline 
 }
 
 export function createSheetLayoutService(renderer: Renderer, admission: PrintAdmission) {
-  const cache = createLruCache<RenderedDielineReply>({
-    maxEntries: CACHE_ENTRIES,
-    maxBytes: CACHE_BYTES,
-    sizeOf: (reply) => (typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length),
+  const cache = new LRUCache<string, RenderedDielineReply>({
+    max: CACHE_ENTRIES,
+    maxSize: CACHE_BYTES,
+    sizeCalculation: (reply) => (typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length),
   });
 
   return {

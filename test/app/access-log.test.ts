@@ -39,6 +39,14 @@ describe(`the access log (${engineName()})`, () => {
     expect(unmatched).toMatchObject({ method: 'GET', route: 'unmatched', statusCode: 404 });
   });
 
+  it("labels a refusal and the access line after it with the request's id", async () => {
+    const response = await app.inject({ method: 'GET', url: '/templates?category=nope', headers: { 'x-request-id': 'access-log-4' } });
+    expect(response.statusCode).toBe(400);
+    const mine = linesOf('access-log-4');
+    expect(mine.map((line) => line.msg)).toEqual(['request rejected', 'request completed']);
+    expect(mine[1]).toMatchObject({ route: '/templates', statusCode: 400 });
+  });
+
   it('writes nothing per request above the info level', async () => {
     const quiet = capture();
     const warnApp = await buildApp({ ...testConfig(), logLevel: 'warn' }, { logStream: quiet.stream });
