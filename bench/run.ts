@@ -115,7 +115,6 @@ async function main(): Promise<void> {
   const shared = new SharedService(database?.url);
   const rows: Row[] = [];
   const bench: Bench = {
-    engine,
     database,
     service: () => shared.service(),
     owner: () => shared.owner(),

@@ -5,9 +5,7 @@ import type { Row } from './rows.js';
 import type { BenchDatabase, RunningService } from './support.js';
 
 export interface Bench {
-  /** PostgreSQL when DATABASE_URL is set, else the embedded engine. */
-  engine: 'postgres' | 'embedded';
-  /** The shared service's own fresh database (PostgreSQL only). */
+  /** The shared service's own fresh database (PostgreSQL, when DATABASE_URL is set). */
   database: BenchDatabase | undefined;
   /** The production build every service workload measures, started on first use. */
   service(): Promise<RunningService>;
