@@ -41,9 +41,8 @@ function main(): void {
     }
     samples.sort((a, b) => a - b);
     const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
-    console.log(
-      `${request.type.padEnd(16)}${String(request.data.length).padStart(11)}${mean.toFixed(2).padStart(9)}${percentile(samples, 99).toFixed(2).padStart(9)}${(bytes / 1024).toFixed(1).padStart(9)}`,
-    );
+    const columns = [mean.toFixed(2), percentile(samples, 99).toFixed(2), (bytes / 1024).toFixed(1)].map((value) => value.padStart(9));
+    console.log(`${request.type.padEnd(16)}${String(request.data.length).padStart(11)}${columns.join('')}`);
   }
 }
 

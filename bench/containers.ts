@@ -8,31 +8,15 @@ import { performance } from 'node:perf_hooks';
 import { TEMPLATES } from '../src/catalog/data.js';
 import { generateContainerLayout, isContainerKind } from '../src/dielines/containers/index.js';
 import { unwrapPlacement } from '../src/print/containers.js';
-import { placeDesign, renderPreviewPng, renderPrintPdf, type ResolvedAsset } from '../src/print/index.js';
-import { median, peakRss, photo, PREVIEW_TARGET_MS, PRINT_TARGET_MS } from './print.js';
+import { placeDesign, renderPreviewPng, renderPrintPdf } from '../src/print/index.js';
+import { median, peakRss, photo, photoDesign, PREVIEW_TARGET_MS, PRINT_TARGET_MS } from './print.js';
+import { rowLine, type Row } from './rows.js';
 
-export interface ContainerPrintRow {
-  id: string;
-  workload: string;
-  figures: Record<string, number>;
-  target: string;
-  met: boolean;
-}
-
-export async function benchContainerPrint(rounds = 5): Promise<ContainerPrintRow[]> {
+export async function benchContainerPrint(rounds = 5): Promise<Row[]> {
   const images = await Promise.all([0, 1].map(photo));
-  const assets = new Map<string, ResolvedAsset>(
-    images.map((bytes, i) => [
-      `photo${i}.jpg`,
-      { name: `photo${i}.jpg`, mimeType: 'image/jpeg', widthPx: 6000, heightPx: 4000, orientation: 1, sizeBytes: bytes.length, load: async () => bytes },
-    ]),
-  );
-  const state = {
-    background: { kind: 'color', value: '#f4efe6' },
-    artworks: ['front', 'back'].map((panelId, i) => ({ id: `art-${i + 1}`, panelId, imageUrl: `/files/photo${i}.jpg`, offsetX: 0, offsetY: 0, scale: 0.8, rotationDeg: 0 })),
-  };
+  const { assets, state } = photoDesign(images, ['front', 'back']);
   const options = { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' as const };
-  const rows: ContainerPrintRow[] = [];
+  const rows: Row[] = [];
   for (const template of TEMPLATES) {
     if (!isContainerKind(template.kind)) continue;
     const place = () => {
@@ -52,7 +36,7 @@ export async function benchContainerPrint(rounds = 5): Promise<ContainerPrintRow
     }
     const figures = { 'print ms': median(print), 'preview 1024 px ms': median(preview) };
     rows.push({
-      id: '13c',
+      name: 'container-print',
       workload: `container print PDF + preview, ${template.id}, two 6000 × 4000 JPEGs`,
       figures,
       target: `print < ${PRINT_TARGET_MS} ms, preview < ${PREVIEW_TARGET_MS} ms`,
@@ -63,5 +47,5 @@ export async function benchContainerPrint(rounds = 5): Promise<ContainerPrintRow
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await benchContainerPrint(Number(process.argv[2]) || 5)) console.log(row.workload, row.figures, row.met ? 'met' : 'MISSED');
+  for (const row of await benchContainerPrint(Number(process.argv[2]) || 5)) console.log(rowLine(row));
 }

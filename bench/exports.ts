@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import pg from 'pg';
+import { healthProbe, register } from './clients.js';
 import { API_KEY_SECRET, createDatabase, JWT_SECRET, ROOT, startService, json } from './support.js';
 
 export const EXPORTS_TOTAL = 200;
@@ -42,18 +43,10 @@ function startWorker(env: Record<string, string>): Promise<ChildProcess> {
   });
 }
 
-function healthProbe(url: string, seconds: number): Promise<{ p50: number; p99: number; max: number; probes: number }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(ROOT, 'bench/health-probe.ts'), `${url}/health`, String(seconds)], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  let output = '';
-  child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-  return new Promise((resolve, reject) =>
-    child.on('close', (code) => (code === 0 ? resolve(JSON.parse(output)) : reject(new Error(`health probe exited with ${code}`)))),
-  );
-}
-
-export async function benchExports(baseDatabaseUrl: string, redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'): Promise<Record<string, number>> {
+export async function benchExports(
+  baseDatabaseUrl: string,
+  redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+): Promise<Record<string, number>> {
   const database = await createDatabase(baseDatabaseUrl, 'pf_bench_exports');
   const uploadDir = mkdtempSync(path.join(tmpdir(), 'pf-bench-exports-'));
   const shared = { REDIS_URL: redisUrl, EXPORT_QUEUE_PREFIX: `pf-bench-${randomBytes(4).toString('hex')}`, EXPORT_CONCURRENCY: '2' };
@@ -72,14 +65,7 @@ export async function benchExports(baseDatabaseUrl: string, redisUrl = process.e
   };
   const workers = await Promise.all([startWorker(workerEnv), startWorker(workerEnv)]);
   try {
-    const registered = await json<{ token: string; user: { id: string } }>(
-      await fetch(`${service.url}/auth/register`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ email: `bench-exports-${Date.now()}@example.com`, password: 'correct horse battery', name: 'Bench' }),
-      }),
-    );
-    const auth = { authorization: `Bearer ${registered.token}` };
+    const { auth } = await register(service.url, 'exports');
     const created = await json<{ project: { id: string } }>(
       await fetch(`${service.url}/projects`, {
         method: 'POST',
@@ -114,7 +100,9 @@ export async function benchExports(baseDatabaseUrl: string, redisUrl = process.e
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ format: 'print-pdf', options: { marks: true } }),
     });
-    if (posted['2xx'] !== EXPORTS_TOTAL) throw new Error(`${posted['2xx']} of ${EXPORTS_TOTAL} POSTs answered 2xx (non-2xx: ${posted.non2xx})`);
+    if (posted['2xx'] !== EXPORTS_TOTAL) {
+      throw new Error(`${posted['2xx']} of ${EXPORTS_TOTAL} POSTs answered 2xx (non-2xx: ${posted.non2xx})`);
+    }
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -129,7 +117,9 @@ export async function benchExports(baseDatabaseUrl: string, redisUrl = process.e
       if (performance.now() - started > 600_000) throw new Error(`only ${finished.done} exports finished in 10 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const { rows: firstRows } = await client.query<{ first: Date }>(`SELECT min("createdAt") AS first FROM exports WHERE format = 'print-pdf'`);
+    const { rows: firstRows } = await client.query<{ first: Date }>(
+      `SELECT min("createdAt") AS first FROM exports WHERE format = 'print-pdf'`,
+    );
     await client.end();
     const renderSeconds = (finished.last!.getTime() - firstRows[0]!.first.getTime()) / 1000;
     const health = await probe;
@@ -145,7 +135,9 @@ export async function benchExports(baseDatabaseUrl: string, redisUrl = process.e
     };
   } finally {
     for (const worker of workers) worker.kill('SIGTERM');
-    await Promise.all(workers.map((worker) => new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve)))));
+    const exited = (worker: ChildProcess) =>
+      new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve)));
+    await Promise.all(workers.map(exited));
     await service.stop();
     await database.drop();
   }

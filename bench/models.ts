@@ -2,7 +2,7 @@
  * 3D model benchmark, in process: per template, the median wall time of one GLB without a texture
  * (geometry + glTF encoding) and with a 2048 px print texture (the dieline or label sheet, the
  * texture PNG from the print renderer with a background colour, the GLB), and the sizes of both.
- * Run: npx tsx bench/models.ts [iterations]   (also part of `npm run bench`, row 10)
+ * Run: npx tsx bench/models.ts [iterations]   (also the models workload of `npm run bench`)
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -11,18 +11,11 @@ import { generateDieline } from '../src/dielines/index.js';
 import { generateContainerLayout } from '../src/dielines/containers/index.js';
 import { buildModel, type ModelInput } from '../src/models/index.js';
 import { placeDesign, renderTextureJpeg } from '../src/print/index.js';
+import type { Row } from './rows.js';
 
 export const MODEL_TARGET_MS = 50;
 export const TEXTURED_TARGET_MS = 500;
 const TEXTURE_PX = 2048;
-
-export interface ModelBenchRow {
-  id: string;
-  workload: string;
-  figures: Record<string, number>;
-  target: string;
-  met: boolean;
-}
 
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -40,8 +33,8 @@ async function time(iterations: number, run: () => Promise<Uint8Array>): Promise
   return { ms: median(samples), bytes };
 }
 
-export async function benchModels(iterations = 20): Promise<ModelBenchRow[]> {
-  const rows: ModelBenchRow[] = [];
+export async function benchModels(iterations = 20): Promise<Row[]> {
+  const rows: Row[] = [];
   for (const template of TEMPLATES) {
     const input: ModelInput = {
       templateId: template.id,
@@ -62,7 +55,7 @@ export async function benchModels(iterations = 20): Promise<ModelBenchRow[]> {
       return buildModel({ ...input, texture: await renderTextureJpeg(placement, TEXTURE_PX, layout.textureWindow) });
     });
     rows.push({
-      id: '14',
+      name: 'models',
       workload: `3D model ${template.id}`,
       figures: { 'ms': plain.ms, 'KB': plain.bytes / 1024, 'ms 2048 px': textured.ms, 'KB 2048 px': textured.bytes / 1024 },
       target: `< ${MODEL_TARGET_MS} ms, < ${TEXTURED_TARGET_MS} ms textured`,
@@ -80,6 +73,7 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const row of rows) {
     const f = row.figures;
     const r = (v: number) => Math.round(v * 10) / 10;
-    console.log(`| ${row.workload.replace('3D model ', '')} | ${r(f['ms']!)} | ${r(f['KB']!)} | ${r(f['ms 2048 px']!)} | ${r(f['KB 2048 px']!)} | ${row.met ? 'yes' : 'no'} |`);
+    const cells = [f['ms']!, f['KB']!, f['ms 2048 px']!, f['KB 2048 px']!].map(r);
+    console.log(`| ${row.workload.replace('3D model ', '')} | ${cells.join(' | ')} | ${row.met ? 'yes' : 'no'} |`);
   }
 }

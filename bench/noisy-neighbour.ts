@@ -4,20 +4,11 @@
 // CPU time over the six preflights alone is printed. The production build at its defaults.
 // Usage: npm run build && sh scripts/node.sh node_modules/.bin/tsx bench/noisy-neighbour.ts
 import sharp from 'sharp';
+import { register, type Account } from './clients.js';
 import { cpuMicros, json, startService } from './support.js';
 
 const service = await startService({ env: { BCRYPT_COST: '4' } });
 const MAILER = { widthMm: 300, heightMm: 80, depthMm: 220 };
-
-async function register(): Promise<{ auth: Record<string, string>; email: string }> {
-  const email = `bench-${Math.random().toString(36).slice(2)}@example.com`;
-  const response = await fetch(`${service.url}/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email, password: 'correct horse battery', name: 'Bench' }),
-  });
-  return { auth: { authorization: `Bearer ${(await json<{ token: string }>(response)).token}` }, email };
-}
 
 async function timed(send: () => Promise<Response>): Promise<{ status: number; ms: number }> {
   const started = performance.now();
@@ -26,14 +17,22 @@ async function timed(send: () => Promise<Response>): Promise<{ status: number; m
   return { status: response.status, ms: Math.round(performance.now() - started) };
 }
 
-const upload = (auth: Record<string, string>, data: Buffer, type: string, name: string) => {
+const upload = (auth: Account['auth'], data: Buffer, type: string, name: string) => {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(data)], { type }), name);
   return fetch(`${service.url}/assets`, { method: 'POST', headers: auth, body: form });
 };
 
-async function project(auth: Record<string, string>, images: string[], copies: number): Promise<string> {
-  const artworks = Array.from({ length: copies }, (_, i) => ({ id: `a${i}`, panelId: 'front', imageUrl: `/files/${images[i % images.length]}`, offsetX: 0, offsetY: 0, scale: 0.2, rotationDeg: 0 }));
+async function project(auth: Account['auth'], images: string[], copies: number): Promise<string> {
+  const artworks = Array.from({ length: copies }, (_, i) => ({
+    id: `a${i}`,
+    panelId: 'front',
+    imageUrl: `/files/${images[i % images.length]}`,
+    offsetX: 0,
+    offsetY: 0,
+    scale: 0.2,
+    rotationDeg: 0,
+  }));
   const response = await fetch(`${service.url}/projects`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
@@ -43,13 +42,15 @@ async function project(auth: Record<string, string>, images: string[], copies: n
 }
 
 function nestedUse(): Buffer {
-  let svg = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>';
+  let svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100">' +
+    '<defs><rect id="l0" width="1" height="1"/>';
   for (let level = 1; level <= 10; level++) svg += `<g id="l${level}">${`<use xlink:href="#l${level - 1}"/>`.repeat(10)}</g>`;
   return Buffer.from(`${svg}</defs><use xlink:href="#l10"/></svg>`);
 }
 
-const noisy = await register();
-const quiet = await register();
+const noisy = await register(service.url, 'noisy');
+const quiet = await register(service.url, 'quiet');
 const big = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#000000' } }).png().toBuffer();
 const names: string[] = [];
 for (let i = 0; i < 4; i++) {
@@ -61,12 +62,18 @@ const small = await sharp({ create: { width: 24, height: 24, channels: 3, backgr
 const quietImage = (await json<{ asset: { name: string } }>(await upload(quiet.auth, small, 'image/png', 'small.png'))).asset.name;
 const quietProject = await project(quiet.auth, [quietImage], 1);
 
+const quietProjectUrl = `${service.url}/projects/${quietProject}`;
+const between = (from: number, span: number) => from + Math.floor(Math.random() * span);
 const quietRound = async () => ({
   upload: await timed(() => upload(quiet.auth, small, 'image/png', 'small.png')),
-  preview: await timed(() => fetch(`${service.url}/projects/${quietProject}/preview?width=${800 + Math.floor(Math.random() * 400)}`, { headers: quiet.auth })),
-  layout: await timed(() => fetch(`${service.url}/projects/${quietProject}/layout?sheetWidthMm=${700 + Math.floor(Math.random() * 300)}`, { headers: quiet.auth })),
+  preview: await timed(() => fetch(`${quietProjectUrl}/preview?width=${between(800, 400)}`, { headers: quiet.auth })),
+  layout: await timed(() => fetch(`${quietProjectUrl}/layout?sheetWidthMm=${between(700, 300)}`, { headers: quiet.auth })),
   login: await timed(() =>
-    fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: quiet.email, password: 'correct horse battery' }) }),
+    fetch(`${service.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: quiet.email, password: quiet.password }),
+    }),
   ),
 });
 
@@ -74,11 +81,12 @@ await quietRound();
 const unloaded = await quietRound();
 
 const cpuBefore = cpuMicros(service.pid);
-const preflights = await Promise.all(Array.from({ length: 6 }, () => timed(() => fetch(`${service.url}/projects/${noisyProject}/preflight`, { headers: noisy.auth }))));
+const preflight = (query = '') => timed(() => fetch(`${service.url}/projects/${noisyProject}/preflight${query}`, { headers: noisy.auth }));
+const preflights = await Promise.all(Array.from({ length: 6 }, () => preflight()));
 const preflightCpuS = (cpuMicros(service.pid) - cpuBefore) / 1e6;
 
 const load = Promise.all([
-  ...Array.from({ length: 6 }, (_, i) => timed(() => fetch(`${service.url}/projects/${noisyProject}/preflight?condition=${i % 2 ? 'fogra39' : 'gracol2006'}`, { headers: noisy.auth }))),
+  ...Array.from({ length: 6 }, (_, i) => preflight(`?condition=${i % 2 ? 'fogra39' : 'gracol2006'}`)),
   ...Array.from({ length: 2 }, () => timed(() => upload(noisy.auth, nestedUse(), 'image/svg+xml', 'nested.svg'))),
   ...Array.from({ length: 6 }, (_, i) => timed(() => upload(noisy.auth, big, 'image/png', `big-load${i}.png`))),
 ]);
@@ -92,6 +100,10 @@ console.log(`noisy neighbour — ${row('small upload', unloaded.upload, loaded.u
 console.log(`noisy neighbour — ${row('preview', unloaded.preview, loaded.preview)}`);
 console.log(`noisy neighbour — ${row('layout', unloaded.layout, loaded.layout)}`);
 console.log(`noisy neighbour — ${row('login', unloaded.login, loaded.login)}`);
-console.log(`noisy neighbour — six preflights (40 artworks of four 100 MP PNGs): ${preflights.map((p) => `${p.status}/${p.ms}`).join(', ')} ms; web process CPU ${preflightCpuS.toFixed(2)} s`);
-console.log(`noisy neighbour — the noisy account's own answers under load (status/ms): ${noisyAnswers.map((a) => `${a.status}/${a.ms}`).join(', ')}`);
+const answers = (list: { status: number; ms: number }[]) => list.map((answer) => `${answer.status}/${answer.ms}`).join(', ');
+console.log(
+  `noisy neighbour — six preflights (40 artworks of four 100 MP PNGs): ${answers(preflights)} ms; ` +
+    `web process CPU ${preflightCpuS.toFixed(2)} s`,
+);
+console.log(`noisy neighbour — the noisy account's own answers under load (status/ms): ${answers(noisyAnswers)}`);
 await service.stop();

@@ -1,5 +1,5 @@
 /**
- * Print pipeline benchmark (issue 16): a mailer-box with five 6000 × 4000 JPEG placements.
+ * Print pipeline benchmark: a mailer-box with five 6000 × 4000 JPEG placements.
  * - print: placement + renderPrintPdf (rgb; the JPEGs pass through), wall time and peak RSS growth
  *   above the level before the run (sampled every 5 ms);
  * - preview: placement + renderPreviewPng at 1024 px (shrink-on-load downsampling).
@@ -25,12 +25,12 @@ export const PRESS_RGB_TARGET_MS = 2000;
 export async function photo(index: number): Promise<Buffer> {
   const gradient = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="6000" height="4000"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">` +
-      `<stop offset="0" stop-color="rgb(${40 * index},120,200)"/><stop offset="1" stop-color="rgb(240,${200 - 30 * index},60)"/></linearGradient></defs>` +
+      `<stop offset="0" stop-color="rgb(${40 * index},120,200)"/>` +
+      `<stop offset="1" stop-color="rgb(240,${200 - 30 * index},60)"/></linearGradient></defs>` +
       `<rect width="6000" height="4000" fill="url(#g)"/></svg>`,
   );
-  const grain = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
-    .raw()
-    .toBuffer();
+  const noise = { type: 'gaussian', mean: 128, sigma: 12 } as const;
+  const grain = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#000', noise } }).raw().toBuffer();
   return sharp(gradient)
     .composite([{ input: grain, raw: { width: 6000, height: 4000, channels: 3 }, blend: 'overlay' }])
     .jpeg({ quality: 90 })
@@ -54,21 +54,33 @@ export async function peakRss<T>(task: () => Promise<T>): Promise<{ ms: number; 
   return { ms, rssMb: (peak - before) / 1e6 };
 }
 
-/** The mailer with five photos, one per panel at 0.8 of its width. */
+/** The photos as assets (photo0.jpg, ...) and a design placing photo i on panels[i] at 0.8 of its width. */
+export function photoDesign(images: Buffer[], panels: string[]) {
+  const assets = new Map<string, ResolvedAsset>(
+    images.map((bytes, i) => {
+      const name = `photo${i}.jpg`;
+      const size = { widthPx: 6000, heightPx: 4000, orientation: 1, sizeBytes: bytes.length };
+      const asset: ResolvedAsset = { name, mimeType: 'image/jpeg', ...size, load: async () => bytes };
+      return [name, asset];
+    }),
+  );
+  const artworks = panels.map((panelId, i) => ({
+    id: `art-${i + 1}`,
+    panelId,
+    imageUrl: `/files/photo${i}.jpg`,
+    offsetX: 0,
+    offsetY: 0,
+    scale: 0.8,
+    rotationDeg: 0,
+  }));
+  return { assets, state: { background: { kind: 'color', value: '#f4efe6' }, artworks } };
+}
+
+/** The mailer with five photos, one per panel. */
 async function fiveJpegMailer() {
   const dieline = generateDieline('mailer-box', { widthMm: 300, depthMm: 220, heightMm: 80 });
   const images = await Promise.all([0, 1, 2, 3, 4].map(photo));
-  const assets = new Map<string, ResolvedAsset>(
-    images.map((bytes, i) => [
-      `photo${i}.jpg`,
-      { name: `photo${i}.jpg`, mimeType: 'image/jpeg', widthPx: 6000, heightPx: 4000, orientation: 1, sizeBytes: bytes.length, load: async () => bytes },
-    ]),
-  );
-  const panels = ['front', 'back', 'lid', 'bottom', 'left'];
-  const state = {
-    background: { kind: 'color', value: '#f4efe6' },
-    artworks: panels.map((panelId, i) => ({ id: `art-${i + 1}`, panelId, imageUrl: `/files/photo${i}.jpg`, offsetX: 0, offsetY: 0, scale: 0.8, rotationDeg: 0 })),
-  };
+  const { assets, state } = photoDesign(images, ['front', 'back', 'lid', 'bottom', 'left']);
   const place = () => placeDesign({ dieline, state, assets });
   return { images, place };
 }
@@ -130,7 +142,12 @@ export async function benchPressPrint(rounds = 3): Promise<Record<string, number
       const used = process.cpuUsage(cpu);
       results.push({ ...measured, cpuMs: (used.user + used.system) / 1000 });
     }
-    return { ms: median(results.map((r) => r.ms)), cpuMs: median(results.map((r) => r.cpuMs)), rssMb: Math.max(...results.map((r) => r.rssMb)), pdf };
+    return {
+      ms: median(results.map((r) => r.ms)),
+      cpuMs: median(results.map((r) => r.cpuMs)),
+      rssMb: Math.max(...results.map((r) => r.rssMb)),
+      pdf,
+    };
   };
   const cmyk = await run('cmyk');
   const rgb = await run('rgb');

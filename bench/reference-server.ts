@@ -1,14 +1,14 @@
-// The references for GET /templates, answering the same precomputed bytes:
+// The references for GET /templates, answering the same bytes as the service's catalog:
+//   fastify-logging  a bare Fastify 5 instance with one route that writes the service's access line
+//            (src/plugins/access-log.ts: method, route, status, response time, client address, after
+//            the request id its request logger binds) from an onResponse hook through its request
+//            logger, with Fastify's own two request lines off: the floor of any Fastify service
+//            that logs its requests, and the catalog target's reference;
+//   fastify  the same route with no logger, hooks or plugins, the framework's own floor;
 //   logging  bare node:http writing one access-log line per request (method, url, status, time)
-//            through pino to stdout, as the service does at its default level: the target's reference;
+//            through pino to stdout;
 //   node     bare node:http without a log, the physical limit of this machine (and {"status":"ok"}
-//            on /health);
-//   fastify  a bare Fastify instance with one route and no plugins, hooks or logger, the
-//            framework's own floor, so the service's overhead can be told from Fastify's;
-//   fastify-logging  the same Fastify route writing the logging reference's one line per request
-//            from an onResponse hook through its request logger (Fastify's own two request lines
-//            off), the floor of any Fastify service that logs its requests: the target's
-//            calibration on the machine at hand.
+//            on /health).
 // Each announces that it listens on file descriptor 3 (stdout carries the log, like the service's).
 import { writeSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -23,15 +23,23 @@ const contentType = 'application/json; charset=utf-8';
 const announce = () => writeSync(3, 'listening\n');
 
 if (kind === 'fastify' || kind === 'fastify-logging') {
-  // pino's default destination, as the logging reference's.
+  // pino's default destination, as the logging reference's and the service's.
   const logger: FastifyBaseLogger | undefined = kind === 'fastify-logging' ? pino({ level: 'info' }) : undefined;
-  const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), keepAliveTimeout: 72_000 });
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    keepAliveTimeout: 72_000,
+  });
   if (logger) {
     app.addHook('onResponse', (request, reply, done) => {
-      request.log.info(
-        { method: request.method, url: request.url, statusCode: reply.statusCode, responseTime: reply.elapsedTime },
-        'request completed',
-      );
+      const fields = {
+        method: request.method,
+        route: request.routeOptions.url,
+        statusCode: reply.statusCode,
+        responseTime: Math.round(reply.elapsedTime * 100) / 100,
+        remoteAddress: request.ip,
+      };
+      request.log.info(fields, 'request completed');
       done();
     });
   }
@@ -43,7 +51,7 @@ if (kind === 'fastify' || kind === 'fastify-logging') {
   process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));
 } else {
   const headers = { 'content-type': contentType, 'content-length': String(FULL_LISTING_BYTES.length) };
-  // The floor for the service's /health (bench #12): the same small answer.
+  // The floor for the service's /health while large images upload: the same small answer.
   const health = Buffer.from('{"status":"ok"}');
   const healthHeaders = { 'content-type': contentType, 'content-length': String(health.length) };
   // pino's default destination: asynchronous writes to stdout, batched while one is in flight.

@@ -5,18 +5,10 @@
 // during such a render. Usage: npm run build && npx tsx bench/render-bounds.ts
 import sharp from 'sharp';
 import { blurMorphologyBomb, translucentCircles, turbulenceBomb } from '../test/render/bombs.js';
-import { json, startService } from './support.js';
+import { register } from './clients.js';
+import { startService } from './support.js';
 
 const service = await startService({ env: { BCRYPT_COST: '4' } });
-
-async function register(): Promise<Record<string, string>> {
-  const response = await fetch(`${service.url}/auth/register`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery', name: 'Bench' }),
-  });
-  return { authorization: `Bearer ${(await json<{ token: string }>(response)).token}` };
-}
 
 async function upload(auth: Record<string, string>, data: Buffer, type: string): Promise<{ status: number; ms: number }> {
   const form = new FormData();
@@ -27,12 +19,13 @@ async function upload(auth: Record<string, string>, data: Buffer, type: string):
   return { status: response.status, ms: Math.round(performance.now() - started) };
 }
 
-const attacker = await register();
-const other = await register();
+const attacker = (await register(service.url, 'attacker')).auth;
+const other = (await register(service.url, 'other')).auth;
 const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
 console.log(`small PNG: ${png.length} bytes; warm-up upload ${JSON.stringify(await upload(other, png, 'image/png'))}`);
 const pair = await Promise.all([upload(other, png, 'image/png'), upload(other, png, 'image/png')]);
-console.log(`two small PNG uploads at once, one analysis child ready and a second one starting: ${pair.map((answer) => answer.ms).join(', ')} ms`);
+const pairMs = pair.map((answer) => answer.ms).join(', ');
+console.log(`two small PNG uploads at once, one analysis child ready and a second one starting: ${pairMs} ms`);
 for (const [name, svg] of [['blur/morphology bomb', blurMorphologyBomb()], ['turbulence bomb', turbulenceBomb()]] as const) {
   console.log(`${name} (${svg.length} bytes): ${JSON.stringify(await upload(attacker, svg, 'image/svg+xml'))}`);
 }
@@ -50,4 +43,6 @@ const signalled = performance.now();
 const exited = new Promise<void>((resolve) => service.process.once('exit', () => resolve()));
 service.process.kill('SIGTERM');
 await exited;
-console.log(`SIGTERM during an analysis → exit in ${Math.round(performance.now() - signalled)} ms (exit code ${service.process.exitCode}); the upload: ${JSON.stringify(await again.catch((error: Error) => error.message))}`);
+const exitMs = Math.round(performance.now() - signalled);
+const answer = JSON.stringify(await again.catch((error: Error) => error.message));
+console.log(`SIGTERM during an analysis → exit in ${exitMs} ms (exit code ${service.process.exitCode}); the upload: ${answer}`);

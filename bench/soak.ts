@@ -5,10 +5,11 @@
 // PostgreSQL when DATABASE_URL is set (a fresh database, dropped afterwards), else embedded.
 // Runs dist/server.js when the build is newer than every source file, else src/server.ts under tsx.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { Agent, request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { TINY_PNG } from './clients.js';
 import { API_KEY_SECRET, createDatabase, freePort, JWT_SECRET, ROOT, rssBytes, type BenchDatabase } from './support.js';
 
 const SECONDS = positive('SOAK_SECONDS', 300);
@@ -116,12 +117,20 @@ interface Answer {
   body: Buffer;
 }
 
+interface SendOptions {
+  token?: string;
+  apiKey?: string;
+  json?: unknown;
+  body?: Buffer;
+  contentType?: string;
+}
+
 class Client {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
   constructor(private readonly port: number) {}
 
-  send(method: string, url: string, options: { token?: string; apiKey?: string; json?: unknown; body?: Buffer; contentType?: string } = {}): Promise<Answer> {
+  send(method: string, url: string, options: SendOptions = {}): Promise<Answer> {
     const headers: Record<string, string> = {};
     let body: Buffer | undefined = options.body;
     if (options.json !== undefined) body = Buffer.from(JSON.stringify(options.json));
@@ -151,12 +160,15 @@ class Client {
   }
 }
 
-/** Sends, times and checks one request; returns the parsed body, or null after recording an error. */
-async function step<T>(client: Client, route: string, expected: number, method: string, url: string, options: Parameters<Client['send']>[2] = {}): Promise<T | null> {
+/**
+ * Sends, times and checks one request (its method is the first word of `route`); returns the parsed
+ * body, or null after recording an error.
+ */
+async function step<T>(client: Client, route: string, expected: number, url: string, options: SendOptions = {}): Promise<T | null> {
   const started = performance.now();
   let answer: Answer;
   try {
-    answer = await client.send(method, url, options);
+    answer = await client.send(route.slice(0, route.indexOf(' ')), url, options);
   } catch (error) {
     fail(`${route}: ${(error as Error).message}`);
     return null;
@@ -177,11 +189,8 @@ async function step<T>(client: Client, route: string, expected: number, method: 
 
 // ---- traffic ---------------------------------------------------------------------------------
 
-/** The test suite's tiny PNG, padded after its IEND chunk to 16 KiB. */
-const IMAGE = (() => {
-  const tiny = readFileSync(path.join(ROOT, 'test/fixtures/tiny.png'));
-  return Buffer.concat([tiny, Buffer.alloc(16 * 1024 - tiny.length)]);
-})();
+/** A 1 × 1 PNG padded after its IEND chunk to 16 KiB. */
+const IMAGE = Buffer.concat([TINY_PNG, Buffer.alloc(16 * 1024 - TINY_PNG.length)]);
 const PASSWORD = 'soak password 123';
 
 function multipart(image: Buffer): { body: Buffer; contentType: string } {
@@ -199,41 +208,45 @@ async function virtualUser(port: number, worker: number, until: number): Promise
   const email = () => `soak-${worker}-${Date.now()}-${sequence++}@example.com`;
   try {
     const first = email();
-    const account = await step<{ token: string }>(client, 'POST /auth/register', 201, 'POST', '/auth/register', { json: { email: first, password: PASSWORD, name: 'Soak' } });
+    const registration = (address: string) => ({ json: { email: address, password: PASSWORD, name: 'Soak' } });
+    const account = await step<{ token: string }>(client, 'POST /auth/register', 201, '/auth/register', registration(first));
     if (!account) return;
     let token = account.token;
-    const issued = await step<{ apiKey: { key: string } }>(client, 'POST /api-keys', 201, 'POST', '/api-keys', { token });
+    const issued = await step<{ apiKey: { key: string } }>(client, 'POST /api-keys', 201, '/api-keys', { token });
     const apiKey = issued?.apiKey.key ?? '';
 
     while (Date.now() < until) {
       const dice = Math.random();
       if (dice < 0.05) {
-        await step(client, 'POST /auth/register', 201, 'POST', '/auth/register', { json: { email: email(), password: PASSWORD, name: 'Soak' } });
+        await step(client, 'POST /auth/register', 201, '/auth/register', registration(email()));
       } else if (dice < 0.12) {
-        const login = await step<{ token: string }>(client, 'POST /auth/login', 200, 'POST', '/auth/login', { json: { email: first, password: PASSWORD } });
+        const credentials = { json: { email: first, password: PASSWORD } };
+        const login = await step<{ token: string }>(client, 'POST /auth/login', 200, '/auth/login', credentials);
         if (login) token = login.token;
       } else if (dice < 0.5) {
-        const created = await step<{ project: { id: string } }>(client, 'POST /projects', 201, 'POST', '/projects', { token, json: { name: `soak ${sequence++}`, templateId: 'mailer-box' } });
+        const project = { name: `soak ${sequence++}`, templateId: 'mailer-box' };
+        const created = await step<{ project: { id: string } }>(client, 'POST /projects', 201, '/projects', { token, json: project });
         if (created) {
           const id = created.project.id;
-          await step(client, 'GET /projects/:id', 200, 'GET', `/projects/${id}`, { token });
-          await step(client, 'PUT /projects/:id', 200, 'PUT', `/projects/${id}`, { token, json: { name: `renamed ${sequence++}`, widthMm: 120 } });
-          await step(client, 'GET /projects', 200, 'GET', '/projects', { token });
-          await step(client, 'DELETE /projects/:id', 204, 'DELETE', `/projects/${id}`, { token });
+          await step(client, 'GET /projects/:id', 200, `/projects/${id}`, { token });
+          await step(client, 'PUT /projects/:id', 200, `/projects/${id}`, { token, json: { name: `renamed ${sequence++}`, widthMm: 120 } });
+          await step(client, 'GET /projects', 200, '/projects', { token });
+          await step(client, 'DELETE /projects/:id', 204, `/projects/${id}`, { token });
         }
       } else if (dice < 0.6) {
         const upload = multipart(IMAGE);
-        const asset = await step<{ asset: { name: string } }>(client, 'POST /assets', 201, 'POST', '/assets', { token, body: upload.body, contentType: upload.contentType });
-        const file = asset && (await step<{ bytes: Buffer }>(client, 'GET /files/:name', 200, 'GET', `/files/${asset.asset.name}`));
+        const sent = { token, body: upload.body, contentType: upload.contentType };
+        const asset = await step<{ asset: { name: string } }>(client, 'POST /assets', 201, '/assets', sent);
+        const file = asset && (await step<{ bytes: Buffer }>(client, 'GET /files/:name', 200, `/files/${asset.asset.name}`));
         if (file && !file.bytes.equals(IMAGE)) fail('GET /files/:name: served bytes differ from the upload');
       } else if (dice < 0.65) {
-        await step(client, 'GET /assets', 200, 'GET', '/assets', { token });
+        await step(client, 'GET /assets', 200, '/assets', { token });
       } else if (dice < 0.9) {
-        await step(client, 'GET /v1/templates', 200, 'GET', '/v1/templates?category=mailer-boxes', { apiKey });
-        await step(client, 'GET /v1/templates/:id', 200, 'GET', '/v1/templates/rsc-box', { apiKey });
+        await step(client, 'GET /v1/templates', 200, '/v1/templates?category=mailer-boxes', { apiKey });
+        await step(client, 'GET /v1/templates/:id', 200, '/v1/templates/rsc-box', { apiKey });
       } else {
-        await step(client, 'GET /auth/me', 200, 'GET', '/auth/me', { token });
-        await step(client, 'GET /templates', 200, 'GET', '/templates?q=box');
+        await step(client, 'GET /auth/me', 200, '/auth/me', { token });
+        await step(client, 'GET /templates', 200, '/templates?q=box');
       }
     }
   } finally {
@@ -247,10 +260,12 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function report(interval: Interval, pid: number, secondsSoFar: number, label = `interval ${interval.index}`): void {
   const rss = safeRss(pid);
-  console.log(`\n== ${secondsSoFar}s (${label}): ${interval.requests} requests, ${interval.errors} errors, server RSS ${rss === null ? 'n/a' : mb(rss)}`);
+  const counts = `${interval.requests} requests, ${interval.errors} errors`;
+  console.log(`\n== ${secondsSoFar}s (${label}): ${counts}, server RSS ${rss === null ? 'n/a' : mb(rss)}`);
   const rows = [...interval.latencies.entries()].sort(([a], [b]) => a.localeCompare(b));
   for (const [route, values] of rows) {
-    console.log(`   ${route.padEnd(24)} n=${String(values.length).padStart(6)}  p50=${percentile(values, 50).toFixed(1).padStart(7)} ms  p99=${percentile(values, 99).toFixed(1).padStart(7)} ms`);
+    const [p50, p99] = [50, 99].map((p) => percentile(values, p).toFixed(1).padStart(7));
+    console.log(`   ${route.padEnd(24)} n=${String(values.length).padStart(6)}  p50=${p50} ms  p99=${p99} ms`);
   }
 }
 
@@ -267,7 +282,10 @@ async function main(): Promise<void> {
   const database: BenchDatabase | null = baseUrl ? await createDatabase(baseUrl, 'pf_soak') : null;
   const work = mkdtempSync(path.join(tmpdir(), 'pf-soak-'));
   const entry = chooseEntry();
-  console.log(`soak: ${SECONDS}s, ${CONNECTIONS} connections, report every ${REPORT_SECONDS}s, ${database ? 'PostgreSQL (fresh database)' : 'embedded database'}, ${entry.label}, bcrypt cost ${BCRYPT_COST}`);
+  const engine = database ? 'PostgreSQL (fresh database)' : 'embedded database';
+  console.log(
+    `soak: ${SECONDS}s, ${CONNECTIONS} connections, report every ${REPORT_SECONDS}s, ${engine}, ${entry.label}, bcrypt cost ${BCRYPT_COST}`,
+  );
   let server: Server | undefined;
   try {
     server = await startServer(entry.args, {
@@ -300,7 +318,9 @@ async function main(): Promise<void> {
     }
 
     const all = new Map<string, number[]>();
-    for (const interval of intervals) for (const [route, values] of interval.latencies) all.set(route, [...(all.get(route) ?? []), ...values]);
+    for (const interval of intervals) {
+      for (const [route, values] of interval.latencies) all.set(route, [...(all.get(route) ?? []), ...values]);
+    }
     const total = [...all.values()].reduce((sum, values) => sum + values.length, 0);
     console.log(`\n== total: ${total} requests in ${SECONDS}s (${(total / SECONDS).toFixed(0)}/s), ${totalErrors} errors`);
     for (const [route, values] of [...all.entries()].sort(([a], [b]) => a.localeCompare(b))) {

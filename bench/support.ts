@@ -1,11 +1,12 @@
 // Shared by the benchmark scripts: start the production build as a child process, make and drop a
-// database, read a process's resident memory.
+// database, read a process's resident memory and CPU time.
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { createScratchDatabase } from '../test/helpers/postgres-admin.js';
+import pg from 'pg';
 
 export const ROOT = path.resolve(import.meta.dirname, '..');
 export const JWT_SECRET = 'bench-jwt-secret-at-least-32-characters-long';
@@ -28,10 +29,38 @@ export function requireBuild(): string {
   return entry;
 }
 
-export type { ScratchDatabase as BenchDatabase } from '../test/helpers/postgres-admin.js';
+export interface BenchDatabase {
+  url: string;
+  drop(): Promise<void>;
+}
 
-/** A fresh PostgreSQL database beside the one DATABASE_URL names. */
-export const createDatabase = (baseUrl: string, prefix = 'pf_bench') => createScratchDatabase(baseUrl, prefix);
+/** A fresh PostgreSQL database beside the one baseUrl names, dropped (forcibly) by drop(). */
+export async function createDatabase(baseUrl: string, prefix = 'pf_bench'): Promise<BenchDatabase> {
+  const name = `${prefix}_${Date.now()}_${randomBytes(4).toString('hex')}`;
+  await adminQuery(baseUrl, `CREATE DATABASE "${name}"`);
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => adminQuery(baseUrl, `DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+}
+
+async function adminQuery(url: string, sql: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    await client.query(sql);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * A fresh database keeps PostgreSQL busy for a moment (checkpoint, autovacuum of the new catalog):
+ * a checkpoint and 3 s of quiet, so the first workload measures the service, not the neighbour.
+ */
+export async function settle(url: string): Promise<void> {
+  await adminQuery(url, 'CHECKPOINT').catch(() => undefined);
+  await new Promise((resolve) => setTimeout(resolve, 3_000));
+}
 
 export interface RunningService {
   url: string;

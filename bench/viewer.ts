@@ -2,27 +2,22 @@
  * The viewer's time to first frame in headless chromium with software WebGL (SwiftShader), as a
  * visitor's browser without a GPU would see it: from navigation to the page reporting `ready`
  * (model fetched and parsed, environment prefiltered, first frame drawn), median of a few loads,
- * with the model's size. Run: npx tsx bench/viewer.ts   (also part of `npm run bench`, row 16)
+ * with the model's size. Run: npx tsx bench/viewer.ts   (also the viewer workload of `npm run bench`)
  */
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS } from '../src/services/mockups.js';
+import { rowLine, type Row } from './rows.js';
 import { median, startService } from './support.js';
-
-export interface ViewerBenchRow {
-  id: string;
-  workload: string;
-  figures: Record<string, number>;
-}
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const TEMPLATES = ['mailer-box', 'round-bottle'];
 
-export async function benchViewer(loads = 5): Promise<ViewerBenchRow[]> {
+export async function benchViewer(loads = 5): Promise<Row[]> {
   const service = await startService();
   const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
-  const rows: ViewerBenchRow[] = [];
+  const rows: Row[] = [];
   try {
     for (const template of TEMPLATES) {
       const modelPath = `/templates/${template}/model`;
@@ -39,7 +34,7 @@ export async function benchViewer(loads = 5): Promise<ViewerBenchRow[]> {
         await context.close();
       }
       rows.push({
-        id: '16',
+        name: 'viewer',
         workload: `viewer first frame, ${template} (software WebGL, 800×600)`,
         figures: { ms: median(samples), modelKB: modelBytes / 1024 },
       });
@@ -52,5 +47,5 @@ export async function benchViewer(loads = 5): Promise<ViewerBenchRow[]> {
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  for (const row of await benchViewer()) console.log(`#${row.id} ${row.workload}: ${JSON.stringify(row.figures)}`);
+  for (const row of await benchViewer()) console.log(rowLine(row));
 }

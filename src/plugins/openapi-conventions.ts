@@ -6,7 +6,7 @@ import { STATUS_CODES } from 'node:http';
 import type { FastifyInstance, RouteOptions } from 'fastify';
 import { MESSAGES } from '../errors.js';
 
-export type SecurityRequirement = Record<string, string[]>;
+export type SecurityRequirement = Record<string, readonly string[]>;
 export const PUBLIC: SecurityRequirement[] = [];
 export const BEARER: SecurityRequirement[] = [{ bearerAuth: [] }];
 export const API_KEY: SecurityRequirement[] = [{ apiKey: [] }];
@@ -103,7 +103,9 @@ const INTEGER = { type: 'integer', minimum: 0 } as const;
 export const REQUEST_ID_HEADER = {
   'x-request-id': {
     required: true,
-    description: 'The request id: the client\'s x-request-id when it is a sane token (1–128 of A-Z a-z 0-9 . _ : -), else a UUID. Quote it when reporting a problem.',
+    description:
+      "The request id: the client's x-request-id when it is a sane token (1–128 of A-Z a-z 0-9 . _ : -), else a UUID. " +
+      'Quote it when reporting a problem.',
     schema: STRING,
   },
 };
@@ -148,5 +150,5 @@ const AUTH_SENTENCE: Record<string, string> = {
   [JSON.stringify(API_KEY)]: 'Requires `x-api-key: pf_…` (apiKey).',
 };
 
-export const describeAccess = (security: SecurityRequirement[]) =>
+export const describeAccess = (security: ReadonlyArray<Readonly<SecurityRequirement>>) =>
   AUTH_SENTENCE[JSON.stringify(security)] ?? `Security: ${security.map((s) => Object.keys(s).join(' + ')).join(' or ')}.`;

@@ -12,13 +12,19 @@ export const TAGS = [
   },
   { name: 'projects', description: "Editor documents owned by the caller's account (free plan: up to 3)." },
   { name: 'assets', description: "Image uploads owned by the caller's account (25 MB, image/* only)." },
-  { name: 'fonts', description: "The caller's fonts (TrueType, OpenType, WOFF2; 20 MB), which outline SVG text; the bytes are never served." },
+  {
+    name: 'fonts',
+    description: "The caller's fonts (TrueType, OpenType, WOFF2; 20 MB), which outline SVG text; the bytes are never served.",
+  },
   { name: 'files', description: 'Stored uploads, served publicly under their unguessable name.' },
   { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
   { name: 'admin', description: "Account management for administrators (a JWT whose account's role is admin)." },
   { name: 'viewer', description: 'The 3D viewer page (three.js bundled at build time) for the model routes.' },
   { name: 'exports', description: 'Print files, previews, models and dielines rendered as jobs: request, poll, download (24 h).' },
-  { name: 'webhooks', description: 'Signed (Standard Webhooks) notifications of export outcomes and project changes; the payloads are under webhooks.' },
+  {
+    name: 'webhooks',
+    description: 'Signed (Standard Webhooks) notifications of export outcomes and project changes; the payloads are under webhooks.',
+  },
   { name: 'shares', description: "Read-only links to a project's 3D model for people without an account." },
 ];
 

@@ -1,9 +1,18 @@
 // The pure half of the OpenAPI document (no framework): the transforms that turn what
-// @fastify/swagger collects from the TypeBox route schemas into the published document: status
-// descriptions, HEAD operations, optional bodies, the shared error answers and headers, literal
-// unions as enums, the documented rules, and what routes add to their own operations.
+// @fastify/swagger collects from the TypeBox route schemas into the published document: each
+// route's operation (documentRoute), then the whole document (completeDocument): what routes add
+// to their own operations, status descriptions, HEAD operations, optional bodies, the shared
+// error answers and headers, the documented rules, and literal unions as enums.
 import { STATUS_CODES } from 'node:http';
-import { errorExample, RATE_LIMIT_HEADERS, REQUEST_ID_HEADER, RETRY_AFTER_HEADER } from './openapi-conventions.js';
+import {
+  describeAccess,
+  deriveOperationId,
+  errorExample,
+  RATE_LIMIT_HEADERS,
+  REQUEST_ID_HEADER,
+  RETRY_AFTER_HEADER,
+  type SecurityRequirement,
+} from './openapi-conventions.js';
 
 export interface ResponseObject {
   description?: string;
@@ -35,7 +44,7 @@ function requireStandardHeaders(responses: Record<string, ResponseObject | undef
   }
 }
 
-/** A JSON body schema that admits null (POST /api-keys) means the body may be left out. */
+/** A JSON body schema that admits null (the shared NoBody) means the body may be left out. */
 function documentOptionalBody(operation: OperationObject): void {
   const body = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: JsonNode }> } | undefined;
   const media = body?.content?.['application/json'];
@@ -195,7 +204,6 @@ export function applyConventions(paths: PathsObject): void {
   }
 }
 
-
 /**
  * A request schema may carry `x-document`: the rule the service enforces (after trimming, in
  * bytes, with its own message) where the validator only caps the input. The document states the
@@ -217,3 +225,80 @@ export function applyDocumentedRules(node: unknown): void {
   for (const value of Object.values(node)) applyDocumentedRules(value);
 }
 
+
+/** What documentRoute reads of a route schema as @fastify/swagger hands it over. */
+export interface RouteSchema {
+  hide?: boolean;
+  summary?: unknown;
+  description?: unknown;
+  operationId?: string;
+  security?: ReadonlyArray<Readonly<SecurityRequirement>>;
+  'x-openapi'?: OperationPatch;
+}
+
+export interface RouteInput<S extends RouteSchema> {
+  url: string;
+  /** The route's methods; HEAD is documented from GET's operation (documentHeadOperations). */
+  methods: readonly string[];
+  /** As @fastify/swagger types it; a route without one (none is) would pass through unchanged. */
+  schema: S;
+  /** The security of the guards the route sits behind ([] when public); asked only for documented routes. */
+  guardedBy: () => SecurityRequirement[];
+}
+
+export interface DocumentedRoute<S extends RouteSchema> {
+  url: string;
+  schema: Omit<S, 'x-openapi'>;
+  /** What the route adds to its operations (its x-openapi), by "method path", for completeDocument. */
+  patches: Array<[string, OperationPatch]>;
+}
+
+/**
+ * One route's operation: its path without a trailing slash, an operationId from method and path
+ * unless it names one, the security of its guard (a route may restate it, never claim another),
+ * and a description that ends with who may call it. A hidden route keeps its schema.
+ */
+export function documentRoute<S extends RouteSchema>({ url, methods, schema, guardedBy }: RouteInput<S>): DocumentedRoute<S> {
+  const path = documentedPath(url);
+  if (!schema || schema.hide) return { url: path, schema, patches: [] };
+  const documentedMethods = methods.filter((method) => method !== 'HEAD');
+  const { 'x-openapi': patch, ...documented } = schema;
+  const openapiPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
+  const patches = documentedMethods.flatMap((method): Array<[string, OperationPatch]> =>
+    patch ? [[`${method.toLowerCase()} ${openapiPath}`, patch]] : [],
+  );
+  const guarded = guardedBy();
+  const security = schema.security ?? guarded;
+  if (guarded.length > 0 && JSON.stringify(security) !== JSON.stringify(guarded)) {
+    throw new Error(`OpenAPI: ${path} declares a security its guard does not enforce.`);
+  }
+  const summary = typeof schema.summary === 'string' ? schema.summary : '';
+  const description = typeof schema.description === 'string' ? schema.description : `${summary}.`;
+  return {
+    url: path,
+    schema: {
+      ...documented,
+      operationId: schema.operationId ?? deriveOperationId(documentedMethods[0] ?? 'GET', path),
+      security,
+      description: `${description}\n\n${describeAccess(security)}`,
+    },
+    patches,
+  };
+}
+
+/** The document @fastify/swagger generated, completed: every pass above, in order, and the webhooks' payloads. */
+export function completeDocument<T extends { paths?: unknown }>(
+  generated: T,
+  patches: ReadonlyMap<string, OperationPatch>,
+  webhooks: Record<string, unknown>,
+): T & { webhooks: Record<string, unknown> } {
+  const paths = (generated.paths ?? {}) as PathsObject;
+  applyOperationPatches(paths, patches);
+  describeResponses(paths);
+  documentHeadOperations(paths);
+  applyConventions(paths);
+  const document = { ...generated, webhooks };
+  applyDocumentedRules(document);
+  collapseLiteralUnions(document);
+  return document;
+}

@@ -1,26 +1,15 @@
 // The OpenAPI 3.1 document, generated from the very TypeBox schemas that validate requests and
 // serialize replies (GET /openapi.json), and Swagger UI over it (GET /docs). Registered before the
-// routes: @fastify/swagger collects routes with an onRoute hook.
+// routes: @fastify/swagger collects routes with an onRoute hook. This module registers; what the
+// document says is decided by the pure transforms of openapi-transform.ts.
 import { readFileSync } from 'node:fs';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
-import { describeAccess, deriveOperationId, routeContexts, type SecurityRequirement } from './openapi-conventions.js';
-import {
-  applyConventions,
-  applyDocumentedRules,
-  applyOperationPatches,
-  collapseLiteralUnions,
-  describeResponses,
-  documentedPath,
-  documentHeadOperations,
-  HEADER_COMPONENTS,
-  headerComponentName,
-  type OperationPatch,
-  type PathsObject,
-} from './openapi-transform.js';
+import { routeContexts } from './openapi-conventions.js';
+import { completeDocument, documentRoute, HEADER_COMPONENTS, headerComponentName, type OperationPatch } from './openapi-transform.js';
 import { DESCRIPTION, SECURITY_SCHEMES, TAGS } from './openapi-info.js';
 import { WEBHOOK_PAYLOADS } from '../schemas/webhook-payloads.js';
 
@@ -76,42 +65,15 @@ async function openapiPlugin(app: FastifyInstance) {
     // Shared schemas appear under components/schemas with their $id as name.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (json.$id as string | undefined) ?? `def-${i}` },
     transform: ({ schema, url, route }) => {
-      const path = documentedPath(url);
-      if (!schema || schema.hide) return { schema, url: path };
-      const methods = [route.method].flat().filter((method) => method !== 'HEAD');
-      const { 'x-openapi': patch, ...documented } = schema as typeof schema & { 'x-openapi'?: OperationPatch };
-      const openapiPath = path.replace(/:([A-Za-z0-9_]+)/g, '{$1}');
-      if (patch) for (const method of methods) patches.set(`${method.toLowerCase()} ${openapiPath}`, patch);
-      const guarded = contexts.securityOf(route);
-      const security = (schema.security as SecurityRequirement[] | undefined) ?? guarded;
-      if (guarded.length > 0 && JSON.stringify(security) !== JSON.stringify(guarded)) {
-        throw new Error(`OpenAPI: ${path} declares a security its guard does not enforce.`);
-      }
-      const summary = typeof schema.summary === 'string' ? schema.summary : '';
-      const description = typeof schema.description === 'string' ? schema.description : `${summary}.`;
-      return {
-        url: path,
-        schema: {
-          ...documented,
-          operationId: schema.operationId ?? deriveOperationId(methods[0] ?? 'GET', path),
-          security,
-          description: `${description}\n\n${describeAccess(security)}`,
-        },
-      };
+      const methods = [route.method].flat();
+      const documented = documentRoute({ url, methods, schema, guardedBy: () => contexts.securityOf(route) });
+      for (const [key, patch] of documented.patches) patches.set(key, patch);
+      return { url: documented.url, schema: documented.schema };
     },
     transformObject: (documentObject) => {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
-      const { openapiObject } = documentObject;
-      const paths = (openapiObject.paths ?? {}) as PathsObject;
-      applyOperationPatches(paths, patches);
-      describeResponses(paths);
-      documentHeadOperations(paths);
-      applyConventions(paths);
       // The payloads are plain JSON Schema objects, which the OpenAPI types do not model exactly.
-      const document = { ...openapiObject, webhooks: WEBHOOK_PAYLOADS as unknown as Record<string, never> };
-      applyDocumentedRules(document);
-      collapseLiteralUnions(document);
-      return document;
+      return completeDocument(documentObject.openapiObject, patches, WEBHOOK_PAYLOADS as unknown as Record<string, never>);
     },
   });
 

@@ -1,13 +1,18 @@
-// The OpenAPI transforms as pure functions: what a route patch adds, status descriptions, literal
-// unions as one enum, HEAD operations without bodies, and the shared conventions.
+// The OpenAPI transforms as pure functions: each route's operation, what a route patch adds, status
+// descriptions, literal unions as one enum, HEAD operations without bodies, the shared conventions,
+// optional bodies, the documented rules, and the whole document.
 import { describe, expect, it } from 'vitest';
+import { API_KEY, BEARER, PUBLIC } from '../../src/plugins/openapi-conventions.js';
 import {
   applyConventions,
+  applyDocumentedRules,
   applyOperationPatches,
   collapseLiteralUnions,
+  completeDocument,
   describeResponses,
   documentedPath,
   documentHeadOperations,
+  documentRoute,
   type PathsObject,
 } from '../../src/plugins/openapi-transform.js';
 
@@ -15,13 +20,19 @@ describe('OpenAPI transforms', () => {
   it('merges a route patch into its operation: content replaces, other fields merge, headers add up', () => {
     const paths: PathsObject = {
       '/things': {
-        post: { requestBody: { required: true, content: { 'application/json': { schema: {} } } }, responses: { '200': { description: 'OK', headers: { a: 1 } } } },
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: {} } } },
+          responses: { '200': { description: 'OK', headers: { a: 1 } } },
+        },
       },
     };
     applyOperationPatches(
       paths,
       new Map([
-        ['post /things', { requestBody: { required: false }, responses: { '200': { headers: { b: 2 } }, '304': { description: 'Not Modified' } } }],
+        [
+          'post /things',
+          { requestBody: { required: false }, responses: { '200': { headers: { b: 2 } }, '304': { description: 'Not Modified' } } },
+        ],
         ['get /missing', { requestBody: { required: false } }],
       ]),
     );
@@ -56,12 +67,127 @@ describe('OpenAPI transforms', () => {
   });
 
   it('gives every operation the shared answers and refuses a duplicate operationId', () => {
-    const paths: PathsObject = { '/z': { post: { operationId: 'makeZ', responses: { '201': { description: 'Created' }, '409': { description: 'Conflict' } } } } };
+    const paths: PathsObject = {
+      '/z': { post: { operationId: 'makeZ', responses: { '201': { description: 'Created' }, '409': { description: 'Conflict' } } } },
+    };
     applyConventions(paths);
     const responses = paths['/z']!.post!.responses!;
     expect(Object.keys(responses).sort()).toEqual(['201', '409', '413', '415', 'default']);
     expect(responses['409']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ApiError' });
     expect(responses['201']!.headers).toHaveProperty('x-request-id');
-    expect(() => applyConventions({ '/a': { get: { operationId: 'same', responses: {} } }, '/b': { get: { operationId: 'same', responses: {} } } })).toThrow(/operationId same/);
+    const twice = { get: { operationId: 'same', responses: {} } };
+    expect(() => applyConventions({ '/a': twice, '/b': structuredClone(twice) })).toThrow(/operationId same/);
+  });
+
+  it('documents a route: its path without the trailing slash, an operationId, its guard\'s security and who may call it', () => {
+    const patch = { requestBody: { required: false } };
+    const route = documentRoute({
+      url: '/projects/:id/duplicate/',
+      methods: ['POST'],
+      schema: { summary: 'Duplicate a project', 'x-openapi': patch },
+      guardedBy: () => BEARER,
+    });
+    expect(route.url).toBe('/projects/:id/duplicate');
+    expect(route.schema).toEqual({
+      summary: 'Duplicate a project',
+      operationId: 'postProjectDuplicate',
+      security: BEARER,
+      description: 'Duplicate a project.\n\nRequires `Authorization: Bearer <token>` (bearerAuth).',
+    });
+    expect(route.patches).toEqual([['post /projects/{id}/duplicate', patch]]);
+
+    const listing = documentRoute({
+      url: '/templates',
+      methods: ['GET', 'HEAD'],
+      schema: { summary: 'List', description: 'The catalog.', operationId: 'listTemplates', 'x-openapi': patch },
+      guardedBy: () => PUBLIC,
+    });
+    expect(listing.schema).toMatchObject({
+      operationId: 'listTemplates',
+      security: [],
+      description: 'The catalog.\n\nPublic: no credential needed.',
+    });
+    expect(listing.patches.map(([key]) => key)).toEqual(['get /templates']);
+  });
+
+  it('passes a hidden route through without asking for its guard, and refuses a security its guard does not enforce', () => {
+    const hidden = { hide: true, summary: 'x' };
+    const guardedBy = () => {
+      throw new Error('not asked');
+    };
+    expect(documentRoute({ url: '/openapi.json', methods: ['GET'], schema: hidden, guardedBy })).toEqual({
+      url: '/openapi.json',
+      schema: hidden,
+      patches: [],
+    });
+    expect(() => documentRoute({ url: '/v1/templates', methods: ['GET'], schema: { security: BEARER }, guardedBy: () => API_KEY })).toThrow(
+      /declares a security its guard does not enforce/,
+    );
+    // A public route may document a credential it reads itself.
+    const metricsToken = [{ metricsToken: [] }];
+    const metrics = documentRoute({ url: '/metrics', methods: ['GET'], schema: { security: metricsToken }, guardedBy: () => PUBLIC });
+    expect(metrics.schema).toMatchObject({ security: metricsToken });
+  });
+
+  it('makes a body that admits null optional, and keeps the validators of a 200 on its 304', () => {
+    const noBody = { anyOf: [{ type: 'object', additionalProperties: false }, { type: 'null' }], description: 'No body.' };
+    const etag = { description: 'Strong ETag.', schema: { type: 'string' } };
+    const paths: PathsObject = {
+      '/keys': { post: { requestBody: { required: true, content: { 'application/json': { schema: noBody } } }, responses: {} } },
+      '/things/{id}': {
+        get: { responses: { '200': { description: 'OK', headers: { etag } }, '304': { description: 'Not Modified' } } },
+      },
+      '/': { get: { responses: { '302': { description: 'Found', headers: { location: { schema: { type: 'string' } } } } } } },
+    };
+    applyConventions(paths);
+    expect(paths['/keys']!.post!.requestBody).toEqual({
+      required: false,
+      content: { 'application/json': { schema: { type: 'object', additionalProperties: false, description: 'No body.' } } },
+    });
+    const responses = paths['/things/{id}']!.get!.responses!;
+    expect(responses['200']!.headers!.etag).toEqual({ ...etag, required: true });
+    expect(responses['304']!.headers!.etag).toEqual({ ...etag, required: true });
+    expect(paths['/']!.get!.responses!['302']!.headers!.location).toMatchObject({ required: true });
+  });
+
+  it('states a documented rule in place of what the validator caps', () => {
+    const node = {
+      properties: {
+        name: { type: 'string', maxLength: 4000, 'x-document': { maxLength: 120, description: 'Trimmed, 1–120 bytes.' } },
+        state: { $ref: '#/components/schemas/Loose', 'x-document': { $ref: '#/components/schemas/Strict' } },
+      },
+    };
+    applyDocumentedRules(node);
+    expect(node.properties.name).toEqual({ type: 'string', maxLength: 120, description: 'Trimmed, 1–120 bytes.' });
+    expect(node.properties.state).toEqual({ $ref: '#/components/schemas/Strict' });
+  });
+
+  it('completes a generated document: patches, status texts, HEAD, conventions, rules, enums and the webhooks', () => {
+    const letters = { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'string', enum: ['b'] }] };
+    const generated = {
+      openapi: '3.1.0',
+      paths: {
+        '/files/{name}': { get: { operationId: 'getFile', responses: { '200': { description: 'Default Response' } } } },
+        '/letters': {
+          post: {
+            requestBody: { content: { 'application/json': { schema: { type: 'string', maxLength: 99, 'x-document': { maxLength: 9 } } } } },
+            responses: { '200': { description: 'Default Response', content: { 'application/json': { schema: letters } } } },
+          },
+        },
+      } as PathsObject,
+    };
+    generated.paths['/files/{name}']!.head = generated.paths['/files/{name}']!.get;
+    const binary = { 'image/png': { schema: { type: 'string', format: 'binary' } } };
+    const patches = new Map([['get /files/{name}', { responses: { '200': { content: binary } } }]]);
+    const document = completeDocument(generated, patches, { hook: {} });
+    const file = document.paths['/files/{name}']!;
+    expect(file.get!.responses!['200']).toMatchObject({ description: 'OK', content: binary });
+    expect(file.head!.operationId).toBe('headFile');
+    expect(file.head!.responses!['200']!.content).toBeUndefined();
+    expect(Object.keys(file.get!.responses!)).toContain('default');
+    const post = document.paths['/letters']!.post!;
+    expect(post.requestBody).toEqual({ content: { 'application/json': { schema: { type: 'string', maxLength: 9 } } } });
+    expect(post.responses!['200']!.content!['application/json']!.schema).toEqual({ type: 'string', enum: ['a', 'b'] });
+    expect(document.webhooks).toEqual({ hook: {} });
   });
 });
