@@ -2,10 +2,9 @@
 // one render attempt, which whatever runs jobs (the in-process runner or a queue worker) calls.
 // The state lives in the database only; a queue carries export ids and nothing else.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
+import { apiError, badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
 import { RenderError } from '../render/errors.js';
 import { createId } from '../lib/ids.js';
-import { apiError } from '../plugins/error-handler.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
 import type { Caller, Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
