@@ -8,7 +8,7 @@ import { createId } from '../lib/ids.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
 import type { Caller, Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
-import { createListCursors } from '../lib/list-cursor.js';
+import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
 import { createExportOptionsCheck, extensionOf, renderExport, type ExportFormat, type ExportRenderers } from './export-render.js';
 import type { ProjectService } from './projects.js';
 import { PreflightRefusal } from './print.js';
@@ -120,7 +120,7 @@ export interface ExportServiceDeps {
   renderers: ExportRenderers;
   storage: FileStorage;
   links: DownloadLinks;
-  cursorSecret: string;
+  cursors: ListCursorFactory;
   attempts: number;
   leaseMs: number;
   /** From creation, how long an export keeps waiting for busy render pools before it fails. */
@@ -130,7 +130,6 @@ export interface ExportServiceDeps {
 export function createExportService(deps: ExportServiceDeps) {
   const { repository, storage, links } = deps;
   const checkOptions = createExportOptionsCheck();
-  const listCursors = createListCursors(deps.cursorSecret);
   const listeners: ExportFinished[] = [];
   const jobDurations: Array<(format: string, outcome: string, seconds: number) => void> = [];
   const stoppedListeners: WorkerStopped[] = [];
@@ -260,15 +259,11 @@ export function createExportService(deps: ExportServiceDeps) {
 
     async list(userId: string, query: { projectId?: string; limit?: number; cursor?: string }): Promise<{ exports: ExportDto[]; nextCursor: string | null }> {
       const limit = query.limit ?? EXPORT_PAGE_DEFAULT;
-      const cursors = listCursors('exports', userId);
+      const cursors = deps.cursors('exports', userId);
       const after = query.cursor === undefined ? null : cursors.decode(query.cursor);
       const rows = await repository.listPage(userId, { projectId: query.projectId ?? null, after, limit, now: new Date() });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        exports: await Promise.all(page.map(toDto)),
-        nextCursor: rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }) : null,
-      };
+      const { page, nextCursor } = pageOf(rows, limit, cursors);
+      return { exports: await Promise.all(page.map(toDto)), nextCursor };
     },
 
     /** The stored file of a succeeded export that has not expired; null otherwise. */

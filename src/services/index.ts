@@ -3,7 +3,7 @@
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
 import { createApiKeySealer } from '../lib/api-key-crypto.js';
-import { createListCursors } from '../lib/list-cursor.js';
+import { createListCursors } from '../lib/cursors.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
 import { createRenderer } from '../render/index.js';
@@ -48,6 +48,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const projects = createProjectService(repositories.projects, fileJanitor);
   const dielines = createDielineService();
   const downloadLinks = createSignedDownloadLinks(config.apiKeySecret, config.publicBaseUrl);
+  const listCursors = createListCursors(config.jwtSecret);
   const exports = createExportService({
     repository: repositories.exports,
     projects,
@@ -57,12 +58,11 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     links: storage.presign
       ? { urlFor: (row) => storage.presign!(row.fileName, row.expiresAt, { fileName: row.downloadName ?? row.fileName, contentType: row.contentType ?? 'application/octet-stream' }) }
       : downloadLinks,
-    cursorSecret: config.jwtSecret,
+    cursors: listCursors,
     attempts: config.exports.attempts,
     leaseMs: config.exports.leaseMs,
     deadlineMs: config.exports.deadlineMs,
   });
-  const listCursors = createListCursors(config.jwtSecret);
   const webhooks = createWebhookService(
     repositories.webhooks,
     sealer,

@@ -9,8 +9,7 @@ import { badRequest, conflict, notFound } from '../errors.js';
 import type { ApiKeySealer } from '../lib/api-key-crypto.js';
 import { createId } from '../lib/ids.js';
 import { isPublicAddress } from '../lib/public-address.js';
-import type { ListCursorFactory } from '../lib/list-cursor.js';
-import { pageOf } from '../lib/list-cursor.js';
+import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
 import type { PendingMessage, WebhookRepository, WebhookRow } from '../repositories/webhooks.js';
 import type { ExportDto } from './exports.js';
 
