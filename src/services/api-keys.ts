@@ -3,14 +3,8 @@
 // confirmed only after that long, so a revoked key fails on every process from the next request.
 import { createId } from '../lib/ids.js';
 import { conflict, MESSAGES, notFound } from '../errors.js';
-import {
-  digestApiKey,
-  digestsEqual,
-  generateApiKey,
-  isWellFormedApiKey,
-  SealedKeyError,
-  type ApiKeySealer,
-} from '../lib/api-key-crypto.js';
+import { digestApiKey, digestsEqual, generateApiKey, isWellFormedApiKey } from '../lib/api-key-crypto.js';
+import { SealedSecretError, type SecretSealer } from '../lib/secret-sealer.js';
 import { createDigestMemo } from '../lib/digest-memo.js';
 import { createLeaseCache, waitOutLease } from '../lib/lease-cache.js';
 import type { ApiKeyOwner, ApiKeyRepository, SealedApiKey } from '../repositories/api-keys.js';
@@ -35,7 +29,7 @@ const KEY_ID = /^[a-z0-9]{1,64}$/;
 /** API keys one account may hold. */
 export const API_KEY_LIMIT = 20;
 
-export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer) {
+export function createApiKeyService(keys: ApiKeyRepository, sealer: SecretSealer) {
   /** The digest a key is looked up by, or null when it is malformed (no database work for those). */
   const lookupDigest = (presented: string) => (isWellFormedApiKey(presented) ? digestApiKey(presented) : null);
   const lookupDigestOnConnection = createDigestMemo(lookupDigest);
@@ -53,7 +47,7 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
   /** Opens a stored key and checks it against its digest, so the list never shows a key that would not work. */
   function unseal(row: SealedApiKey): ApiKey {
     const key = sealer.open(row.sealedKey, row.id);
-    if (!digestsEqual(digestApiKey(key), row.keyDigest)) throw new SealedKeyError();
+    if (!digestsEqual(digestApiKey(key), row.keyDigest)) throw new SealedSecretError();
     return { id: row.id, userId: row.userId, key, createdAt: row.createdAt };
   }
 

@@ -2,7 +2,7 @@
 // routes call.
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
-import { createApiKeySealer } from '../lib/api-key-crypto.js';
+import { createSecretSealer } from '../lib/secret-sealer.js';
 import { createListCursors } from '../lib/cursors.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
@@ -44,7 +44,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
-  const sealer = createApiKeySealer(config.apiKeySecret);
+  const sealer = createSecretSealer(config.apiKeySecret);
   const projects = createProjectService(repositories.projects, fileJanitor);
   const dielines = createDielineService();
   const downloadLinks = createSignedDownloadLinks(config.apiKeySecret, config.publicBaseUrl);

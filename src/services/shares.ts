@@ -3,7 +3,7 @@
 // so a revoked or expired link stops working on every process at once.
 import { hash, randomBytes } from 'node:crypto';
 import { MESSAGES, notFound } from '../errors.js';
-import type { ApiKeySealer } from '../lib/api-key-crypto.js';
+import type { SecretSealer } from '../lib/secret-sealer.js';
 import { createId } from '../lib/ids.js';
 import type { Caller, Project } from '../repositories/projects.js';
 import { ShareTargetMissingError, type SealedShare, type ShareRepository } from '../repositories/shares.js';
@@ -30,7 +30,7 @@ const sealContext = (shareId: string) => `share:${shareId}`;
 
 export const viewerLink = (baseUrl: string, token: string) => `${baseUrl}/viewer?share=${token}`;
 
-export function createShareService(shares: ShareRepository, projects: ProjectService, sealer: ApiKeySealer) {
+export function createShareService(shares: ShareRepository, projects: ProjectService, sealer: SecretSealer) {
   const toShare = (row: SealedShare, baseUrl: string): Share => ({
     id: row.id,
     projectId: row.projectId,

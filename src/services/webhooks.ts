@@ -6,7 +6,7 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { ApiKeySealer } from '../lib/api-key-crypto.js';
+import type { SecretSealer } from '../lib/secret-sealer.js';
 import { createId } from '../lib/ids.js';
 import { isPublicAddress } from '../lib/public-address.js';
 import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
@@ -95,7 +95,7 @@ export interface WebhookDto {
 
 const toDto = (row: WebhookRow): WebhookDto => ({ id: row.id, url: row.url, events: row.events, createdAt: row.createdAt.toISOString() });
 
-export function createWebhookService(repository: WebhookRepository, sealer: ApiKeySealer, policy: WebhookPolicy, cursors: ListCursorFactory) {
+export function createWebhookService(repository: WebhookRepository, sealer: SecretSealer, policy: WebhookPolicy, cursors: ListCursorFactory) {
   const pokes: Array<() => void> = [];
   const wake = () => {
     for (const poke of pokes) poke();
