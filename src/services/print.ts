@@ -52,7 +52,8 @@ import type { PartQuery } from '../schemas/parts.js';
 import type { PreflightQuery } from '../schemas/preflight.js';
 import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
-import { projectThicknessMm, strongEtag } from './dielines.js';
+import { strongEtag } from '../lib/entity-tags.js';
+import { projectThicknessMm } from './dielines.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
 import type { PrintAdmission } from './print-admission.js';
 import {
