@@ -5,9 +5,9 @@
 // account fails its signature like a forged one.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { badRequest } from '../errors.js';
+import { isRecordId } from './ids.js';
 
 const CURSOR = /^([A-Za-z0-9_-]{1,200})\.([A-Za-z0-9_-]{22})$/;
-const ID = /^[a-z0-9]{1,64}$/;
 const INVALID_CURSOR = 'Invalid cursor.';
 
 export interface ListPosition {
@@ -48,7 +48,7 @@ export function createCursorCodec(secret: string, invalidMessage = INVALID_CURSO
       }
       const [createdAt, id] = Array.isArray(decoded) ? (decoded as unknown[]) : [];
       const at = typeof createdAt === 'string' ? new Date(createdAt) : new Date(Number.NaN);
-      if (typeof id !== 'string' || !ID.test(id) || Number.isNaN(at.getTime())) throw badRequest(invalidMessage);
+      if (typeof id !== 'string' || !isRecordId(id) || Number.isNaN(at.getTime())) throw badRequest(invalidMessage);
       return { createdAt: at, id };
     },
   };

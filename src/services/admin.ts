@@ -2,6 +2,7 @@
 // (Deleting one is the account service's deleteAccount.) The role rules live in the repository's
 // transactions; this layer turns their outcomes into statuses.
 import { badRequest, conflict, MESSAGES, notFound } from '../errors.js';
+import { isRecordId } from '../lib/ids.js';
 import { createCursorCodec, pageOf } from '../lib/cursors.js';
 import { isStorableText } from '../lib/text.js';
 import type {
@@ -14,7 +15,6 @@ import type {
 import { normalizeEmail } from './auth.js';
 
 export const USER_PAGE_DEFAULT = 20;
-const USER_ID = /^[a-z0-9]{1,64}$/;
 
 export interface UserPage {
   users: UserWithCounts[];
@@ -49,14 +49,14 @@ export function createAdminService(users: UserRepository, cursorSecret: string) 
     },
 
     async getUser(id: string): Promise<UserWithCounts> {
-      const user = USER_ID.test(id) ? await users.findWithCounts(id) : null;
+      const user = isRecordId(id) ? await users.findWithCounts(id) : null;
       if (!user) throw notFound(MESSAGES.userNotFound);
       return user;
     },
 
     /** Plan changes apply from the next request: the project cap reads the plan under the owner's row lock. */
     async updateUser(id: string, changes: AccountChanges): Promise<User> {
-      if (!USER_ID.test(id)) throw notFound(MESSAGES.userNotFound);
+      if (!isRecordId(id)) throw notFound(MESSAGES.userNotFound);
       return change({ id }, changes);
     },
 
@@ -64,9 +64,6 @@ export function createAdminService(users: UserRepository, cursorSecret: string) 
     setRoleByEmail(email: string, role: User['role']): Promise<User> {
       return change({ email: normalizeEmail(email) }, { role });
     },
-
-    /** Unknown ids are answered without a query. */
-    isUserId: (id: string) => USER_ID.test(id),
   };
 }
 

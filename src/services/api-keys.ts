@@ -1,7 +1,7 @@
 // Developer keys: issue, list (the full key, unsealed), revoke, and verify a presented key.
 // Verification reuses a lookup for at most KEY_LEASE_MS (lib/lease-cache.ts), and a revocation is
 // confirmed only after that long, so a revoked key fails on every process from the next request.
-import { createId } from '../lib/ids.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import { conflict, MESSAGES, notFound } from '../errors.js';
 import { digestApiKey, digestsEqual, generateApiKey, isWellFormedApiKey } from '../lib/api-key-crypto.js';
 import { SealedSecretError, type SecretSealer } from '../lib/secret-sealer.js';
@@ -25,7 +25,6 @@ const MAX_CACHED_KEYS = 10_000;
  * (a revocation, an account deletion) awaits this before telling the client it is done.
  */
 export const outwaitKeyLeases = (): Promise<void> => waitOutLease(KEY_LEASE_MS + CLOCK_MARGIN_MS);
-const KEY_ID = /^[a-z0-9]{1,64}$/;
 /** API keys one account may hold. */
 export const API_KEY_LIMIT = 20;
 
@@ -68,7 +67,7 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: SecretSealer
     /** 404 for an unknown key and for another account's key alike. Resolves once no process can still accept the key. */
     async revoke(userId: string, id: string): Promise<void> {
       // Ids are cuid2; anything else (a NUL byte would even make PostgreSQL fail) names no key.
-      if (!KEY_ID.test(id)) throw notFound(MESSAGES.apiKeyNotFound);
+      if (!isRecordId(id)) throw notFound(MESSAGES.apiKeyNotFound);
       if (!(await keys.deleteOwned(userId, id))) throw notFound(MESSAGES.apiKeyNotFound);
       await outwaitKeyLeases();
     },

@@ -4,7 +4,7 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { apiError, badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
 import { RenderError } from '../render/errors.js';
-import { createId } from '../lib/ids.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
 import type { Caller, Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
@@ -33,7 +33,6 @@ const QUEUED_EXPORTS_RETRY_AFTER_S = 30;
 /** A finished export not announced after this long is announced by the sweep. */
 const ANNOUNCE_GRACE_MS = 30_000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-const EXPORT_ID = /^[a-z0-9]{1,64}$/;
 
 export interface ExportDto {
   id: string;
@@ -252,7 +251,7 @@ export function createExportService(deps: ExportServiceDeps) {
     },
 
     async get(userId: string, id: string): Promise<ExportDto> {
-      const row = EXPORT_ID.test(id) ? await repository.findOwned(userId, id, new Date()) : null;
+      const row = isRecordId(id) ? await repository.findOwned(userId, id, new Date()) : null;
       if (!row) throw notFound(EXPORT_MESSAGES.notFound);
       return toDto(row);
     },
@@ -268,7 +267,7 @@ export function createExportService(deps: ExportServiceDeps) {
 
     /** The stored file of a succeeded export that has not expired; null otherwise. */
     async downloadable(id: string, now: Date): Promise<ExportRow | null> {
-      const row = EXPORT_ID.test(id) ? await repository.find(id) : null;
+      const row = isRecordId(id) ? await repository.find(id) : null;
       if (!row || row.status !== 'succeeded' || !row.fileName || !row.expiresAt || row.expiresAt <= now) return null;
       return row;
     },
