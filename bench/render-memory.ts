@@ -15,7 +15,7 @@ const assets = new Map<string, ResolvedAsset>();
 for (let i = 0; i < count; i++) {
   const bytes = await sharp({ create: { width: side, height: side, channels: 4, background: { r: 40 * i, g: 120, b: 200, alpha: 0.8 } } }).png().toBuffer();
   const name = `image${i}.png`;
-  assets.set(name, { name, mimeType: 'image/png', widthPx: side, heightPx: side, orientation: 1, sizeBytes: bytes.length, load: async () => bytes });
+  assets.set(name, { name, mimeType: 'image/png', widthPx: side, heightPx: side, sizeBytes: bytes.length, load: async () => bytes });
 }
 const state = { artworks: [...assets.keys()].map((name, i) => ({ id: `art-${i}`, panelId: panels[i % panels.length]!, imageUrl: `/files/${name}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 })) };
 const placement = placeDesign({ dieline, state, assets });
