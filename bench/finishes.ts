@@ -18,7 +18,6 @@ const asset = (name: string, mimeType: string, widthPx: number, heightPx: number
   mimeType,
   widthPx,
   heightPx,
-  orientation: 1,
   sizeBytes: bytes.length,
   load: async () => bytes,
 });

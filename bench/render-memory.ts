@@ -16,7 +16,7 @@ for (let i = 0; i < count; i++) {
   const background = { r: 40 * i, g: 120, b: 200, alpha: 0.8 };
   const bytes = await sharp({ create: { width: side, height: side, channels: 4, background } }).png().toBuffer();
   const name = `image${i}.png`;
-  const size = { widthPx: side, heightPx: side, orientation: 1, sizeBytes: bytes.length };
+  const size = { widthPx: side, heightPx: side, sizeBytes: bytes.length };
   assets.set(name, { name, mimeType: 'image/png', ...size, load: async () => bytes });
 }
 const artworks = [...assets.keys()].map((name, i) => ({

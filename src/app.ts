@@ -16,10 +16,8 @@ import apiKeyGuardPlugin from './plugins/api-key-guard.js';
 import authenticationPlugin from './plugins/authentication.js';
 import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
-import { answerRoutingError } from './plugins/routing-errors.js';
 import connectionsPlugin from './plugins/connections.js';
-import frameworkAnswersPlugin, { answerClientError, FRAMEWORK_HTTP_OPTIONS } from './plugins/framework-answers.js';
-import errorHandlerPlugin from './plugins/error-handler.js';
+import errorsPlugin, { answerClientError, answerRoutingError, FRAMEWORK_HTTP_OPTIONS } from './plugins/errors.js';
 import openapiPlugin from './plugins/openapi.js';
 import metricsPlugin from './plugins/metrics.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -114,7 +112,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
     connectionTimeout: CONNECTION_TIMEOUT_MS,
     requestTimeout: REQUEST_TIMEOUT_MS,
     keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
-    // src/plugins/framework-answers.ts answers these as ApiErrors with a request id.
+    // src/plugins/errors.ts answers these as ApiErrors with a request id.
     return503OnClosing: false,
     clientErrorHandler: answerClientError,
     http: FRAMEWORK_HTTP_OPTIONS,
@@ -145,9 +143,8 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
 
   app.decorate('config', config);
   await app.register(requestIdPlugin);
-  await app.register(errorHandlerPlugin);
   await app.register(connectionsPlugin);
-  await app.register(frameworkAnswersPlugin);
+  await app.register(errorsPlugin);
   await app.register(compressionPlugin);
   await app.register(databasePlugin, { config, database: options.database, ownsDatabase: options.ownsDatabase });
   await app.register(

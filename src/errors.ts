@@ -1,5 +1,17 @@
-// Domain errors carry an HTTP status; the one error handler (plugins/error-handler.ts) turns
-// them into the ApiError shape. Messages fixed by the interface live here, once.
+// Domain errors carry an HTTP status; the one error plugin (plugins/errors.ts) turns them into
+// the ApiError shape. Messages fixed by the interface live here, once.
+import { STATUS_CODES } from 'node:http';
+
+/** The one shape of every failure: { statusCode, error, message } and nothing more. */
+export interface ApiError {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+export function apiError(statusCode: number, message: string): ApiError {
+  return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
+}
 
 export class HttpError extends Error {
   constructor(

@@ -9,7 +9,7 @@ import { createHmac } from 'node:crypto';
 import { request as httpRequest, type IncomingMessage } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
-import type { ApiKeySealer } from '../lib/api-key-crypto.js';
+import type { SecretSealer } from '../lib/secret-sealer.js';
 import { createId } from '../lib/ids.js';
 import type { MessageRow, WebhookRepository } from '../repositories/webhooks.js';
 import { resolveWebhookUrl, WebhookAddressError, type WebhookPolicy } from '../services/webhooks.js';
@@ -25,7 +25,7 @@ export type DeliveryOutcome = 'succeeded' | 'failed' | 'timeout' | 'refused';
 
 export interface DispatcherOptions {
   repository: WebhookRepository;
-  sealer: ApiKeySealer;
+  sealer: SecretSealer;
   policy: WebhookPolicy;
   retryDelaysMs: number[];
   timeoutMs: number;

@@ -1,5 +1,35 @@
-// Entity tags in conditional request headers (RFC 9110 §8.8.3, §13.1.1): parsing an If-Match
-// value and the strong comparison it uses. Pure; knows nothing of any framework.
+// Entity tags (RFC 9110 §8.8.3): the strong tags the service makes, the tests of If-None-Match
+// (weak comparison) and If-Match (strong comparison, §13.1.1), and the 304 answer.
+import { createHash } from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+
+/** A strong ETag of a body: 27 base64url characters of its SHA-256. */
+export function strongEtag(body: string | Buffer): string {
+  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+}
+
+/** If-None-Match uses the weak comparison (§13.1.2): W/ prefixes are ignored. */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  return ifNoneMatch.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+}
+
+/** The validator and caching headers of a 200, which its 304 carries too (§15.4.5). */
+export type CachingHeaders = { etag: string } & Record<string, string>;
+
+/**
+ * When the request's If-None-Match names headers.etag, answers 304 with those headers and no body
+ * and returns true. Otherwise sets nothing: the caller answers, with the same headers.
+ */
+export function replyIfNotModified(request: FastifyRequest, reply: FastifyReply, headers: CachingHeaders): boolean {
+  if (!matchesEtag(request.headers['if-none-match'], headers.etag)) return false;
+  // No payload at all: null would be serialized as JSON "null" (with a Content-Length).
+  void reply.code(304).headers(headers).send();
+  return true;
+}
 
 export interface EntityTag {
   weak: boolean;

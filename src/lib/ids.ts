@@ -61,3 +61,8 @@ const processSource: IdSource = { random: secureRandom, counter: () => count++, 
 
 /** A new cuid2 (24 characters, a lower-case letter then letters and digits). */
 export const createId = (): string => cuid2From(processSource);
+
+const RECORD_ID = /^[a-z0-9]{1,64}$/;
+
+/** Whether a value can be a record id at all: one that cannot is answered without a query. */
+export const isRecordId = (value: string): boolean => RECORD_ID.test(value);

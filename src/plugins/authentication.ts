@@ -11,7 +11,7 @@
 // repository joins the account into each statement) is spared the guard's read: the guard checks
 // the token alone and hands the route request.caller. Every refusal such a route gives before its
 // statements ran is checked against the account by the error handler first, so a revoked token
-// still gets 401 and never a 400 or 404 (see plugins/error-handler.ts).
+// still gets 401 and never a 400 or 404 (see plugins/errors.ts).
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';

@@ -135,7 +135,6 @@ async function embeddedImages(svg: string, target: SvgTarget): Promise<Map<strin
         mimeType: match[1]!.toLowerCase() === 'png' ? 'image/png' : 'image/jpeg',
         widthPx: swap ? meta.height : meta.width,
         heightPx: swap ? meta.width : meta.height,
-        orientation: meta.orientation ?? 1,
         sizeBytes: bytes.length,
         load: async () => bytes,
       };

@@ -21,8 +21,6 @@ export interface ResolvedAsset {
   mimeType: string;
   widthPx: number;
   heightPx: number;
-  /** EXIF orientation (1–8); 1 when the file records none. */
-  orientation: number;
   sizeBytes: number;
   /** Set when the asset is a barcode the service made: printed in one ink and checked where placed. */
   barcode?: BarcodeFacts | null;

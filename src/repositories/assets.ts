@@ -47,7 +47,7 @@ export interface StoredFile {
 }
 
 /** What print and preview read of a placed asset. */
-export interface PlacedFile extends StoredFile {
+export interface PlacedFile extends StoredFile, Pick<ImageMetadata, 'widthPx' | 'heightPx'> {
   barcode: BarcodeFacts | null;
 }
 
@@ -161,7 +161,7 @@ export function createAssetRepository(prisma: PrismaClient) {
     async findOwnedByNames(userId: string, names: readonly string[]): Promise<PlacedFile[]> {
       const rows = await prisma.asset.findMany({
         where: { userId, name: { in: [...names] } },
-        select: { name: true, mimeType: true, sizeBytes: true, barcode: true },
+        select: { name: true, mimeType: true, sizeBytes: true, widthPx: true, heightPx: true, barcode: true },
       });
       return rows.map(withBarcode);
     },

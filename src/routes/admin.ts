@@ -6,6 +6,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, MESSAGES, notFound } from '../errors.js';
+import { isRecordId } from '../lib/ids.js';
 import { AdminUserReply, ListUsersQuery, toAdminUserDto, UpdatedUserReply, UpdateUserBody, UserListReply } from '../schemas/admin.js';
 import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
 import { toUserDto } from '../schemas/dto.js';
@@ -95,7 +96,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const { id } = request.params;
-      const deleted = app.services.admin.isUserId(id) ? await app.services.accounts.deleteAccount(id) : null;
+      const deleted = isRecordId(id) ? await app.services.accounts.deleteAccount(id) : null;
       if (!deleted) throw notFound(MESSAGES.userNotFound);
       logAccountDeletion(request.log, { userId: id, adminId: request.userId }, deleted);
       return reply.code(204).send(null);

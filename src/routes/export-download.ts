@@ -3,7 +3,7 @@
 // whose export has been removed, is a 410.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { HttpError, notFound } from '../errors.js';
-import { SANDBOX_CSP } from '../lib/http-caching.js';
+import { SANDBOX_CSP } from './files.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
 import { DownloadQuery, DownloadResponse } from '../schemas/exports.js';
 import { EXPORT_MESSAGES } from '../services/exports.js';

@@ -4,24 +4,25 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FILE_OPERATION, FileBytes, FileParams, NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
-import { matchesEtag, SANDBOX_CSP } from '../lib/http-caching.js';
+import { replyIfNotModified } from '../lib/entity-tags.js';
 import type { StoredFile } from '../repositories/assets.js';
 
-// Applies to every stored type, not only SVG, in case a browser renders a file as a document.
-export const FILE_CSP = SANDBOX_CSP;
+/**
+ * No script, plugin, form or navigation can run from a served document (an SVG upload, a dieline or
+ * an export opened directly in a browser).
+ */
+export const SANDBOX_CSP = "default-src 'none'; style-src 'unsafe-inline'; sandbox";
 export const FILE_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 
 /** Strong: a stored file never changes, and its name is never reused. */
 export const etagOf = (file: StoredFile) => `"${file.name}-${file.sizeBytes}"`;
 
-// undefined, not null: null would be serialized as JSON "null" (with a Content-Length) on a 304.
-const NO_BODY = undefined as never;
-
 const fileHeaders = (etag: string) => ({
   etag,
   'cache-control': FILE_CACHE_CONTROL,
   'x-content-type-options': 'nosniff',
-  'content-security-policy': FILE_CSP,
+  // Every stored type, not only SVG, in case a browser renders a file as a document.
+  'content-security-policy': SANDBOX_CSP,
 });
 
 const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
@@ -40,15 +41,13 @@ const fileRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const { assets } = app.services;
       const file = await assets.findFile(request.params.name);
       const etag = etagOf(file);
-      if (matchesEtag(request.headers['if-none-match'], etag)) {
-        return reply.code(304).headers(fileHeaders(etag)).send(NO_BODY);
-      }
+      if (replyIfNotModified(request, reply, fileHeaders(etag))) return reply;
       // Headers go on only once the bytes are known to exist: a 404 must not be cached for a year.
       const body = request.method === 'HEAD' ? null : await assets.openFile(file);
       const size = body ? body.size : (await assets.statFile(file)).size;
       reply.headers(fileHeaders(etag)).type(file.mimeType).header('content-length', size);
       // A stream is sent as is, unserialized; the cast only tells the type provider so.
-      return reply.send(body ? (body.stream as never) : NO_BODY);
+      return reply.send(body?.stream as never);
     },
   });
 };

@@ -2,8 +2,7 @@
 // a project's shares): without limit and cursor the answer is the whole list as before; with them,
 // the page after the cursor's position and its nextCursor. Items arrive sorted newest first by the
 // position's time, then id, both descending.
-import type { ListCursors, ListPosition } from '../lib/list-cursor.js';
-import { pageOf } from '../lib/list-cursor.js';
+import { pageOf, type CursorCodec, type ListPosition } from '../lib/cursors.js';
 
 export interface PageQuery {
   limit?: number;
@@ -16,7 +15,7 @@ const after = (item: ListPosition, position: ListPosition) =>
 export function pageWhenAsked<T>(
   items: T[],
   query: PageQuery,
-  cursors: () => ListCursors,
+  cursors: () => CursorCodec,
   position: (item: T) => ListPosition,
 ): { items: T[]; nextCursor?: string | null } {
   if (query.limit === undefined && query.cursor === undefined) return { items };

@@ -19,10 +19,10 @@ export function ifMatchPrecondition(header: string | undefined): VersionPrecondi
   return (currentVersion) => ifMatchAccepts(condition, projectEtag(currentVersion));
 }
 
-/** A { project } answer with its ETag; revalidated on every use by a private cache. */
+/** The project's ETag; revalidated on every use by a private cache. */
+export const projectCaching = (project: Project) => ({ etag: projectEtag(project.version), 'cache-control': 'private, no-cache' });
+
+/** A { project } answer with its ETag. */
 export function sendProject(reply: FastifyReply, project: Project, statusCode = 200): FastifyReply {
-  return reply
-    .code(statusCode)
-    .headers({ etag: projectEtag(project.version), 'cache-control': 'private, no-cache' })
-    .send({ project: toProjectDto(project) });
+  return reply.code(statusCode).headers(projectCaching(project)).send({ project: toProjectDto(project) });
 }

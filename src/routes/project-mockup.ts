@@ -1,7 +1,7 @@
 // GET /projects/:id/mockup: the caller's project photographed in 3D (PNG). Registered only when
 // MOCKUP_ENABLED is set; otherwise the path is unknown (404) and absent from the OpenAPI document.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { matchesEtag } from '../lib/http-caching.js';
+import { replyIfNotModified } from '../lib/entity-tags.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
 import { MockupQuery, MockupResponse } from '../schemas/mockups.js';
@@ -34,8 +34,9 @@ const projectMockupRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async function projectMockup(request, reply) {
       const project = await app.services.projects.get(request.caller, request.params.id);
       const mockup = await mockups.forProject(project, request.query);
-      void reply.headers({ etag: mockup.etag, 'cache-control': PROJECT_DIELINE_CACHE, 'x-content-type-options': 'nosniff' });
-      if (matchesEtag(request.headers['if-none-match'], mockup.etag)) return reply.code(304).send(undefined as never);
+      const caching = { etag: mockup.etag, 'cache-control': PROJECT_DIELINE_CACHE, 'x-content-type-options': 'nosniff' };
+      if (replyIfNotModified(request, reply, caching)) return reply;
+      void reply.headers(caching);
       return reply.type('image/png').send((await mockup.render()) as never);
     },
   );

@@ -4,7 +4,7 @@
 // 304 before any rendering.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { matchesEtag } from '../lib/http-caching.js';
+import { replyIfNotModified } from '../lib/entity-tags.js';
 import { signalOnClientGone } from '../render/index.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
@@ -14,15 +14,12 @@ import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
 import type { KeyedRouteOptions } from './v1-designs.js';
 
 const security = [{ bearerAuth: [] }];
-// undefined, not null: null would be serialized as JSON "null" on a 304.
-const NO_BODY = undefined as never;
-
-/** Sets the caching headers; true when the client's copy is current (the 304 is then sent). */
+/** True when the client's copy is current (the 304 is then sent); otherwise sets the caching headers. */
 function notModified(request: FastifyRequest, reply: FastifyReply, etag: string): boolean {
-  void reply.headers({ etag, 'cache-control': PROJECT_DIELINE_CACHE, 'x-content-type-options': 'nosniff' });
-  if (!matchesEtag(request.headers['if-none-match'], etag)) return false;
-  void reply.code(304).send(NO_BODY);
-  return true;
+  const caching = { etag, 'cache-control': PROJECT_DIELINE_CACHE, 'x-content-type-options': 'nosniff' };
+  if (replyIfNotModified(request, reply, caching)) return true;
+  void reply.headers(caching);
+  return false;
 }
 
 /** GET /:id/preflight, under /projects (JWT) or /v1/projects (key). */

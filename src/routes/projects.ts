@@ -25,9 +25,9 @@ import {
 } from '../schemas/projects.js';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, MESSAGES } from '../errors.js';
-import { matchesEtag } from '../lib/http-caching.js';
+import { replyIfNotModified } from '../lib/entity-tags.js';
 import { PROJECT_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
-import { ifMatchPrecondition, projectEtag, sendProject } from './project-etag.js';
+import { ifMatchPrecondition, projectCaching, sendProject } from './project-etag.js';
 
 const security = [{ bearerAuth: [] }];
 
@@ -94,10 +94,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     },
     async (request, reply) => {
       const project = await app.services.projects.get(request.caller, request.params.id);
-      if (matchesEtag(request.headers['if-none-match'], projectEtag(project.version))) {
-        // undefined, not null: null would be serialized as a JSON "null" body.
-        return reply.code(304).headers({ etag: projectEtag(project.version), 'cache-control': 'private, no-cache' }).send(undefined as never);
-      }
+      if (replyIfNotModified(request, reply, projectCaching(project))) return reply;
       return sendProject(reply, project);
     },
   );

@@ -3,12 +3,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FULL_LISTING_BYTES, getTemplate, isCategoryId, listTemplates } from '../catalog/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
-import { matchesEtag } from '../lib/http-caching.js';
+import { replyIfNotModified, strongEtag } from '../lib/entity-tags.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
 import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
 import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/templates.js';
-import { strongEtag } from '../services/dielines.js';
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import templateModelRoutes from './template-model.js';
 
@@ -26,8 +25,6 @@ export const PUBLIC_CATALOG_CACHE = 'public, max-age=300, stale-while-revalidate
 export const KEYED_CATALOG_CACHE = 'private, max-age=300, stale-while-revalidate=86400';
 
 const FULL_LISTING_ETAG = strongEtag(FULL_LISTING_BYTES);
-// undefined, not null: null would be serialized as JSON "null" (with a Content-Length) on a 304.
-const NO_BODY = undefined as never;
 
 const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, options) => {
   const contextErrors = options.contextErrors ?? [];
@@ -35,6 +32,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
   // Behind a credential, shared caches must not keep (and hand out) the answer.
   const dielineCache = security.length > 0 ? KEYED_DIELINE_CACHE : PUBLIC_DIELINE_CACHE;
   const catalogCache = security.length > 0 ? KEYED_CATALOG_CACHE : PUBLIC_CATALOG_CACHE;
+  const fullListingCaching = { etag: FULL_LISTING_ETAG, 'cache-control': catalogCache };
 
   app.get(
     '/',
@@ -51,21 +49,16 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
     (request, reply) => {
       const { category, q } = request.query;
       let body = FULL_LISTING_BYTES;
-      let etag = FULL_LISTING_ETAG;
+      let caching = fullListingCaching;
       if (category !== undefined || q !== undefined) {
         if (category !== undefined && !isCategoryId(category)) throw badRequest(MESSAGES.unknownCategory(category));
         body = Buffer.from(JSON.stringify(listTemplates({ category, q })), 'utf8');
-        etag = strongEtag(body);
+        caching = { etag: strongEtag(body), 'cache-control': catalogCache };
       }
-      // A 304 carries the headers a 200 would have for caching (RFC 9110 §15.4.5).
-      reply.header('etag', etag).header('cache-control', catalogCache);
-      if (matchesEtag(request.headers['if-none-match'], etag)) {
-        reply.code(304).send(NO_BODY);
-        return;
-      }
+      if (replyIfNotModified(request, reply, caching)) return;
       // Encoded bytes: a Buffer payload bypasses the serializer, so the cast only tells the type
       // provider what those bytes contain.
-      reply.type(JSON_TYPE).send(body as never);
+      reply.headers(caching).type(JSON_TYPE).send(body as never);
     },
   );
 

@@ -3,7 +3,6 @@
 // else is wrong with it. The per-key rate limit comes second, keyed on the verified key's id.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { notFound } from '../errors.js';
 import templateRoutes from './templates.js';
 import v1DesignRoutes from './v1-designs.js';
 
@@ -19,11 +18,6 @@ const v1Routes: FastifyPluginAsyncTypebox = async (app) => {
   if (perMinute > 0) {
     app.addHook('onRequest', app.rateLimit({ max: perMinute, timeWindow: 60_000, keyGenerator: verifiedKeyId }));
   }
-
-  // Unknown /v1 paths also sit behind the key: without one they are 401, with one 404.
-  app.setNotFoundHandler((request) => {
-    throw notFound(`Route ${request.method} ${request.url.split('?', 1)[0]} not found.`);
-  });
 
   await app.register(templateRoutes, {
     prefix: '/templates',

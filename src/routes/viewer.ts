@@ -5,7 +5,7 @@
 // inline style by its hash.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { matchesEtag } from '../lib/http-caching.js';
+import { replyIfNotModified } from '../lib/entity-tags.js';
 import { NotModified } from '../schemas/assets.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
 import { errorResponses, EmptyQuery, StrictObject } from '../schemas/common.js';
@@ -74,9 +74,9 @@ const viewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const script = await load('viewer.js');
-      void reply.headers({ etag: script.etag, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' });
-      if (matchesEtag(request.headers['if-none-match'], script.etag)) return reply.code(304).send(undefined as never);
-      return reply.type('text/javascript; charset=utf-8').send(script.body as never);
+      const caching = { etag: script.etag, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' };
+      if (replyIfNotModified(request, reply, caching)) return reply;
+      return reply.headers(caching).type('text/javascript; charset=utf-8').send(script.body as never);
     },
   );
 };

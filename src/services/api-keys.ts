@@ -1,16 +1,10 @@
 // Developer keys: issue, list (the full key, unsealed), revoke, and verify a presented key. A
 // presented key is looked up by its digest on every request (one unique-index lookup), so a
 // revoked key fails on every process from the next request.
-import { createId } from '../lib/ids.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import { conflict, MESSAGES, notFound } from '../errors.js';
-import {
-  digestApiKey,
-  digestsEqual,
-  generateApiKey,
-  isWellFormedApiKey,
-  SealedKeyError,
-  type ApiKeySealer,
-} from '../lib/api-key-crypto.js';
+import { digestApiKey, digestsEqual, generateApiKey, isWellFormedApiKey } from '../lib/api-key-crypto.js';
+import { SealedSecretError, type SecretSealer } from '../lib/secret-sealer.js';
 import type { ApiKeyOwner, ApiKeyRepository, SealedApiKey } from '../repositories/api-keys.js';
 
 export interface ApiKey extends ApiKeyOwner {
@@ -18,15 +12,14 @@ export interface ApiKey extends ApiKeyOwner {
   createdAt: Date;
 }
 
-const KEY_ID = /^[a-z0-9]{1,64}$/;
 /** API keys one account may hold. */
 export const API_KEY_LIMIT = 20;
 
-export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer) {
+export function createApiKeyService(keys: ApiKeyRepository, sealer: SecretSealer) {
   /** Opens a stored key and checks it against its digest, so the list never shows a key that would not work. */
   function unseal(row: SealedApiKey): ApiKey {
     const key = sealer.open(row.sealedKey, row.id);
-    if (!digestsEqual(digestApiKey(key), row.keyDigest)) throw new SealedKeyError();
+    if (!digestsEqual(digestApiKey(key), row.keyDigest)) throw new SealedSecretError();
     return { id: row.id, userId: row.userId, key, createdAt: row.createdAt };
   }
 
@@ -47,7 +40,7 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: ApiKeySealer
     /** 404 for an unknown key and for another account's key alike. */
     async revoke(userId: string, id: string): Promise<void> {
       // Ids are cuid2; anything else (a NUL byte would even make PostgreSQL fail) names no key.
-      if (!KEY_ID.test(id)) throw notFound(MESSAGES.apiKeyNotFound);
+      if (!isRecordId(id)) throw notFound(MESSAGES.apiKeyNotFound);
       if (!(await keys.deleteOwned(userId, id))) throw notFound(MESSAGES.apiKeyNotFound);
     },
 

@@ -2,7 +2,7 @@
 // named, and the guarantee that a failed upload leaves neither a file nor a row behind.
 import { createHash } from 'node:crypto';
 import { Readable, pipeline } from 'node:stream';
-import { createId } from '../lib/ids.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import { badRequest, HttpError, MESSAGES, notFound } from '../errors.js';
 import { DigestStream } from '../lib/digest-stream.js';
 import { ImageTooLargeError, ImageUnreadableError, type ImageAnalysis, type ImageInput } from '../lib/image-analysis.js';
@@ -31,7 +31,6 @@ export const THUMBNAIL_NAME = /^[a-z0-9]{20,32}-thumb\.webp$/;
 export const thumbnailNameOf = (name: string) => `${name.replace(/\.[a-z0-9]+$/, '')}${THUMBNAIL_SUFFIX}`;
 
 /** Ids are cuid2: anything else (NUL bytes included, which PostgreSQL text refuses) is a 404 unread. */
-const ASSET_ID = /^[a-z0-9]{1,64}$/;
 
 /** How many rows the backfill reads per page. */
 const BACKFILL_PAGE = 20;
@@ -267,14 +266,14 @@ export function createAssetService(
     },
 
     async get(userId: string, id: string): Promise<Asset> {
-      const asset = ASSET_ID.test(id) ? await assets.findOwned(userId, id) : null;
+      const asset = isRecordId(id) ? await assets.findOwned(userId, id) : null;
       if (!asset) throw notFound(MESSAGES.assetNotFound);
       return asset;
     },
 
     /** Deletes the row (recording its files in the outbox, same transaction), then the files. */
     async remove(userId: string, id: string): Promise<void> {
-      const names = ASSET_ID.test(id) ? await assets.deleteOwned(userId, id) : null;
+      const names = isRecordId(id) ? await assets.deleteOwned(userId, id) : null;
       if (!names) throw notFound(MESSAGES.assetNotFound);
       await janitor.removeRecorded(names);
     },

@@ -2,7 +2,6 @@
 // project's EditorState implies, and the rendered bytes with their ETag. The output is a pure
 // function of the resolved parameters, so recent results are kept in a small LRU.
 import { LRUCache } from 'lru-cache';
-import { createHash } from 'node:crypto';
 import { getTemplate, type Template } from '../catalog/index.js';
 import {
   DEFAULT_BLEED_MM,
@@ -21,6 +20,7 @@ import { isContainerKind } from '../dielines/containers/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import type { Project } from '../repositories/projects.js';
 import type { DielineReplyBody, ProjectDielineQuery, TemplateDielineQuery } from '../schemas/dielines.js';
+import { strongEtag } from '../lib/entity-tags.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
 import { containerOptionsKey, containerOptionsOf, printGeometry, requireContainerOptions } from './print-geometry.js';
 import type { ContainerOptions } from '../dielines/containers/index.js';
@@ -62,10 +62,6 @@ export const DIELINE_CACHE_ENTRIES = 256;
 export const DIELINE_CACHE_BYTES = 8 * 1024 * 1024;
 
 const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
-
-export function strongEtag(body: string | Buffer): string {
-  return `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-}
 
 /** A box with a dieline or a container (its print layout); options it does not take → 400. */
 export function requireDielineTemplate(templateId: string, containers: ContainerOptions = {}): Template {

@@ -2,14 +2,13 @@
 // one render attempt, which whatever runs jobs (the in-process runner or a queue worker) calls.
 // The state lives in the database only; a queue carries export ids and nothing else.
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
+import { apiError, badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
 import { RenderError } from '../render/errors.js';
-import { createId } from '../lib/ids.js';
-import { apiError } from '../plugins/error-handler.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
 import type { Caller, Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
-import { createListCursors } from '../lib/list-cursor.js';
+import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
 import { createExportOptionsCheck, extensionOf, renderExport, type ExportFormat, type ExportRenderers } from './export-render.js';
 import type { ProjectService } from './projects.js';
 import { PreflightRefusal } from './print.js';
@@ -34,7 +33,6 @@ const QUEUED_EXPORTS_RETRY_AFTER_S = 30;
 /** A finished export not announced after this long is announced by the sweep. */
 const ANNOUNCE_GRACE_MS = 30_000;
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
-const EXPORT_ID = /^[a-z0-9]{1,64}$/;
 
 export interface ExportDto {
   id: string;
@@ -121,7 +119,7 @@ export interface ExportServiceDeps {
   renderers: ExportRenderers;
   storage: FileStorage;
   links: DownloadLinks;
-  cursorSecret: string;
+  cursors: ListCursorFactory;
   attempts: number;
   leaseMs: number;
   /** From creation, how long an export keeps waiting for busy render pools before it fails. */
@@ -131,7 +129,6 @@ export interface ExportServiceDeps {
 export function createExportService(deps: ExportServiceDeps) {
   const { repository, storage, links } = deps;
   const checkOptions = createExportOptionsCheck();
-  const listCursors = createListCursors(deps.cursorSecret);
   const listeners: ExportFinished[] = [];
   const jobDurations: Array<(format: string, outcome: string, seconds: number) => void> = [];
   const stoppedListeners: WorkerStopped[] = [];
@@ -254,27 +251,23 @@ export function createExportService(deps: ExportServiceDeps) {
     },
 
     async get(userId: string, id: string): Promise<ExportDto> {
-      const row = EXPORT_ID.test(id) ? await repository.findOwned(userId, id, new Date()) : null;
+      const row = isRecordId(id) ? await repository.findOwned(userId, id, new Date()) : null;
       if (!row) throw notFound(EXPORT_MESSAGES.notFound);
       return toDto(row);
     },
 
     async list(userId: string, query: { projectId?: string; limit?: number; cursor?: string }): Promise<{ exports: ExportDto[]; nextCursor: string | null }> {
       const limit = query.limit ?? EXPORT_PAGE_DEFAULT;
-      const cursors = listCursors('exports', userId);
+      const cursors = deps.cursors('exports', userId);
       const after = query.cursor === undefined ? null : cursors.decode(query.cursor);
       const rows = await repository.listPage(userId, { projectId: query.projectId ?? null, after, limit, now: new Date() });
-      const page = rows.slice(0, limit);
-      const last = page.at(-1);
-      return {
-        exports: await Promise.all(page.map(toDto)),
-        nextCursor: rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }) : null,
-      };
+      const { page, nextCursor } = pageOf(rows, limit, cursors);
+      return { exports: await Promise.all(page.map(toDto)), nextCursor };
     },
 
     /** The stored file of a succeeded export that has not expired; null otherwise. */
     async downloadable(id: string, now: Date): Promise<ExportRow | null> {
-      const row = EXPORT_ID.test(id) ? await repository.find(id) : null;
+      const row = isRecordId(id) ? await repository.find(id) : null;
       if (!row || row.status !== 'succeeded' || !row.fileName || !row.expiresAt || row.expiresAt <= now) return null;
       return row;
     },

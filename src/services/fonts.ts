@@ -7,7 +7,7 @@ import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { HttpError, notFound } from '../errors.js';
-import { createId } from '../lib/ids.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import { NotAFontError, readFontFile, UnusableFontError } from '../lib/font-file.js';
 import { readWhole } from '../lib/read-whole.js';
 import { bundledFamilies, type FontFace } from '../print/fonts.js';
@@ -25,7 +25,6 @@ export const FONT_MESSAGES = {
 } as const;
 
 /** Ids are cuid2: anything else is a 404 unread. */
-const FONT_ID = /^[a-z0-9]{1,64}$/;
 
 const EXTENSIONS = { truetype: 'ttf', opentype: 'otf' } as const;
 
@@ -95,7 +94,7 @@ export function createFontService(fonts: FontRepository, storage: FileStorage, j
     bundled: bundledFamilies,
 
     async remove(userId: string, id: string): Promise<void> {
-      const name = FONT_ID.test(id) ? await fonts.deleteOwned(userId, id) : null;
+      const name = isRecordId(id) ? await fonts.deleteOwned(userId, id) : null;
       if (!name) throw notFound(FONT_MESSAGES.notFound);
       await janitor.removeRecorded([name]);
     },

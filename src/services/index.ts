@@ -2,8 +2,8 @@
 // routes call.
 import type { Config } from '../config.js';
 import type { Database } from '../db/database.js';
-import { createApiKeySealer } from '../lib/api-key-crypto.js';
-import { createListCursors } from '../lib/list-cursor.js';
+import { createSecretSealer } from '../lib/secret-sealer.js';
+import { createListCursors } from '../lib/cursors.js';
 import { createPasswordHasher } from '../lib/passwords.js';
 import { createRepositories } from '../repositories/index.js';
 import { createRenderer } from '../render/index.js';
@@ -44,10 +44,11 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
-  const sealer = createApiKeySealer(config.apiKeySecret);
+  const sealer = createSecretSealer(config.apiKeySecret);
   const projects = createProjectService(repositories.projects, fileJanitor);
   const dielines = createDielineService();
   const downloadLinks = createSignedDownloadLinks(config.apiKeySecret, config.publicBaseUrl);
+  const listCursors = createListCursors(config.jwtSecret);
   const exports = createExportService({
     repository: repositories.exports,
     projects,
@@ -57,12 +58,11 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     links: storage.presign
       ? { urlFor: (row) => storage.presign!(row.fileName, row.expiresAt, { fileName: row.downloadName ?? row.fileName, contentType: row.contentType ?? 'application/octet-stream' }) }
       : downloadLinks,
-    cursorSecret: config.jwtSecret,
+    cursors: listCursors,
     attempts: config.exports.attempts,
     leaseMs: config.exports.leaseMs,
     deadlineMs: config.exports.deadlineMs,
   });
-  const listCursors = createListCursors(config.jwtSecret);
   const webhooks = createWebhookService(
     repositories.webhooks,
     sealer,

@@ -12,7 +12,7 @@ import { createLimiter } from '../lib/concurrency.js';
 import type { Project } from '../repositories/projects.js';
 import { MOCKUP_DEFAULT_HEIGHT, MOCKUP_DEFAULT_WIDTH, type MockupQuery } from '../schemas/mockups.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
-import { strongEtag } from './dielines.js';
+import { strongEtag } from '../lib/entity-tags.js';
 import type { ModelService } from './models.js';
 import type { Conditional } from './print.js';
 import { viewerCsp, type ViewerFiles } from './viewer-files.js';

@@ -14,7 +14,8 @@ import type { TextureLook, TextureMaps } from '../print/index.js';
 import type { Project } from '../repositories/projects.js';
 import { TEXTURE_SIZE_DEFAULT, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
-import { projectThicknessMm, strongEtag } from './dielines.js';
+import { strongEtag } from '../lib/entity-tags.js';
+import { projectThicknessMm } from './dielines.js';
 import { containerOptionsKey, containerOptionsOf, requireContainerOptions } from './print-geometry.js';
 import type { ProjectTextureSource } from './project-texture.js';
 

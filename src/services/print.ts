@@ -34,7 +34,6 @@ import { unwrapPlacement, zoneFindings } from '../print/containers.js';
 import { effectDetailFindings } from '../print/effect-findings.js';
 import { resolveWhite, substrateColor } from '../print/effects.js';
 import { barcodeFindings } from '../print/barcode-checks.js';
-import { loadSharp } from '../print/images.js';
 import { svgIntrinsicSize } from '../print/svg-size.js';
 import { noBleedFindings } from '../print/bleed-findings.js';
 import { inkCoverageFindings, inkMeasuredAssets } from '../print/ink-coverage.js';
@@ -52,7 +51,9 @@ import type { PartQuery } from '../schemas/parts.js';
 import type { PreflightQuery } from '../schemas/preflight.js';
 import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
-import { projectThicknessMm, strongEtag } from './dielines.js';
+import { readWhole } from '../lib/read-whole.js';
+import { strongEtag } from '../lib/entity-tags.js';
+import { projectThicknessMm } from './dielines.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
 import type { PrintAdmission } from './print-admission.js';
 import {
@@ -97,47 +98,28 @@ export interface Conditional<T> {
   render(signal?: AbortSignal): Promise<T>;
 }
 
-async function readAll(storage: FileStorage, name: string): Promise<Buffer | null> {
-  const file = await storage.open(name);
-  if (!file) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
-
 /**
- * Pixel size and orientation of a stored image, read from its header. The one place that knows
- * where these figures come from (later: the asset's stored metadata columns). An SVG keeps its
- * exact proportions (viewBox or physical size), not the rounded ones of its rasterised size.
+ * A placed image as print reads it: its size as shown (EXIF orientation applied) from its row, as
+ * measured when it was stored, and its bytes. An SVG keeps its exact proportions (viewBox or
+ * physical size), not the rounded ones of its rasterised size. Null when the row has no size (an
+ * image that could not be read) or storage no longer has the file.
  */
-export async function describeAsset(storage: FileStorage, file: StoredFile & Partial<Pick<PlacedFile, 'barcode'>>): Promise<ResolvedAsset | null> {
-  let bytes: Promise<Buffer | null> | undefined;
-  const load = () => (bytes ??= readAll(storage, file.name));
-  const data = await load();
-  if (!data) return null;
-  try {
-    const sharp = await loadSharp();
-    const meta = await sharp(data, { limitInputPixels: false }).metadata();
-    const orientation = meta.orientation ?? 1;
-    const swap = orientation >= 5;
-    if (!meta.width || !meta.height) return null;
-    const widthPx = swap ? meta.height : meta.width;
-    let heightPx = swap ? meta.width : meta.height;
-    const intrinsic = meta.format === 'svg' ? svgIntrinsicSize(data.toString('utf8')) : null;
-    if (intrinsic) heightPx = (widthPx * intrinsic.height) / intrinsic.width;
-    return {
-      name: file.name,
-      mimeType: file.mimeType,
-      widthPx,
-      heightPx,
-      orientation,
-      sizeBytes: file.sizeBytes,
-      barcode: file.barcode ?? null,
-      load: async () => (await load())!,
-    };
-  } catch {
-    return null;
-  }
+export async function describeAsset(storage: FileStorage, file: PlacedFile): Promise<ResolvedAsset | null> {
+  const { widthPx, heightPx } = file;
+  if (!widthPx || !heightPx) return null;
+  const opened = await storage.open(file.name);
+  if (!opened) return null;
+  const data = await readWhole(opened.stream, opened.size);
+  const intrinsic = file.mimeType === SVG_MIME ? svgIntrinsicSize(data.toString('utf8')) : null;
+  return {
+    name: file.name,
+    mimeType: file.mimeType,
+    widthPx,
+    heightPx: intrinsic ? (widthPx * intrinsic.height) / intrinsic.width : heightPx,
+    sizeBytes: file.sizeBytes,
+    barcode: file.barcode,
+    load: async () => data,
+  };
 }
 
 /** The owner's fonts as the print service needs them (the font service). */

@@ -2,7 +2,7 @@
 // EditorState, the plan's project cap, partial-update semantics, version history and duplicates.
 // Knows nothing of HTTP beyond the status-bearing errors it throws (If-Match arrives as a
 // precondition on the project's version).
-import { createId } from '../lib/ids.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import { getTemplate, type Dimensions, type Template } from '../catalog/index.js';
 import { badRequest, forbidden, MESSAGES, notFound, preconditionFailed, unauthorized } from '../errors.js';
 import type {
@@ -45,7 +45,6 @@ export const DEFAULT_THICKNESS_MM = 3;
 
 // Ids are cuid2 (lower-case letters and digits); anything else cannot name a project, and is
 // answered like a missing one without a query.
-const PROJECT_ID = /^[a-z0-9]{1,64}$/;
 
 /** "<name> (copy)", cut to the longest name a project may have (in code points), trimmed. */
 export function copyName(name: string): string {
@@ -110,7 +109,7 @@ function changedFields(current: ProjectState, wanted: ProjectChanges): ProjectCh
 }
 
 function assertProjectId(id: string): void {
-  if (!PROJECT_ID.test(id)) throw notFound(MESSAGES.projectNotFound);
+  if (!isRecordId(id)) throw notFound(MESSAGES.projectNotFound);
 }
 
 function createdProject(outcome: CreateOutcome | { kind: 'not-found' }): Project {

@@ -3,8 +3,8 @@
 // so a revoked or expired link stops working on every process at once.
 import { hash, randomBytes } from 'node:crypto';
 import { MESSAGES, notFound } from '../errors.js';
-import type { ApiKeySealer } from '../lib/api-key-crypto.js';
-import { createId } from '../lib/ids.js';
+import type { SecretSealer } from '../lib/secret-sealer.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import type { Caller, Project } from '../repositories/projects.js';
 import { ShareTargetMissingError, type SealedShare, type ShareRepository } from '../repositories/shares.js';
 import type { ProjectService } from './projects.js';
@@ -21,7 +21,6 @@ export interface Share {
 const TOKEN_BYTES = 32;
 /** base64url of TOKEN_BYTES: anything else names no link, and costs no database work. */
 const TOKEN_PATTERN = /^[A-Za-z0-9_-]{43}$/;
-const SHARE_ID = /^[a-z0-9]{1,64}$/;
 const DAY_MS = 86_400_000;
 
 const digestToken = (token: string) => hash('sha256', token, 'hex');
@@ -30,7 +29,7 @@ const sealContext = (shareId: string) => `share:${shareId}`;
 
 export const viewerLink = (baseUrl: string, token: string) => `${baseUrl}/viewer?share=${token}`;
 
-export function createShareService(shares: ShareRepository, projects: ProjectService, sealer: ApiKeySealer) {
+export function createShareService(shares: ShareRepository, projects: ProjectService, sealer: SecretSealer) {
   const toShare = (row: SealedShare, baseUrl: string): Share => ({
     id: row.id,
     projectId: row.projectId,
@@ -71,7 +70,7 @@ export function createShareService(shares: ShareRepository, projects: ProjectSer
 
     async revoke(caller: Caller, projectId: string, shareId: string): Promise<void> {
       const project = await projects.get(caller, projectId);
-      if (!SHARE_ID.test(shareId) || !(await shares.deleteOwned(project.userId, project.id, shareId))) {
+      if (!isRecordId(shareId) || !(await shares.deleteOwned(project.userId, project.id, shareId))) {
         throw notFound(MESSAGES.shareNotFound);
       }
     },

@@ -13,7 +13,8 @@ import type { Renderer } from '../render/index.js';
 import type { PrintAdmission } from './print-admission.js';
 import type { Project } from '../repositories/projects.js';
 import type { LayoutQuery, LayoutReplyBody } from '../schemas/sheet-layouts.js';
-import { projectThicknessMm, requireDielineTemplate, strongEtag, type RenderedDielineReply } from './dielines.js';
+import { strongEtag } from '../lib/entity-tags.js';
+import { projectThicknessMm, requireDielineTemplate, type RenderedDielineReply } from './dielines.js';
 
 export const DEFAULT_SHEET: Required<SheetSpec> = { widthMm: 787, heightMm: 1092, gripperMm: 10, gapMm: 3, marginMm: DEFAULT_MARGIN_MM, grain: 'any' };
 

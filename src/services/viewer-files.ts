@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { HttpError, MESSAGES } from '../errors.js';
-import { strongEtag } from './dielines.js';
+import { strongEtag } from '../lib/entity-tags.js';
 
 // src/services and dist/services are both two levels below the project root.
 const VIEWER_DIR = new URL('../../dist/viewer/', import.meta.url);

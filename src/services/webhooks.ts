@@ -6,11 +6,10 @@ import { randomBytes } from 'node:crypto';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { badRequest, conflict, notFound } from '../errors.js';
-import type { ApiKeySealer } from '../lib/api-key-crypto.js';
-import { createId } from '../lib/ids.js';
+import type { SecretSealer } from '../lib/secret-sealer.js';
+import { createId, isRecordId } from '../lib/ids.js';
 import { isPublicAddress } from '../lib/public-address.js';
-import type { ListCursorFactory } from '../lib/list-cursor.js';
-import { pageOf } from '../lib/list-cursor.js';
+import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
 import type { PendingMessage, WebhookRepository, WebhookRow } from '../repositories/webhooks.js';
 import type { ExportDto } from './exports.js';
 
@@ -23,8 +22,6 @@ export const DELIVERY_EVENTS = [...WEBHOOK_EVENTS, WEBHOOK_TEST_EVENT] as const;
 export const WEBHOOKS_PER_ACCOUNT = 10;
 export const WEBHOOK_URL_MAX_LENGTH = 2048;
 const SECRET_BYTES = 32;
-const WEBHOOK_ID = /^[a-z0-9]{1,64}$/;
-const DELIVERY_ID = /^[a-z0-9]{1,64}$/;
 /** Without `limit`, the deliveries list shows this many (the newest). */
 export const DELIVERIES_LISTED = 100;
 
@@ -96,14 +93,14 @@ export interface WebhookDto {
 
 const toDto = (row: WebhookRow): WebhookDto => ({ id: row.id, url: row.url, events: row.events, createdAt: row.createdAt.toISOString() });
 
-export function createWebhookService(repository: WebhookRepository, sealer: ApiKeySealer, policy: WebhookPolicy, cursors: ListCursorFactory) {
+export function createWebhookService(repository: WebhookRepository, sealer: SecretSealer, policy: WebhookPolicy, cursors: ListCursorFactory) {
   const pokes: Array<() => void> = [];
   const wake = () => {
     for (const poke of pokes) poke();
   };
 
   async function owned(userId: string, id: string): Promise<WebhookRow> {
-    const row = WEBHOOK_ID.test(id) ? await repository.findOwned(userId, id) : null;
+    const row = isRecordId(id) ? await repository.findOwned(userId, id) : null;
     if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
     return row;
   }
@@ -143,7 +140,7 @@ export function createWebhookService(repository: WebhookRepository, sealer: ApiK
     },
 
     async remove(userId: string, id: string): Promise<void> {
-      if (!WEBHOOK_ID.test(id) || !(await repository.deleteOwned(userId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
+      if (!isRecordId(id) || !(await repository.deleteOwned(userId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
     },
 
     /** Newest first; without `limit` the newest 100 and no cursor, as before paging. */
@@ -174,7 +171,7 @@ export function createWebhookService(repository: WebhookRepository, sealer: ApiK
     /** The delivery's message is due again: a new attempt under the same webhook-id. */
     async redeliver(userId: string, id: string, deliveryId: string): Promise<QueuedMessageDto> {
       await owned(userId, id);
-      const message = DELIVERY_ID.test(deliveryId) ? await repository.redeliver(userId, id, deliveryId, new Date()) : null;
+      const message = isRecordId(deliveryId) ? await repository.redeliver(userId, id, deliveryId, new Date()) : null;
       if (!message) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
       wake();
       return messageDto(message);

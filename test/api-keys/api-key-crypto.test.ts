@@ -1,13 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import {
-  createApiKeySealer,
-  digestApiKey,
-  digestsEqual,
-  generateApiKey,
-  isWellFormedApiKey,
-  SealedKeyError,
-} from '../../src/lib/api-key-crypto.js';
+import { digestApiKey, digestsEqual, generateApiKey, isWellFormedApiKey } from '../../src/lib/api-key-crypto.js';
+import { createSecretSealer, SealedSecretError } from '../../src/lib/secret-sealer.js';
 import { readApiKeyHeader } from '../../src/plugins/api-key-guard.js';
 import { KEY_FORMAT } from './keys.js';
 
@@ -43,7 +37,7 @@ describe('api key crypto', () => {
   });
 
   it('seals and opens a key for its own key id, with a fresh nonce every time', () => {
-    const sealer = createApiKeySealer(secret);
+    const sealer = createSecretSealer(secret);
     const key = generateApiKey();
     const first = sealer.seal(key, 'key-1');
     const second = sealer.seal(key, 'key-1');
@@ -56,23 +50,28 @@ describe('api key crypto', () => {
   });
 
   it('refuses to open a seal under another key id, another secret, or after tampering', () => {
-    const sealer = createApiKeySealer(secret);
+    const sealer = createSecretSealer(secret);
     const sealed = sealer.seal(generateApiKey(), 'key-1');
-    expect(() => sealer.open(sealed, 'key-2')).toThrow(SealedKeyError);
-    expect(() => createApiKeySealer(randomBytes(32)).open(sealed, 'key-1')).toThrow(SealedKeyError);
+    expect(() => sealer.open(sealed, 'key-2')).toThrow(SealedSecretError);
+    expect(() => createSecretSealer(randomBytes(32)).open(sealed, 'key-1')).toThrow(SealedSecretError);
     const bytes = Buffer.from(sealed, 'base64url');
     for (const index of [0, 12, bytes.length - 1]) {
       const tampered = Buffer.from(bytes);
       tampered[index] = (tampered[index] ?? 0) ^ 1;
-      expect(() => sealer.open(tampered.toString('base64url'), 'key-1')).toThrow(SealedKeyError);
+      expect(() => sealer.open(tampered.toString('base64url'), 'key-1')).toThrow(SealedSecretError);
     }
-    expect(() => sealer.open('', 'key-1')).toThrow(SealedKeyError);
-    expect(() => sealer.open(bytes.subarray(0, 28).toString('base64url'), 'key-1')).toThrow(SealedKeyError);
+    expect(() => sealer.open('', 'key-1')).toThrow(SealedSecretError);
+    expect(() => sealer.open(bytes.subarray(0, 28).toString('base64url'), 'key-1')).toThrow(SealedSecretError);
+  });
+
+  it('opens a stored seal: nonce | ciphertext | tag, base64url, the row id authenticated', () => {
+    const stored = 'qpGSOGzqKI_nwl1kZFUJXqXBWvMsbwxeKlYrNv7ClZ1mWh3dYccSodD8ZyiKDF2xuMVLh2UtC-UVWZHRx7J6xXQj_SxUsuEYcOqEui2v0g';
+    expect(createSecretSealer(secret).open(stored, 'key-1')).toBe(`pf_${'ab'.repeat(24)}`);
   });
 
   it('needs a 32-byte secret', () => {
-    expect(() => createApiKeySealer(Buffer.alloc(16))).toThrow();
-    expect(() => createApiKeySealer(Buffer.alloc(33))).toThrow();
+    expect(() => createSecretSealer(Buffer.alloc(16))).toThrow();
+    expect(() => createSecretSealer(Buffer.alloc(33))).toThrow();
   });
 });
 

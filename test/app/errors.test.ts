@@ -1,10 +1,19 @@
+// The one error path (src/plugins/errors.ts): thrown errors, unknown routes, URLs the router
+// cannot take (credentials first under a guarded prefix), and the answers Node's HTTP server and
+// Fastify would write themselves (the closing 503 with Retry-After, a request without Host, an
+// unsupported Expect, bytes the HTTP parser refuses), all ApiErrors with a request id.
 import { Agent, request as httpRequest } from 'node:http';
 import { Writable } from 'node:stream';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp, type App } from '../../src/app.js';
-import { registerAccount } from '../helpers/accounts.js';
+import { HttpError, MESSAGES } from '../../src/errors.js';
+import { apiError, registerAdmin } from '../accounts/helpers.js';
+import { issueKey, type IssuedKey } from '../api-keys/keys.js';
+import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName, testConfig } from '../helpers/app.js';
-import { listenLocally } from '../helpers/raw-http.js';
+import { captureLogLines } from '../helpers/log-capture.js';
+import { connect, listenLocally, parseResponse, rawRequest, type RawResponse } from '../helpers/raw-http.js';
 
 const expectApiError = (body: unknown, statusCode: number, error: string) => {
   expect(Object.keys(body as object).sort()).toEqual(['error', 'message', 'statusCode']);
@@ -233,14 +242,45 @@ describe(`unexpected errors (${engineName()})`, () => {
       await app.close();
     }
   });
+
+  // A deliberate 503 is logged at warn without a stack.
+  it('logs the print queue refusal as a warning naming the reason', async () => {
+    const { lines, stream } = captureLogLines();
+    const logged = await buildApp({ ...testConfig(), logLevel: 'info' }, { logStream: stream });
+    // The print service's refusal when its queue is full, as its routes throw it.
+    logged.get('/busy-for-this-test', async () => {
+      throw new HttpError(503, MESSAGES.printBusy);
+    });
+    try {
+      const response = await logged.inject({ method: 'GET', url: '/busy-for-this-test', headers: { 'x-request-id': 'busy-1' } });
+      expect(response.statusCode).toBe(503);
+      expect(response.headers['retry-after']).toBe('5');
+      const refusal = lines.filter((line) => line.reqId === 'busy-1' && line.msg !== 'request completed');
+      expect(refusal).toEqual([expect.objectContaining({ level: 40, statusCode: 503, reason: MESSAGES.printBusy })]);
+      expect(JSON.stringify(refusal)).not.toContain('stack');
+    } finally {
+      await logged.close();
+    }
+  });
 });
 
 describe(`router-level errors (${engineName()})`, () => {
   let app: App;
+  let port = 0;
+  let user: TestAccount;
+  let admin: TestAccount;
+  let key: IssuedKey;
   beforeAll(async () => {
     app = await createTestApp();
+    port = await listenLocally(app);
+    user = await registerAccount(app);
+    admin = await registerAdmin(app);
+    key = await issueKey(app, user);
   });
   afterAll(() => app.close());
+
+  const raw = (target: string, headers: Record<string, string> = {}) => rawRequest(port, 'GET', target, headers);
+  const bodyOf = (response: RawResponse) => JSON.parse(response.body.toString('utf8')) as unknown;
 
   it('answers a malformed URL and an over-long path parameter with an ApiError 404 that does not echo the path', async () => {
     const malformed = await app.inject({ method: 'GET', url: '/files/%c0%ae%c0%ae%c0%afetc%E0%A4%A' });
@@ -255,5 +295,96 @@ describe(`router-level errors (${engineName()})`, () => {
     expect(long.statusCode).toBe(404);
     expect(long.json()).toEqual({ statusCode: 404, error: 'Not Found', message: 'A path parameter is too long.' });
     expect(long.body).not.toContain('aaaa');
+  });
+
+  it('checks the key on a malformed /v1 URL before saying the URL is malformed', async () => {
+    const missing = await raw('/v1/%');
+    expect(missing.statusCode).toBe(401);
+    expect(bodyOf(missing)).toEqual(apiError(401, MESSAGES.missingApiKey));
+    expect(missing.headers['x-request-id']).toBeTruthy();
+    expect(bodyOf(await raw('/v1/%', { 'x-api-key': `pf_${'0'.repeat(48)}` }))).toEqual(apiError(401, MESSAGES.invalidApiKey));
+    expect(bodyOf(await raw('/v1/templates/%zz', { 'x-api-key': key.key }))).toEqual(apiError(404, 'The URL is malformed.'));
+  });
+
+  it('checks the token and the role on a malformed /admin URL first', async () => {
+    expect(bodyOf(await raw('/admin/%'))).toEqual(apiError(401, MESSAGES.authRequired));
+    expect(bodyOf(await raw('/admin/%', { authorization: 'Bearer a.b.c' }))).toEqual(apiError(401, MESSAGES.invalidToken));
+    expect(bodyOf(await raw('/admin/%', user.auth))).toEqual(apiError(403, MESSAGES.adminRequired));
+    expect(bodyOf(await raw('/admin/%', admin.auth))).toEqual(apiError(404, 'The URL is malformed.'));
+  });
+
+  it('answers a 200-character project id with a bad token 401, with a good one 404', async () => {
+    const longId = 'a'.repeat(200);
+    expect(bodyOf(await raw(`/projects/${longId}`, { authorization: 'Bearer a.b.c' }))).toEqual(apiError(401, MESSAGES.invalidToken));
+    expect(bodyOf(await raw(`/projects/${longId}`))).toEqual(apiError(401, MESSAGES.authRequired));
+    expect(bodyOf(await raw(`/projects/${longId}`, user.auth))).toEqual(apiError(404, 'A path parameter is too long.'));
+    // Public routes are unchanged.
+    expect(bodyOf(await raw('/templates/%'))).toEqual(apiError(404, 'The URL is malformed.'));
+  });
+});
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+function expectRawApiError(response: RawResponse, status: number, message: string) {
+  expect(response.statusCode).toBe(status);
+  expect(response.headers['content-type']).toMatch(/^application\/json/);
+  expect(response.headers['x-request-id']).toMatch(REQUEST_ID);
+  expect(JSON.parse(response.body.toString('utf8'))).toEqual({ statusCode: status, error: expect.any(String), message });
+}
+
+/** Sends raw bytes on a new connection and returns the first response. */
+async function send(port: number, raw: string): Promise<RawResponse> {
+  const { socket, response } = await connect(port);
+  socket.end(Buffer.from(raw, 'latin1'));
+  return response;
+}
+
+describe(`framework answers are ApiErrors (${engineName()})`, () => {
+  let app: App;
+  let port = 0;
+  beforeAll(async () => {
+    app = await createTestApp();
+    port = await listenLocally(app);
+  });
+  afterAll(() => app.close());
+
+  it('answers an HTTP/1.1 request without Host with a 400 ApiError', async () => {
+    const response = await send(port, 'GET /templates HTTP/1.1\r\nConnection: close\r\n\r\n');
+    expectRawApiError(response, 400, 'The Host header is required.');
+    // HTTP/1.0 may omit it.
+    expect((await send(port, 'GET /health HTTP/1.0\r\n\r\n')).statusCode).toBe(200);
+  });
+
+  it('answers an Expect other than 100-continue with a 417 ApiError', async () => {
+    const response = await send(port, 'GET /templates HTTP/1.1\r\nHost: localhost\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n');
+    expectRawApiError(response, 417, 'Only "Expect: 100-continue" is supported.');
+  });
+
+  it('answers a control byte in a header, and an oversized head, with ApiErrors and a request id', async () => {
+    const control = await send(port, 'GET /templates HTTP/1.1\r\nHost: localhost\r\nX-Note: a\x01b\r\n\r\n');
+    expectRawApiError(control, 400, 'The request is not valid HTTP.');
+    const oversized = await send(port, `GET /templates HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+    expectRawApiError(oversized, 431, 'The request headers are too large.');
+  });
+
+  it('answers a request arriving while the app closes with a 503 ApiError, x-request-id and Retry-After', async () => {
+    const closing = await createTestApp();
+    const { socket, response } = await connect(await listenLocally(closing));
+    // A first request still in progress keeps the connection busy while the app starts closing;
+    // the second, pipelined behind it, arrives after.
+    const body = JSON.stringify({ email: 'nobody@example.com', password: 'password1' });
+    socket.write(`POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    await sleep(100);
+    const closed = closing.close();
+    await sleep(100);
+    socket.write(`${body.slice(5)}GET /templates HTTP/1.1\r\nHost: localhost\r\n\r\n`);
+    // The first response, then the second's head and body, until the service closes the connection.
+    const first = await response;
+    await closed;
+    expect(first.statusCode).toBe(401);
+    const rest = first.body.toString('latin1');
+    const parsed = parseResponse(Buffer.from(rest.slice(rest.indexOf('HTTP/1.1 ')), 'latin1'));
+    expectRawApiError(parsed, 503, 'The service is shutting down; retry in a few seconds.');
+    expect(parsed.headers['retry-after']).toBe('5');
   });
 });

@@ -4,7 +4,7 @@ import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
 import { detectImageType, looksLikeSvg } from '../../src/lib/image-type.js';
 import { UploadGuard } from '../../src/lib/upload-guard.js';
-import { matchesEtag } from '../../src/lib/http-caching.js';
+import { matchesEtag } from '../../src/lib/entity-tags.js';
 import { cleanFilename, STORED_NAME, THUMBNAIL_NAME, thumbnailNameOf } from '../../src/services/assets.js';
 import { imageFixture } from '../helpers/images.js';
 

@@ -135,7 +135,6 @@ describe('barcode preflight', () => {
       mimeType: 'image/svg+xml',
       widthPx: 141,
       heightPx: (141 * ean.barcode.heightMm) / ean.barcode.widthMm,
-      orientation: 1,
       sizeBytes: 1,
       barcode: ean.barcode,
       load: async () => Buffer.alloc(0),

@@ -15,7 +15,7 @@ import { distanceToSegment, pointInPolygon, polygonArea, segmentIntersection } f
 import { generateDieline, type BoxDimensions, type Dieline, type Point } from '../../src/dielines/index.js';
 import { BlankTooLargeError, layoutSheet, type SheetLayout, type SheetSpec } from '../../src/dielines/layout.js';
 import { LayoutReply, SheetLayoutSchema } from '../../src/schemas/sheet-layouts.js';
-import { apiError } from '../../src/plugins/error-handler.js';
+import { apiError } from '../../src/errors.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { createProject as createOwnedProject } from '../print/harness.js';
