@@ -1,6 +1,7 @@
 // The only module that reads process.env: parses and validates it into a typed, frozen Config.
 import { randomBytes } from 'node:crypto';
 import { chmodSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { parseEnv } from 'node:util';
 import { Type, type Static } from '@sinclair/typebox';
@@ -57,6 +58,9 @@ const EnvSchema = Type.Object({
   RENDER_CHILD_MEMORY_MB: Type.Integer({ minimum: 128, maximum: 65536, default: 1536 }),
   RENDER_CHILD_HEAP_MB: Type.Integer({ minimum: 64, maximum: 16384, default: 512 }),
   RENDER_CHILD_IDLE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
+  // No default here: a directory under the OS temp dir (see loadConfig).
+  PRINT_IMAGE_CACHE_DIR: Type.Optional(Type.String({ minLength: 1 })),
+  PRINT_IMAGE_CACHE_MB: Type.Integer({ minimum: 0, maximum: 1048576, default: 1024 }),
   EXPORT_CONCURRENCY: Type.Integer({ minimum: 1, maximum: 64, default: 2 }),
   EXPORT_ATTEMPTS: Type.Integer({ minimum: 1, maximum: 10, default: 3 }),
   EXPORT_LEASE_MS: Type.Integer({ minimum: 1000, maximum: 3600000, default: 60000 }),
@@ -114,6 +118,8 @@ export interface Config {
   mockup: MockupTarget | null;
   /** The child processes every render runs in (src/render/). */
   render: RenderConfig;
+  /** Where print children keep converted images between prints (src/print/image-cache.ts); null: off. */
+  printImageCache: { dir: string; maxBytes: number } | null;
   exports: ExportSettings;
   webhooks: WebhookSettings;
 }
@@ -298,6 +304,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       childHeapMb: parsed.RENDER_CHILD_HEAP_MB,
       childIdleMs: parsed.RENDER_CHILD_IDLE_MS,
     },
+    printImageCache:
+      parsed.PRINT_IMAGE_CACHE_MB > 0
+        ? {
+            dir: path.resolve(parsed.PRINT_IMAGE_CACHE_DIR ?? path.join(tmpdir(), 'packaging-print-images')),
+            maxBytes: parsed.PRINT_IMAGE_CACHE_MB * 1024 * 1024,
+          }
+        : null,
     exports: {
       concurrency: parsed.EXPORT_CONCURRENCY,
       attempts: parsed.EXPORT_ATTEMPTS,

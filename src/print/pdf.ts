@@ -40,6 +40,7 @@ import { conditionProfile, printCondition, srgbProfile, type PrintCondition } fr
 import { eyeMarks } from './containers.js';
 import { EFFECT_PLATES, platesIn, WHITE_CHOKE_MM, WHITE_PLATE } from './effects.js';
 import { alphaBits, inkedAreaMask, isEmpty, rasterArtworkMask, stencilXObject } from './masks.js';
+import { openImageCache, type ImageCacheSettings } from './image-cache.js';
 import { CMYK_JPEG_QUALITY, pdfImage, type ImageTarget, type PdfImageData, type PrintColorSpace } from './images.js';
 import { PrintLayers } from './layers.js';
 import { installPressInks } from './overprint.js';
@@ -429,7 +430,12 @@ function drawCropMarks(doc: SpotColorDocument, trim: { x: number; y: number; wid
   doc.restore();
 }
 
-export async function renderPrintPdf(placement: Placement, options: PrintOptions): Promise<Buffer> {
+/** imageCache: where converted images are kept between prints (none: each print converts its own); never changes the bytes. */
+export async function renderPrintPdf(
+  placement: Placement,
+  options: PrintOptions,
+  imageCache: ImageCacheSettings | null = null,
+): Promise<Buffer> {
   const PDFDocument = await pdfDocumentClass();
   const { dieline } = placement;
   const condition = printCondition(options.condition);
@@ -459,7 +465,12 @@ export async function renderPrintPdf(placement: Placement, options: PrintOptions
     documentId: documentId(placement, options),
   });
   installPressInks(doc, { grayRamp: rgb ? await conditionKRamp(condition) : null, overSpotPlates: options.white === 'underlay' });
-  const imageTarget: ImageTarget = { colorSpace: options.colorSpace, cmykProfilePath: profileFsPath(condition), jpegQuality: options.jpegQuality ?? CMYK_JPEG_QUALITY };
+  const imageTarget: ImageTarget = {
+    colorSpace: options.colorSpace,
+    cmykProfilePath: profileFsPath(condition),
+    jpegQuality: options.jpegQuality ?? CMYK_JPEG_QUALITY,
+    ...(imageCache ? { cache: openImageCache(imageCache) } : {}),
+  };
   const svgTarget: SvgTarget = {
     colorSpace: options.colorSpace,
     condition,

@@ -5,7 +5,15 @@
 import { symbolOutcome, type BarcodeSpec } from '../barcodes/index.js';
 import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
-import { renderPreviewPng, renderPrintPdf, renderTextureMaps, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
+import {
+  renderPreviewPng,
+  renderPrintPdf,
+  renderTextureMaps,
+  type ImageCacheSettings,
+  type Placement,
+  type PrintOptions,
+  type PrintSurface,
+} from '../print/index.js';
 import type { PreviewOptions, TextureLook } from '../print/preview.js';
 import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
@@ -17,6 +25,13 @@ import type { PrintCondition } from '../print/conditions.js';
 import type { ResolvedAsset } from '../print/types.js';
 import type { FontFace } from '../print/fonts.js';
 import { outlineSvg } from '../print/svg-text.js';
+
+interface PrintInput {
+  placement: Placement;
+  options: PrintOptions;
+  /** Where this machine keeps converted images between prints (src/print/image-cache.ts); none: not kept. */
+  imageCache?: ImageCacheSettings | null;
+}
 
 export const TASKS = {
   /**
@@ -38,7 +53,7 @@ export const TASKS = {
   },
   /** A checked barcode request's symbol (BWIPP's encoding takes up to a second for a long QR code). */
   'barcode.make': ({ spec }: { spec: BarcodeSpec }) => symbolOutcome(spec),
-  'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
+  'print.pdf': ({ placement, options, imageCache }: PrintInput) => renderPrintPdf(placement, options, imageCache ?? null),
   'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'> }) =>
     renderPreviewPng(placement, widthPx, look),
   /** A blank laid out n-up on a press sheet, and that sheet as a PDF or its n-up die as DXF or CF2 when asked. */

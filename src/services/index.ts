@@ -40,7 +40,15 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const renderer = createRenderer(config.render);
   const printAdmission = createPrintAdmission(config.render.accountQueue);
   const fonts = createFontService(repositories.fonts, storage, fileJanitor);
-  const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission, fonts);
+  const print = createPrintService(
+    repositories.assets,
+    storage,
+    config.publicBaseUrl,
+    renderer,
+    printAdmission,
+    fonts,
+    config.printImageCache,
+  );
   const models = createModelService(createPrintTextureSource(print));
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).

@@ -20,6 +20,7 @@ import {
   report,
   type AssetLookup,
   type DesignState,
+  type ImageCacheSettings,
   type Finding,
   type Placement,
   type PreflightReport,
@@ -159,6 +160,7 @@ export function createPrintService(
   renderer: Renderer,
   admission: PrintAdmission,
   fonts: OwnerFontSource = BUNDLED_ONLY,
+  imageCache: ImageCacheSettings | null = null,
 ) {
   /** The sheet's print as a model's textures, or null when nothing prints on it. */
   function textureMaps(
@@ -382,7 +384,8 @@ export function createPrintService(
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
             const checked = preflightOf(prepared, { glueAreas: options.glueAreas });
             if (!checked.ready || !prepared.dieline) throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
-            const body = await renderer.run('print', 'print.pdf', { placement: place({ ...prepared, dieline: prepared.dieline }), options }, project.userId, signal);
+            const input = { placement: place({ ...prepared, dieline: prepared.dieline }), options, imageCache };
+            const body = await renderer.run('print', 'print.pdf', input, project.userId, signal);
             return { body, contentType: 'application/pdf', fileName: printFileName(project, options.colorSpace) };
           }),
       };

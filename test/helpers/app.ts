@@ -33,6 +33,7 @@ export function testConfig(env: Record<string, string> = {}): Config {
     NODE_ENV: 'test',
     DATA_DIR: path.join(dir, 'data'),
     UPLOAD_DIR: path.join(dir, 'uploads'),
+    PRINT_IMAGE_CACHE_DIR: path.join(dir, 'print-images'),
     JWT_SECRET: TEST_JWT_SECRET,
     API_KEY_SECRET: TEST_API_KEY_SECRET,
     BCRYPT_COST: '4',
