@@ -11,19 +11,24 @@ export type { SqlDriverAdapter, SqlQueryable };
 const STRING: ArgType = { scalarType: 'string', arity: 'scalar' };
 const INT: ArgType = { scalarType: 'int', arity: 'scalar' };
 const FLOAT: ArgType = { scalarType: 'float', arity: 'scalar' };
+const BOOLEAN: ArgType = { scalarType: 'boolean', arity: 'scalar' };
 const JSON_TEXT: ArgType = { scalarType: 'json', arity: 'scalar' };
 const UNKNOWN: ArgType = { scalarType: 'unknown', arity: 'scalar' };
 
-/** A parameter of a statement: text, a number, null, or a JSON document as its text. */
-export type SqlArg = string | number | null | { json: string };
+/** A parameter of a statement: text, a number, a boolean, a time (sent as ISO text), null, or a JSON document as its text. */
+export type SqlArg = string | number | boolean | Date | null | { json: string };
 
 function argType(arg: SqlArg): ArgType {
-  if (typeof arg === 'string') return STRING;
+  if (typeof arg === 'string' || arg instanceof Date) return STRING;
   if (typeof arg === 'number') return Number.isInteger(arg) ? INT : FLOAT;
+  if (typeof arg === 'boolean') return BOOLEAN;
   return arg === null ? UNKNOWN : JSON_TEXT;
 }
 
-const argValue = (arg: SqlArg): unknown => (arg !== null && typeof arg === 'object' ? arg.json : arg);
+function argValue(arg: SqlArg): unknown {
+  if (arg instanceof Date) return arg.toISOString();
+  return arg !== null && typeof arg === 'object' ? arg.json : arg;
+}
 
 const query = (sql: string, args: readonly SqlArg[]) => ({ sql, args: args.map(argValue), argTypes: args.map(argType) });
 
