@@ -62,27 +62,11 @@ export type ProjectStateOutcome =
 
 export type InsertOutcome = { kind: 'created'; row: ExportRow } | { kind: 'key-taken'; row: ExportRow };
 
-const toRow = (row: Prisma.ExportGetPayload<object>): ExportRow => ({
-  id: row.id,
-  userId: row.userId,
-  projectId: row.projectId,
-  projectVersion: row.projectVersion,
-  format: row.format,
+const toRow = ({ leaseUntil: _leaseUntil, announcedAt: _announcedAt, ...row }: Prisma.ExportGetPayload<object>): ExportRow => ({
+  ...row,
   options: row.options as Record<string, unknown>,
   status: row.status as ExportStatus,
-  attempts: row.attempts,
-  routeBase: row.routeBase,
   error: (row.error as ExportError | null) ?? null,
-  fileName: row.fileName,
-  downloadName: row.downloadName,
-  contentType: row.contentType,
-  sizeBytes: row.sizeBytes,
-  createdAt: row.createdAt,
-  startedAt: row.startedAt,
-  finishedAt: row.finishedAt,
-  expiresAt: row.expiresAt,
-  idempotencyKey: row.idempotencyKey,
-  requestDigest: row.requestDigest,
 });
 
 /** A queued export that may be taken now: one waiting out a busy render pool keeps its retry time in leaseUntil. */
@@ -153,7 +137,8 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) 
       const count = await execute(
         sql,
         `UPDATE "exports"
-            SET "status" = 'running', "leaseUntil" = $2::timestamptz, "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", $3::timestamptz)
+            SET "status" = 'running', "leaseUntil" = $2::timestamptz, "attempts" = "attempts" + 1,
+                "startedAt" = COALESCE("startedAt", $3::timestamptz)
           WHERE "id" = $1
             AND (("status" = 'queued' AND ("leaseUntil" IS NULL OR "leaseUntil" < $3::timestamptz))
                  OR ("status" = 'running' AND ("leaseUntil" < $3::timestamptz OR $4::boolean)))`,

@@ -8,7 +8,13 @@ import { selectRows, type SqlArg, type SqlQueryable } from './driver-sql.js';
  * Deletes the rows of `table` that `where` selects and records the files their `columns` name, in
  * one statement; returns the names recorded (null columns left out).
  */
-export async function deleteRecordingFiles(db: SqlQueryable, table: string, columns: string[], where: string, args: SqlArg[]): Promise<string[]> {
+export async function deleteRecordingFiles(
+  db: SqlQueryable,
+  table: string,
+  columns: string[],
+  where: string,
+  args: SqlArg[],
+): Promise<string[]> {
   const names = columns.map((column) => `SELECT "${column}" AS "name" FROM "gone"`);
   const rows = await selectRows<{ name: string }>(
     db,

@@ -70,7 +70,8 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
         const [created] = await selectRows<Omit<WebhookRow, 'events' | 'createdAt'> & { events: string; createdAt: string }>(
           tx,
           `INSERT INTO "webhooks" ("id", "userId", "url", "events", "sealedSecret")
-           SELECT $1::text, $2::text, $3::text, $4::text, $5::text WHERE (SELECT count(*) FROM "webhooks" WHERE "userId" = $2::text) < $6::int
+           SELECT $1::text, $2::text, $3::text, $4::text, $5::text
+            WHERE (SELECT count(*) FROM "webhooks" WHERE "userId" = $2::text) < $6::int
            RETURNING "id", "userId", "url", "events", "sealedSecret", "createdAt"`,
           [row.id, row.userId, row.url, row.events.join(','), row.sealedSecret, max],
         );

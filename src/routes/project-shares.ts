@@ -49,7 +49,8 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async function listShares(request) {
       const shares = await app.services.shares.list(request.userId, request.params.id, baseUrl);
       const list = `shares:${request.params.id}`;
-      const { items, nextCursor } = pageWhenAsked(shares, request.query, () => app.services.listCursors(list, request.userId), (share) => share);
+      const cursors = () => app.services.listCursors(list, request.userId);
+      const { items, nextCursor } = pageWhenAsked(shares, request.query, cursors, (share) => share);
       return nextCursor === undefined ? { shares: items.map(toShareDto) } : { shares: items.map(toShareDto), nextCursor };
     },
   );

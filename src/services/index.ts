@@ -20,7 +20,6 @@ import { createFileJanitor } from './file-janitor.js';
 import { createFontService } from './fonts.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
-import { createPrintTextureSource } from './project-texture.js';
 import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
 import { createShareService } from './shares.js';
@@ -41,7 +40,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const printAdmission = createPrintAdmission(config.render.accountQueue);
   const fonts = createFontService(repositories.fonts, storage, fileJanitor);
   const print = createPrintService(repositories.assets, storage, config.publicBaseUrl, renderer, printAdmission, fonts);
-  const models = createModelService(createPrintTextureSource(print));
+  const models = createModelService(print);
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
   const sealer = createApiKeySealer(config.apiKeySecret);
