@@ -7,16 +7,13 @@
 // the next request. Tokens signed before generations existed carry no `gen`: they count as
 // generation 0, so they keep working until the account's generation first moves.
 //
-// A route whose own statements check the account (config.accountCheckedByRoute: the project
-// repository joins the account into each statement) is spared the guard's read: the guard checks
-// the token alone and hands the route request.caller. Every refusal such a route gives before its
-// statements ran is checked against the account by the error handler first, so a revoked token
-// still gets 401 and never a 400 or 404 (see plugins/errors.ts).
+// This guard is where a caller that is no longer valid (its account deleted, its tokens revoked)
+// is answered: it runs before the body is read, so such a caller gets the 401 before any other
+// refusal, and the code behind it takes the caller as valid.
 import fastifyJwt from '@fastify/jwt';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
 import { MESSAGES, unauthorized } from '../errors.js';
-import type { Caller } from '../repositories/projects.js';
 import type { User } from '../repositories/users.js';
 import { BEARER as BEARER_AUTH, documentSecurity } from './openapi-conventions.js';
 
@@ -37,16 +34,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The authenticated account's id, set by app.authenticate. */
     userId: string;
-    /** The token's account and generation, set by app.authenticate. */
-    caller: Caller;
-    /** The authenticated account, set by app.authenticate; null where the route checks it itself. */
+    /** The authenticated account, set by app.authenticate. */
     account: User | null;
-    /** True while the route still has to check the caller's account (accountCheckedByRoute). */
-    accountCheckPending: boolean;
-  }
-  interface FastifyContextConfig {
-    /** The route's statements check the caller's account: the guard does not read it. */
-    accountCheckedByRoute?: boolean;
   }
 }
 
@@ -73,9 +62,7 @@ async function authenticationPlugin(app: FastifyInstance) {
   });
 
   app.decorateRequest('userId', '');
-  app.decorateRequest('caller', null as unknown as Caller); // set by the guard before any handler reads it
   app.decorateRequest('account', null);
-  app.decorateRequest('accountCheckPending', false);
 
   app.decorate('signToken', (user: Pick<User, 'id' | 'tokenGeneration'>) =>
     app.jwt.sign({ sub: user.id, gen: user.tokenGeneration }),
@@ -96,12 +83,6 @@ async function authenticationPlugin(app: FastifyInstance) {
     const { sub: subject, gen: generation = 0 } = claims;
     if (typeof subject !== 'string' || subject === '') throw unauthorized(MESSAGES.invalidToken);
     if (!Number.isSafeInteger(generation)) throw unauthorized(MESSAGES.invalidToken);
-    request.userId = subject;
-    request.caller = { userId: subject, tokenGeneration: generation as number };
-    if (request.routeOptions.config.accountCheckedByRoute) {
-      request.accountCheckPending = true;
-      return;
-    }
     const user = await app.services.auth.findUser(subject);
     if (!user || user.tokenGeneration !== generation) throw unauthorized(MESSAGES.invalidToken);
     request.userId = user.id;

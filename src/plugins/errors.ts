@@ -176,25 +176,8 @@ function answerExpectation(request: IncomingMessage, response: ServerResponse): 
 }
 
 async function errorsPlugin(app: FastifyInstance) {
-  /**
-   * A route that checks the caller's account in its own statements (accountCheckedByRoute) may
-   * refuse before they run (a bad body, an id that cannot exist): the guard would have answered a
-   * revoked token with 401 first, so the refusal becomes that 401 when the account says so. When
-   * the account cannot be read, the refusal stands.
-   */
-  async function refusalForCaller(request: FastifyRequest, body: ApiError): Promise<ApiError> {
-    if (!request.accountCheckPending || body.statusCode === 401 || body.statusCode < 400 || body.statusCode >= 500) return body;
-    try {
-      const account = await app.services.auth.findUser(request.caller.userId);
-      if (!account || account.tokenGeneration !== request.caller.tokenGeneration) return apiError(401, MESSAGES.invalidToken);
-    } catch {
-      // The database is out of reach: the request's own refusal is still true.
-    }
-    return body;
-  }
-
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const body = await refusalForCaller(request, toApiErrorFor(request, error));
+    const body = toApiErrorFor(request, error);
     // An early answer (401 before the body is read, 413 at a size limit, 415 for a part's type, a
     // closing 503): read the rest of the body first, whatever its type, so a client or proxy still
     // sending it receives this answer and not a reset (closing a socket with unread bytes makes

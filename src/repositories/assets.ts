@@ -3,7 +3,8 @@ import type { BarcodeFacts } from '../barcodes/types.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import { mapOwnerMissing } from './prisma-errors.js';
 import type { ColorSpace } from '../generated/prisma/enums.js';
-import { recordFileDeletions } from './file-deletions.js';
+import type { SqlQueryable } from './driver-sql.js';
+import { deleteRecordingFiles } from './file-deletions.js';
 
 export type { ColorSpace };
 
@@ -79,7 +80,7 @@ const withBarcode = <T extends { barcode: unknown }>(row: T): Omit<T, 'barcode'>
 
 export const THUMBNAIL_MIME_TYPE = 'image/webp';
 
-export function createAssetRepository(prisma: PrismaClient) {
+export function createAssetRepository(prisma: PrismaClient, sql: SqlQueryable) {
   return {
     /** Throws OwnerMissingError when the account no longer exists. */
     async create(asset: NewAsset): Promise<Asset> {
@@ -107,19 +108,12 @@ export function createAssetRepository(prisma: PrismaClient) {
 
     /**
      * Deletes the owner's asset and records its file and thumbnail in the deletion outbox, in one
-     * transaction. Returns the names to remove, or null when there is no such asset.
+     * statement: the row as it was deleted names them, so a thumbnail the backfill recorded a
+     * moment before cannot be orphaned. Returns the names to remove, or null when there is no such asset.
      */
     async deleteOwned(userId: string, id: string): Promise<string[] | null> {
-      return prisma.$transaction(async (tx) => {
-        // RETURNING gives the row as it was deleted: a thumbnail the backfill recorded a moment
-        // before is in it, so it cannot be orphaned.
-        const [row] = await tx.$queryRaw<Array<{ name: string; thumbnailName: string | null }>>`
-          DELETE FROM "assets" WHERE "id" = ${id} AND "userId" = ${userId} RETURNING "name", "thumbnailName"`;
-        if (!row) return null;
-        const names = row.thumbnailName ? [row.name, row.thumbnailName] : [row.name];
-        await recordFileDeletions(tx, names);
-        return names;
-      });
+      const names = await deleteRecordingFiles(sql, 'assets', ['name', 'thumbnailName'], '"id" = $1 AND "userId" = $2', [id, userId]);
+      return names.length > 0 ? names : null;
     },
 
     /** One lookup on the unique name; files are public, so no owner scope. */

@@ -5,8 +5,8 @@
 import type { Finding } from '../print/index.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import type { ProjectState } from './projects.js';
-import { recordFileDeletions } from './file-deletions.js';
 import { isUniqueViolation, mapOwnerMissing } from './prisma-errors.js';
+import { execute, type SqlQueryable } from './driver-sql.js';
 
 export type ExportStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -62,33 +62,17 @@ export type ProjectStateOutcome =
 
 export type InsertOutcome = { kind: 'created'; row: ExportRow } | { kind: 'key-taken'; row: ExportRow };
 
-const toRow = (row: Prisma.ExportGetPayload<object>): ExportRow => ({
-  id: row.id,
-  userId: row.userId,
-  projectId: row.projectId,
-  projectVersion: row.projectVersion,
-  format: row.format,
+const toRow = ({ leaseUntil: _leaseUntil, announcedAt: _announcedAt, ...row }: Prisma.ExportGetPayload<object>): ExportRow => ({
+  ...row,
   options: row.options as Record<string, unknown>,
   status: row.status as ExportStatus,
-  attempts: row.attempts,
-  routeBase: row.routeBase,
   error: (row.error as ExportError | null) ?? null,
-  fileName: row.fileName,
-  downloadName: row.downloadName,
-  contentType: row.contentType,
-  sizeBytes: row.sizeBytes,
-  createdAt: row.createdAt,
-  startedAt: row.startedAt,
-  finishedAt: row.finishedAt,
-  expiresAt: row.expiresAt,
-  idempotencyKey: row.idempotencyKey,
-  requestDigest: row.requestDigest,
 });
 
 /** A queued export that may be taken now: one waiting out a busy render pool keeps its retry time in leaseUntil. */
 const queuedAndDue = (now: Date): Prisma.ExportWhereInput => ({ status: 'queued', OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] });
 
-export function createExportRepository(prisma: PrismaClient) {
+export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) {
   const live = (now: Date): Prisma.ExportWhereInput => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
   return {
@@ -150,12 +134,16 @@ export function createExportRepository(prisma: PrismaClient) {
     async claim(id: string, leaseUntil: Date, takeOver: boolean, now: Date): Promise<ExportRow | null> {
       // startedAt is the first attempt's start: a takeover or retry keeps it. A queued export is due
       // once its retry time (leaseUntil, after a busy render pool) has passed.
-      const count = await prisma.$executeRaw`
-        UPDATE "exports"
-           SET "status" = 'running', "leaseUntil" = ${leaseUntil}, "attempts" = "attempts" + 1, "startedAt" = COALESCE("startedAt", ${now})
-         WHERE "id" = ${id}
-           AND (("status" = 'queued' AND ("leaseUntil" IS NULL OR "leaseUntil" < ${now}))
-                OR ("status" = 'running' AND ("leaseUntil" < ${now} OR ${takeOver}::boolean)))`;
+      const count = await execute(
+        sql,
+        `UPDATE "exports"
+            SET "status" = 'running', "leaseUntil" = $2::timestamptz, "attempts" = "attempts" + 1,
+                "startedAt" = COALESCE("startedAt", $3::timestamptz)
+          WHERE "id" = $1
+            AND (("status" = 'queued' AND ("leaseUntil" IS NULL OR "leaseUntil" < $3::timestamptz))
+                 OR ("status" = 'running' AND ("leaseUntil" < $3::timestamptz OR $4::boolean)))`,
+        [id, leaseUntil, now, takeOver],
+      );
       if (count === 0) return null;
       return this.find(id);
     },
@@ -247,7 +235,7 @@ export function createExportRepository(prisma: PrismaClient) {
       return prisma.$transaction(async (tx) => {
         const rows = await tx.export.findMany({ where: { expiresAt: { lte: now } }, take: limit, select: { id: true, fileName: true } });
         const fileNames = rows.flatMap((row) => (row.fileName ? [row.fileName] : []));
-        await recordFileDeletions(tx, fileNames);
+        await tx.fileDeletion.createMany({ data: fileNames.map((name) => ({ name })), skipDuplicates: true });
         await tx.export.deleteMany({ where: { id: { in: rows.map((row) => row.id) } } });
         return { count: rows.length, fileNames };
       });

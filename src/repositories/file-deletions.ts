@@ -1,15 +1,30 @@
 // The outbox of stored files to remove. A caller deleting rows that own files records the file
-// names in the same transaction (recordFileDeletions), so a crash after the commit still leaves a
-// record of what to remove; the file janitor removes the files, then their outbox rows.
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+// names in the same statement (deleteRecordingFiles) or transaction, so a crash after the commit
+// still leaves a record of what to remove; the file janitor removes the files, then their outbox rows.
+import type { PrismaClient } from '../generated/prisma/client.js';
+import { selectRows, type SqlArg, type SqlQueryable } from './driver-sql.js';
 
-/** What a Prisma interactive transaction hands its callback. */
-export type TransactionClient = Prisma.TransactionClient;
-
-/** Records names to delete, inside the caller's transaction. Recording a name twice is harmless. */
-export async function recordFileDeletions(tx: TransactionClient, names: readonly string[]): Promise<void> {
-  if (names.length === 0) return;
-  await tx.fileDeletion.createMany({ data: names.map((name) => ({ name })), skipDuplicates: true });
+/**
+ * Deletes the rows of `table` that `where` selects and records the files their `columns` name, in
+ * one statement; returns the names recorded (null columns left out).
+ */
+export async function deleteRecordingFiles(
+  db: SqlQueryable,
+  table: string,
+  columns: string[],
+  where: string,
+  args: SqlArg[],
+): Promise<string[]> {
+  const names = columns.map((column) => `SELECT "${column}" AS "name" FROM "gone"`);
+  const rows = await selectRows<{ name: string }>(
+    db,
+    `WITH "gone" AS (DELETE FROM "${table}" WHERE ${where} RETURNING ${columns.map((column) => `"${column}"`).join(', ')}),
+     "names" AS (${names.join(' UNION ALL ')}),
+     "recorded" AS (INSERT INTO "file_deletions" ("name") SELECT "name" FROM "names" WHERE "name" IS NOT NULL ON CONFLICT DO NOTHING)
+     SELECT "name" FROM "names" WHERE "name" IS NOT NULL`,
+    args,
+  );
+  return rows.map((row) => row.name);
 }
 
 export function createFileDeletionRepository(prisma: PrismaClient) {

@@ -1,7 +1,8 @@
 // Font rows: the fonts an account uploaded, under which stored name, and what the font says it is.
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { FontFormat, FontStyle } from '../generated/prisma/enums.js';
-import { recordFileDeletions } from './file-deletions.js';
+import type { SqlQueryable } from './driver-sql.js';
+import { deleteRecordingFiles } from './file-deletions.js';
 import { mapOwnerMissing } from './prisma-errors.js';
 
 export type { FontFormat, FontStyle };
@@ -35,7 +36,7 @@ const fields = {
   createdAt: true,
 } as const;
 
-export function createFontRepository(prisma: PrismaClient) {
+export function createFontRepository(prisma: PrismaClient, sql: SqlQueryable) {
   return {
     /** Throws OwnerMissingError when the account no longer exists. */
     create(font: NewFont): Promise<Font> {
@@ -49,16 +50,11 @@ export function createFontRepository(prisma: PrismaClient) {
 
     /**
      * Deletes the owner's font and records its stored file in the deletion outbox, in one
-     * transaction. Returns the name to remove, or null when there is no such font.
+     * statement. Returns the name to remove, or null when there is no such font.
      */
     async deleteOwned(userId: string, id: string): Promise<string | null> {
-      return prisma.$transaction(async (tx) => {
-        const [row] = await tx.$queryRaw<Array<{ name: string }>>`
-          DELETE FROM "fonts" WHERE "id" = ${id} AND "userId" = ${userId} RETURNING "name"`;
-        if (!row) return null;
-        await recordFileDeletions(tx, [row.name]);
-        return row.name;
-      });
+      const [name] = await deleteRecordingFiles(sql, 'fonts', ['name'], '"id" = $1 AND "userId" = $2', [id, userId]);
+      return name ?? null;
     },
   };
 }

@@ -1,5 +1,7 @@
-// The repository layer: the only code that talks to Prisma (its client, or on the hot paths its
-// driver adapter). Every per-account query takes the owner's id as a parameter.
+// The repository layer: the only code that talks to the database, through the Prisma client for
+// the simple cases and SQL through driver-sql.ts where a statement must carry a condition the
+// client cannot express (and on the project hot paths). Every per-account query takes the owner's
+// id as a parameter.
 import type { Database } from '../db/database.js';
 import { createApiKeyRepository } from './api-keys.js';
 import { createAssetRepository } from './assets.js';
@@ -15,12 +17,12 @@ export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 's
   return {
     users: createUserRepository(prisma, sql),
     apiKeys: createApiKeyRepository(prisma),
-    projects: createProjectRepository(prisma, sql),
-    assets: createAssetRepository(prisma),
-    fonts: createFontRepository(prisma),
+    projects: createProjectRepository(sql),
+    assets: createAssetRepository(prisma, sql),
+    fonts: createFontRepository(prisma, sql),
     fileDeletions: createFileDeletionRepository(prisma),
-    exports: createExportRepository(prisma),
-    webhooks: createWebhookRepository(prisma),
+    exports: createExportRepository(prisma, sql),
+    webhooks: createWebhookRepository(prisma, sql),
     shares: createShareRepository(prisma),
   };
 }

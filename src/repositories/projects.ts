@@ -1,7 +1,5 @@
-// Projects and their version history in the database. Every query is scoped by the owner's id,
-// and every statement that reads or writes on a caller's behalf also checks the caller's account
-// (it exists, and its token generation is the token's): the JWT guard leaves that read to these
-// statements on the editor's hot routes, so a request costs one round trip fewer.
+// Projects and their version history in the database. Every query is scoped by the owner's id;
+// whether the owner's token is still valid was settled by the guard before any of these run.
 //
 // The free-plan cap is enforced in one transaction that serialises an account's creates and
 // duplicates on its user row. A change to an existing project is a compare-and-set on its version:
@@ -11,12 +9,14 @@
 // Either way no write is lost and no precondition is checked against a stale version, on one
 // process or several.
 //
-// The routes the editor calls all day (list, read, create, change, delete) send their statements
-// through Prisma's driver adapter (driver-sql.ts); the version listings use the Prisma client.
-import type { PrismaClient } from '../generated/prisma/client.js';
+// Every statement is SQL through driver-sql.ts: the cap, the compare-and-set and the deletion
+// carry conditions the Prisma client cannot express, and the reads are the editor's hot paths,
+// where the client's findFirst and findMany would cost about three times the driver's CPU.
 import type { Plan } from '../generated/prisma/enums.js';
 import type { EditorState } from '../schemas/projects.js';
 import { execute, inTransaction, selectRows, type SqlArg, type SqlDriverAdapter, type SqlQueryable } from './driver-sql.js';
+import { deleteRecordingFiles } from './file-deletions.js';
+import { lockAccount } from './users.js';
 
 export type { Plan };
 
@@ -57,58 +57,29 @@ export const VERSIONS_KEPT = 50;
 /** Decides whether a write may go ahead given the project's current version. */
 export type VersionPrecondition = (currentVersion: number) => boolean;
 
-/** Who a statement acts for: the token's subject and generation, checked against the account. */
-export interface Caller {
-  userId: string;
-  tokenGeneration: number;
-}
+/** Why a write did not happen; the service turns each into its answer. */
+export type Refused<Reason extends string> = { refused: Reason };
 
-/** The caller's account is gone, or its tokens were revoked (a newer generation). */
-export type Unauthorized = { kind: 'unauthorized' };
+/** A change that was decided: written, or (nothing differed) left as it was. */
+export type Written = { project: Project; changed: boolean };
 
-export type ReadOutcome = { kind: 'found'; project: Project } | { kind: 'not-found' } | Unauthorized;
+export type WriteOutcome = Written | Refused<'not-found' | 'precondition-failed'>;
 
-export type CreateOutcome = { kind: 'created'; project: Project } | { kind: 'limit-reached' } | Unauthorized;
-
-export type DuplicateOutcome = CreateOutcome | { kind: 'not-found' };
-
-export type WriteOutcome =
-  | { kind: 'written'; project: Project; /** Nothing differed: nothing was written. */ unchanged?: true }
-  | { kind: 'not-found' }
-  | { kind: 'precondition-failed' }
-  | Unauthorized;
-
-export type RestoreOutcome = WriteOutcome | { kind: 'version-not-found' };
+export type CreateOutcome = { project: Project } | Refused<'limit-reached'>;
 
 /** deleted: with the files of the project's exports, recorded for removal in the same transaction. */
-export type DeleteOutcome = { kind: 'deleted'; exportFiles: string[] } | { kind: 'not-found' } | { kind: 'precondition-failed' } | Unauthorized;
-
-const versionSummaryFields = {
-  version: true,
-  name: true,
-  templateId: true,
-  widthMm: true,
-  heightMm: true,
-  depthMm: true,
-  createdAt: true,
-} as const;
-
-const versionFields = { ...versionSummaryFields, artworkJson: true } as const;
-
-// The column only ever receives documents that passed the EditorState schema.
-export function withEditorState<T extends { artworkJson: unknown }>(row: T): Omit<T, 'artworkJson'> & { artworkJson: EditorState } {
-  return { ...row, artworkJson: row.artworkJson as EditorState };
-}
+export type DeleteOutcome = { exportFiles: string[] } | Refused<'not-found' | 'precondition-failed'>;
 
 const COLUMNS = `"id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt", "updatedAt", "version"`;
-const VERSION_COLUMNS = `"version", "name", "templateId", "widthMm", "heightMm", "depthMm", "createdAt", "artworkJson"`;
+const STATE_COLUMNS = `"version", "name", "templateId", "widthMm", "heightMm", "depthMm", "createdAt"`;
 
-/** A project row as the driver gives it: the document as its JSON text, times as ISO text. */
-type ProjectRow = Omit<Project, 'artworkJson' | 'createdAt' | 'updatedAt'> & { artworkJson: string; createdAt: string; updatedAt: string };
-type VersionRow = Omit<ProjectVersion, 'artworkJson' | 'createdAt'> & { artworkJson: string; createdAt: string };
+type ProjectDocument = Pick<ProjectState, 'artworkJson'>;
+
+/** A row as the driver gives it: the document as its JSON text, times as ISO text. */
+type Row<T> = { [Key in keyof T]: Key extends 'artworkJson' | 'createdAt' | 'updatedAt' ? string : T[Key] };
 
 // Field by field, not by spreading the row: see toProjectDto.
-const toProject = (row: ProjectRow): Project => ({
+const toProject = (row: Row<Project>): Project => ({
   id: row.id,
   userId: row.userId,
   name: row.name,
@@ -121,6 +92,8 @@ const toProject = (row: ProjectRow): Project => ({
   updatedAt: new Date(row.updatedAt),
   version: row.version,
 });
+
+const toSummary = (row: Row<ProjectVersionSummary>): ProjectVersionSummary => ({ ...row, createdAt: new Date(row.createdAt) });
 
 /** The columns a change may write, each with how its value is sent. */
 const WRITABLE: { [Key in keyof ProjectState]-?: (value: ProjectState[Key]) => SqlArg } = {
@@ -144,62 +117,39 @@ function setClause(changes: ProjectChanges, firstParameter: number): { sql: stri
   return { sql: assignments.join(', '), args };
 }
 
-const UNAUTHORIZED: Unauthorized = { kind: 'unauthorized' };
-
-/** The project columns, taken from "projects" aliased p in a join. */
-const P_COLUMNS = COLUMNS.split(', ').map((column) => `p.${column}`).join(', ');
-
-/** A project row joined to its caller's account; the project's columns are null when there is none. */
-type CallerRow = { callerGeneration: number } & ({ [Key in keyof ProjectRow]: ProjectRow[Key] } | { [Key in keyof ProjectRow]: null });
-
-/** Tells an unknown or revoked caller from a known one, given the caller's account row (if any). */
-const isCallerValid = (caller: Caller, row: { callerGeneration: number } | undefined): boolean =>
-  row !== undefined && row.callerGeneration === caller.tokenGeneration;
-
-/** The caller's project, read with the caller's account in one statement. */
-async function readOwned(db: SqlQueryable, caller: Caller, id: string): Promise<ReadOutcome> {
-  const [row] = await selectRows<CallerRow>(
-    db,
-    `SELECT u."tokenGeneration" AS "callerGeneration", ${P_COLUMNS}
-       FROM "users" u LEFT JOIN "projects" p ON p."id" = $2 AND p."userId" = u."id"
-      WHERE u."id" = $1`,
-    [caller.userId, id],
-  );
-  if (!isCallerValid(caller, row)) return UNAUTHORIZED;
-  return row!.id === null ? { kind: 'not-found' } : { kind: 'found', project: toProject(row as ProjectRow) };
+/** The owner's project's columns, its row locked with lock; undefined when it is not the owner's. */
+async function selectOwned<T>(db: SqlQueryable, columns: string, userId: string, id: string, lock = false): Promise<T | undefined> {
+  const statement = `SELECT ${columns} FROM "projects" WHERE "id" = $1 AND "userId" = $2${lock ? ' FOR UPDATE' : ''}`;
+  const [row] = await selectRows<T>(db, statement, [id, userId]);
+  return row;
 }
 
-/** Whether the caller's account still accepts the caller's token (for refusals that did not read it). */
-async function callerIsValid(db: SqlQueryable, caller: Caller): Promise<boolean> {
-  const [row] = await selectRows<{ callerGeneration: number }>(
-    db,
-    `SELECT "tokenGeneration" AS "callerGeneration" FROM "users" WHERE "id" = $1`,
-    [caller.userId],
-  );
-  return isCallerValid(caller, row);
+async function readOwned(db: SqlQueryable, userId: string, id: string, lock = false): Promise<Project | null> {
+  const row = await selectOwned<Row<Project>>(db, COLUMNS, userId, id, lock);
+  return row ? toProject(row) : null;
 }
 
-/**
- * Locks the caller's account row (the turn every create and duplicate of the account waits for)
- * and returns the most projects its plan allows: undefined when the caller is not valid.
- */
-async function lockOwner(tx: SqlQueryable, caller: Caller, limitFor: (plan: Plan) => number | null): Promise<number | null | undefined> {
-  const [owner] = await selectRows<{ plan: Plan; callerGeneration: number }>(
-    tx,
-    `SELECT "plan"::text AS "plan", "tokenGeneration" AS "callerGeneration" FROM "users" WHERE "id" = $1 FOR UPDATE`,
-    [caller.userId],
+const ownedVersion = async (db: SqlQueryable, userId: string, id: string, lock = false): Promise<number | undefined> =>
+  (await selectOwned<{ version: number }>(db, '"version"', userId, id, lock))?.version;
+
+/** The state recorded as `version` of the project, if it is kept. */
+async function findRecorded(db: SqlQueryable, id: string, version: number): Promise<Row<ProjectVersionSummary> & ProjectDocument | null> {
+  const [row] = await selectRows<Row<ProjectVersion>>(
+    db,
+    `SELECT ${STATE_COLUMNS}, "artworkJson" FROM "project_versions" WHERE "projectId" = $1 AND "version" = $2`,
+    [id, version],
   );
-  if (!isCallerValid(caller, owner)) return undefined;
-  return limitFor(owner!.plan);
+  return row ? { ...row, artworkJson: JSON.parse(row.artworkJson) as EditorState } : null;
 }
 
 /**
  * Inserts the project unless its owner already has `limit` projects (null: no cap). Run after the
- * owner's row lock, the count is a new statement (READ COMMITTED) and sees every project
- * committed before the lock was granted.
+ * owner's row lock (lockAccount: the turn every create and duplicate of the account waits for),
+ * the count is a new statement (READ COMMITTED) and sees every project committed before the lock
+ * was granted.
  */
-async function insertWithinLimit(tx: SqlQueryable, project: NewProject, limit: number | null): Promise<Project | null> {
-  const [row] = await selectRows<ProjectRow>(
+async function insertWithinLimit(tx: SqlQueryable, project: NewProject, limit: number | null): Promise<CreateOutcome> {
+  const [row] = await selectRows<Row<Project>>(
     tx,
     `INSERT INTO "projects" ("id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson")
      SELECT $1::text, $2::text, $3::text, $4::text, $5::double precision, $6::double precision, $7::double precision, $8::json
@@ -207,13 +157,7 @@ async function insertWithinLimit(tx: SqlQueryable, project: NewProject, limit: n
      RETURNING ${COLUMNS}`,
     [project.id, project.userId, project.name, project.templateId, project.widthMm, project.heightMm, project.depthMm, { json: JSON.stringify(project.artworkJson) }, limit],
   );
-  return row ? toProject(row) : null;
-}
-
-/** Locks the owner's project and reads it, in one statement. */
-async function lockOwned(tx: SqlQueryable, userId: string, id: string): Promise<Project | null> {
-  const [row] = await selectRows<ProjectRow>(tx, `SELECT ${COLUMNS} FROM "projects" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`, [id, userId]);
-  return row ? toProject(row) : null;
+  return row ? { project: toProject(row) } : { refused: 'limit-reached' };
 }
 
 /**
@@ -227,7 +171,7 @@ async function lockOwned(tx: SqlQueryable, userId: string, id: string): Promise<
  */
 async function writeIfCurrent(db: SqlQueryable, current: Project, changes: ProjectChanges): Promise<Project | null> {
   const set = setClause(changes, 5);
-  const [row] = await selectRows<ProjectRow>(
+  const [row] = await selectRows<Row<Project>>(
     db,
     `WITH "updated" AS (
        UPDATE "projects" SET ${set.sql}, "updatedAt" = now(), "version" = $3
@@ -246,33 +190,33 @@ async function writeIfCurrent(db: SqlQueryable, current: Project, changes: Proje
   return row ? toProject(row) : null;
 }
 
-export function createProjectRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
+export function createProjectRepository(sql: SqlDriverAdapter) {
   /**
    * The shared shape of every change to an existing project: read, ask changesFor(current) what
    * differs, check the precondition, write only that if the version did not move (no change:
    * nothing written, version and updatedAt stay). When it moved, all of it again under the row lock.
    */
-  async function changeOwned<Refusal extends { kind: string }>(
-    caller: Caller,
+  async function changeOwned<Reason extends string>(
+    userId: string,
     id: string,
     precondition: VersionPrecondition | undefined,
-    changesFor: (db: SqlQueryable, current: Project) => Promise<{ changes: ProjectChanges } | Refusal>,
-  ): Promise<WriteOutcome | Refusal> {
-    const attempt = async (db: SqlQueryable, current: Project): Promise<WriteOutcome | Refusal | null> => {
+    changesFor: (db: SqlQueryable, current: Project) => Promise<{ changes: ProjectChanges } | Refused<Reason>>,
+  ): Promise<WriteOutcome | Refused<Reason>> {
+    const attempt = async (db: SqlQueryable, current: Project): Promise<WriteOutcome | Refused<Reason> | null> => {
       const wanted = await changesFor(db, current);
       if (!('changes' in wanted)) return wanted;
-      if (precondition && !precondition(current.version)) return { kind: 'precondition-failed' };
-      if (Object.keys(wanted.changes).length === 0) return { kind: 'written', project: current, unchanged: true };
+      if (precondition && !precondition(current.version)) return { refused: 'precondition-failed' };
+      if (Object.keys(wanted.changes).length === 0) return { project: current, changed: false };
       const written = await writeIfCurrent(db, current, wanted.changes);
-      return written && { kind: 'written', project: written };
+      return written && { project: written, changed: true };
     };
-    const read = await readOwned(sql, caller, id);
-    if (read.kind !== 'found') return read;
-    const optimistic = await attempt(sql, read.project);
+    const read = await readOwned(sql, userId, id);
+    if (!read) return { refused: 'not-found' };
+    const optimistic = await attempt(sql, read);
     if (optimistic) return optimistic;
-    return inTransaction(sql, async (tx): Promise<WriteOutcome | Refusal> => {
-      const current = await lockOwned(tx, caller.userId, id);
-      if (!current) return { kind: 'not-found' };
+    return inTransaction(sql, async (tx) => {
+      const current = await readOwned(tx, userId, id, true);
+      if (!current) return { refused: 'not-found' as const };
       const outcome = await attempt(tx, current);
       if (!outcome) throw new Error('a project changed under its own row lock');
       return outcome;
@@ -280,130 +224,101 @@ export function createProjectRepository(prisma: PrismaClient, sql: SqlDriverAdap
   }
 
   return {
-    /** The caller's projects, most recently updated first: one statement, account check included. */
-    async listOwned(caller: Caller): Promise<Project[] | Unauthorized> {
-      const rows = await selectRows<CallerRow>(
+    /** The owner's projects, most recently updated first. */
+    async listOwned(userId: string): Promise<Project[]> {
+      const rows = await selectRows<Row<Project>>(
         sql,
-        `SELECT u."tokenGeneration" AS "callerGeneration", ${P_COLUMNS}
-           FROM "users" u LEFT JOIN "projects" p ON p."userId" = u."id"
-          WHERE u."id" = $1 ORDER BY p."updatedAt" DESC, p."id" DESC`,
-        [caller.userId],
+        `SELECT ${COLUMNS} FROM "projects" WHERE "userId" = $1 ORDER BY "updatedAt" DESC, "id" DESC`,
+        [userId],
       );
-      if (!isCallerValid(caller, rows[0])) return UNAUTHORIZED;
-      return rows.filter((row): row is ProjectRow & CallerRow => row.id !== null).map(toProject);
+      return rows.map(toProject);
     },
 
-    findOwned(caller: Caller, id: string): Promise<ReadOutcome> {
-      return readOwned(sql, caller, id);
+    findOwned(userId: string, id: string): Promise<Project | null> {
+      return readOwned(sql, userId, id);
     },
 
     /** Inserts the project unless the owner already has limitFor(plan) projects. */
-    createWithinLimit(caller: Caller, project: NewProject, limitFor: (plan: Plan) => number | null): Promise<CreateOutcome> {
-      return inTransaction(sql, async (tx): Promise<CreateOutcome> => {
-        const limit = await lockOwner(tx, caller, limitFor);
-        if (limit === undefined) return UNAUTHORIZED;
-        const created = await insertWithinLimit(tx, project, limit);
-        return created ? { kind: 'created', project: created } : { kind: 'limit-reached' };
-      });
+    createWithinLimit(project: NewProject, limitFor: (plan: Plan) => number | null): Promise<CreateOutcome> {
+      return inTransaction(sql, async (tx) => insertWithinLimit(tx, project, limitFor(await lockAccount(tx, project.userId))));
     },
 
     /**
-     * Copies the caller's project (its current state, not its versions) under newId, unless the
+     * Copies the owner's project (its current state, not its versions) under newId, unless the
      * owner is at limitFor(plan). nameFor(source) names the copy.
      */
     duplicateWithinLimit(
-      caller: Caller,
+      userId: string,
       sourceId: string,
       newId: string,
       nameFor: (source: Project) => string,
       limitFor: (plan: Plan) => number | null,
-    ): Promise<DuplicateOutcome> {
-      return inTransaction(sql, async (tx): Promise<DuplicateOutcome> => {
-        const limit = await lockOwner(tx, caller, limitFor);
-        if (limit === undefined) return UNAUTHORIZED;
-        const [row] = await selectRows<ProjectRow>(tx, `SELECT ${COLUMNS} FROM "projects" WHERE "id" = $1 AND "userId" = $2`, [sourceId, caller.userId]);
-        if (!row) return { kind: 'not-found' };
-        const source = toProject(row);
+    ): Promise<CreateOutcome | Refused<'not-found'>> {
+      return inTransaction(sql, async (tx) => {
+        const limit = limitFor(await lockAccount(tx, userId));
+        const source = await readOwned(tx, userId, sourceId);
+        if (!source) return { refused: 'not-found' as const };
         const { templateId, widthMm, heightMm, depthMm, artworkJson } = source;
-        const copy = { id: newId, userId: caller.userId, name: nameFor(source), templateId, widthMm, heightMm, depthMm, artworkJson };
-        const created = await insertWithinLimit(tx, copy, limit);
-        return created ? { kind: 'created', project: created } : { kind: 'limit-reached' };
+        const copy = { id: newId, userId, name: nameFor(source), templateId, widthMm, heightMm, depthMm, artworkJson };
+        return insertWithinLimit(tx, copy, limit);
       });
     },
 
     /** Writes what changesFor(current) says differs, if precondition(current version) allows. */
     updateOwned(
-      caller: Caller,
+      userId: string,
       id: string,
       changesFor: (current: Project) => ProjectChanges,
       precondition?: VersionPrecondition,
     ): Promise<WriteOutcome> {
-      return changeOwned<never>(caller, id, precondition, async (_db, current) => ({ changes: changesFor(current) }));
+      return changeOwned<never>(userId, id, precondition, async (_db, current) => ({ changes: changesFor(current) }));
     },
 
     /** Brings back the state recorded as `version`; the replaced state is recorded in turn. */
     restoreOwned(
-      caller: Caller,
+      userId: string,
       id: string,
       version: number,
       changesFor: (current: Project, recorded: ProjectState) => ProjectChanges,
       precondition?: VersionPrecondition,
-    ): Promise<RestoreOutcome> {
-      return changeOwned<{ kind: 'version-not-found' }>(caller, id, precondition, async (db, current) => {
-        const [recorded] = await selectRows<VersionRow>(
-          db,
-          `SELECT ${VERSION_COLUMNS} FROM "project_versions" WHERE "projectId" = $1 AND "version" = $2`,
-          [id, version],
-        );
-        if (!recorded) return { kind: 'version-not-found' };
-        return { changes: changesFor(current, { ...recorded, artworkJson: JSON.parse(recorded.artworkJson) as EditorState }) };
+    ): Promise<WriteOutcome | Refused<'version-not-found'>> {
+      return changeOwned<'version-not-found'>(userId, id, precondition, async (db, current) => {
+        const recorded = await findRecorded(db, id, version);
+        if (!recorded) return { refused: 'version-not-found' as const };
+        return { changes: changesFor(current, recorded) };
       });
     },
 
     /** The owner's project's versions, newest first; null when the project is not the owner's. */
     async listVersions(userId: string, id: string): Promise<ProjectVersionSummary[] | null> {
-      const project = await prisma.project.findFirst({
-        where: { id, userId },
-        select: { versions: { select: versionSummaryFields, orderBy: { version: 'desc' } } },
-      });
-      return project ? project.versions : null;
+      if ((await ownedVersion(sql, userId, id)) === undefined) return null;
+      const rows = await selectRows<Row<ProjectVersionSummary>>(
+        sql,
+        `SELECT ${STATE_COLUMNS} FROM "project_versions" WHERE "projectId" = $1 ORDER BY "version" DESC`,
+        [id],
+      );
+      return rows.map(toSummary);
     },
 
     /** One version of the owner's project: undefined when the project is not the owner's, null when the version is not kept. */
     async findVersion(userId: string, id: string, version: number): Promise<ProjectVersion | null | undefined> {
-      const project = await prisma.project.findFirst({
-        where: { id, userId },
-        select: { versions: { select: versionFields, where: { version } } },
-      });
-      if (!project) return undefined;
-      const found = project.versions[0];
-      return found ? withEditorState(found) : null;
+      if ((await ownedVersion(sql, userId, id)) === undefined) return undefined;
+      const row = await findRecorded(sql, id, version);
+      return row && { ...toSummary(row), artworkJson: row.artworkJson };
     },
 
     /**
-     * Deletes the caller's project (by cascade its versions) and its exports, the row locked and
+     * Deletes the owner's project (by cascade its versions) and its exports, the row locked and
      * the precondition, if any, checked first, in one transaction.
      */
-    async deleteOwned(caller: Caller, id: string, precondition?: VersionPrecondition): Promise<DeleteOutcome> {
-      return inTransaction(sql, async (tx): Promise<DeleteOutcome> => {
-        if (!(await callerIsValid(tx, caller))) return UNAUTHORIZED;
-        const [current] = await selectRows<{ version: number }>(
-          tx,
-          `SELECT "version" FROM "projects" WHERE "id" = $1 AND "userId" = $2 FOR UPDATE`,
-          [id, caller.userId],
-        );
-        if (!current) return { kind: 'not-found' };
-        if (precondition && !precondition(current.version)) return { kind: 'precondition-failed' };
+    async deleteOwned(userId: string, id: string, precondition?: VersionPrecondition): Promise<DeleteOutcome> {
+      return inTransaction(sql, async (tx) => {
+        const current = await ownedVersion(tx, userId, id, true);
+        if (current === undefined) return { refused: 'not-found' as const };
+        if (precondition && !precondition(current)) return { refused: 'precondition-failed' as const };
         await execute(tx, `DELETE FROM "projects" WHERE "id" = $1`, [id]);
         // Its exports go with it (rows, and their files once this commits): no download outlives the project.
-        const files = await selectRows<{ name: string }>(
-          tx,
-          `WITH gone AS (DELETE FROM "exports" WHERE "projectId" = $1 AND "userId" = $2 RETURNING "fileName")
-           INSERT INTO "file_deletions" ("name") SELECT "fileName" FROM gone WHERE "fileName" IS NOT NULL
-           ON CONFLICT DO NOTHING RETURNING "name"`,
-          [id, caller.userId],
-        );
-        return { kind: 'deleted', exportFiles: files.map((file) => file.name) };
+        return { exportFiles: await deleteRecordingFiles(tx, 'exports', ['fileName'], `"projectId" = $1 AND "userId" = $2`, [id, userId]) };
       });
     },
   };

@@ -1,7 +1,8 @@
 // Share links in the database: the token's digest (the lookup) and the sealed token (the owner's
 // list shows the link again), never the token itself.
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { withEditorState, type Project } from './projects.js';
+import type { EditorState } from '../schemas/projects.js';
+import type { Project } from './projects.js';
 
 export interface SealedShare {
   id: string;
@@ -63,7 +64,8 @@ export function createShareRepository(prisma: PrismaClient) {
         select: { expiresAt: true, project: true },
       });
       if (!row) return null;
-      return { expiresAt: row.expiresAt, project: withEditorState(row.project) };
+      // The column only ever receives documents that passed the EditorState schema.
+      return { expiresAt: row.expiresAt, project: { ...row.project, artworkJson: row.project.artworkJson as EditorState } };
     },
   };
 }

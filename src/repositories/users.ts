@@ -1,10 +1,12 @@
-// Accounts in the database. Role changes and deletions take the row locks of every administrator
-// (and of the target) in one order, so the last-admin rule holds under concurrency, from any process.
+// Accounts in the database, through the Prisma client; role changes and deletions in SQL
+// (driver-sql.ts): they take the row locks of every administrator (and of the target) in one
+// order, so the last-admin rule holds under concurrency, from any process.
+import { OwnerMissingError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Plan, Role } from '../generated/prisma/enums.js';
-import { selectRows, type SqlQueryable } from './driver-sql.js';
+import { execute, inTransaction, selectRows, type SqlDriverAdapter, type SqlQueryable } from './driver-sql.js';
+import { deleteRecordingFiles } from './file-deletions.js';
 import { mapUniqueViolation } from './prisma-errors.js';
-import { recordFileDeletions } from './file-deletions.js';
 
 export type { Plan, Role };
 
@@ -70,11 +72,6 @@ const publicFields = {
 
 const countFields = { _count: { select: { projects: true, assets: true, apiKeys: true } } } as const;
 
-// A deletion cascades over every project, version, key and asset row of the account.
-const TRANSACTION_OPTIONS = { maxWait: 10_000, timeout: 30_000 };
-
-type Transaction = Parameters<Parameters<PrismaClient['$transaction']>[0]>[0];
-
 interface LockedRow {
   id: string;
   email: string;
@@ -86,17 +83,25 @@ interface LockedRow {
  * transaction uses, so two never deadlock). Returns the target (null when it does not exist)
  * and how many administrators there are once any concurrent change has committed.
  */
-async function lockAdminsAnd(tx: Transaction, target: AccountSelector): Promise<{ target: LockedRow | null; admins: number }> {
-  const rows =
-    'id' in target
-      ? await tx.$queryRaw<LockedRow[]>`
-          SELECT "id", "email", "role"::text AS "role" FROM "users"
-           WHERE "role" = 'admin' OR "id" = ${target.id} ORDER BY "id" FOR UPDATE`
-      : await tx.$queryRaw<LockedRow[]>`
-          SELECT "id", "email", "role"::text AS "role" FROM "users"
-           WHERE "role" = 'admin' OR "email" = ${target.email} ORDER BY "id" FOR UPDATE`;
-  const found = rows.find((row) => ('id' in target ? row.id === target.id : row.email === target.email)) ?? null;
+async function lockAdminsAnd(tx: SqlQueryable, target: AccountSelector): Promise<{ target: LockedRow | null; admins: number }> {
+  const [column, value] = 'id' in target ? (['id', target.id] as const) : (['email', target.email] as const);
+  const rows = await selectRows<LockedRow>(
+    tx,
+    `SELECT "id", "email", "role"::text AS "role" FROM "users" WHERE "role" = 'admin' OR "${column}" = $1 ORDER BY "id" FOR UPDATE`,
+    [value],
+  );
+  const found = rows.find((row) => row[column] === value) ?? null;
   return { target: found, admins: rows.filter((row) => row.role === 'admin').length };
+}
+
+/**
+ * Locks the account's row until the transaction ends (the turn an account's capped inserts take)
+ * and returns its plan; OwnerMissingError when the account was deleted after its caller's check.
+ */
+export async function lockAccount(tx: SqlQueryable, id: string): Promise<Plan> {
+  const [row] = await selectRows<{ plan: Plan }>(tx, `SELECT "plan"::text AS "plan" FROM "users" WHERE "id" = $1 FOR UPDATE`, [id]);
+  if (!row) throw new OwnerMissingError();
+  return row.plan;
 }
 
 const removesLastAdmin = (target: LockedRow, admins: number, newRole: Role | undefined) =>
@@ -107,20 +112,16 @@ const likeLiteral = (text: string) => text.replace(/[\\%_]/g, (character) => `\\
 
 const withCounts = ({ _count, ...user }: User & { _count: UserCounts }): UserWithCounts => ({ ...user, counts: _count });
 
-type UserRow = Omit<User, 'createdAt'> & { createdAt: string };
+/** The rows of an account that name stored files, and the columns that name them. */
+const FILE_COLUMNS: Array<[string, string[]]> = [
+  ['assets', ['name', 'thumbnailName']],
+  ['fonts', ['name']],
+  ['exports', ['fileName']],
+];
 
-/** The account the JWT guard reads on every request: through the driver (see driver-sql.ts). */
-async function findPublicById(sql: SqlQueryable, id: string): Promise<User | null> {
-  const [row] = await selectRows<UserRow>(
-    sql,
-    `SELECT "id", "email", "name", "plan"::text AS "plan", "role"::text AS "role", "tokenGeneration", "createdAt"
-       FROM "users" WHERE "id" = $1`,
-    [id],
-  );
-  return row ? { ...row, createdAt: new Date(row.createdAt) } : null;
-}
+const USER_COLUMNS = `"id", "email", "name", "plan"::text AS "plan", "role"::text AS "role", "tokenGeneration", "createdAt"`;
 
-export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
+export function createUserRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
   return {
     /** Throws UniqueViolationError when the email is taken. */
     create(user: NewUser): Promise<User> {
@@ -132,12 +133,9 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
     findByIdWithSecret(id: string): Promise<UserWithSecret | null> {
       return prisma.user.findUnique({ where: { id }, select: { ...publicFields, passwordHash: true } });
     },
+    /** The account every authenticated request reads. */
     findById(id: string): Promise<User | null> {
-      return findPublicById(sql, id);
-    },
-    async findPlan(id: string): Promise<Plan | null> {
-      const row = await prisma.user.findUnique({ where: { id }, select: { plan: true } });
-      return row?.plan ?? null;
+      return prisma.user.findUnique({ where: { id }, select: publicFields });
     },
 
     /**
@@ -146,10 +144,11 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
      * The new generation, or null when nothing was written.
      */
     async replacePassword(id: string, generation: number, passwordHash: string): Promise<number | null> {
-      const rows = await prisma.$queryRaw<Array<{ tokenGeneration: number }>>`
-        UPDATE "users" SET "passwordHash" = ${passwordHash}, "tokenGeneration" = "tokenGeneration" + 1
-         WHERE "id" = ${id} AND "tokenGeneration" = ${generation} RETURNING "tokenGeneration"`;
-      return rows[0]?.tokenGeneration ?? null;
+      const { count } = await prisma.user.updateMany({
+        where: { id, tokenGeneration: generation },
+        data: { passwordHash, tokenGeneration: { increment: 1 } },
+      });
+      return count === 1 ? generation + 1 : null;
     },
 
     /** Moves the token generation: every token issued so far stops working. False when the account is gone. */
@@ -160,15 +159,20 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
 
     /** Changes plan and/or role; refuses to demote the last administrator. */
     changeAccount(target: AccountSelector, changes: AccountChanges): Promise<ChangeOutcome> {
-      return prisma.$transaction(async (tx): Promise<ChangeOutcome> => {
+      return inTransaction(sql, async (tx): Promise<ChangeOutcome> => {
         const locked = await lockAdminsAnd(tx, target);
         if (!locked.target) return { kind: 'missing' };
         if (changes.role !== undefined && removesLastAdmin(locked.target, locked.admins, changes.role)) {
           return { kind: 'last-admin' };
         }
-        const user = await tx.user.update({ where: { id: locked.target.id }, data: changes, select: publicFields });
-        return { kind: 'changed', user };
-      }, TRANSACTION_OPTIONS);
+        const [row] = await selectRows<Omit<User, 'createdAt'> & { createdAt: string }>(
+          tx,
+          `UPDATE "users" SET "plan" = COALESCE($2::"Plan", "plan"), "role" = COALESCE($3::"Role", "role") WHERE "id" = $1
+           RETURNING ${USER_COLUMNS}`,
+          [locked.target.id, changes.plan ?? null, changes.role ?? null],
+        );
+        return { kind: 'changed', user: { ...row!, createdAt: new Date(row!.createdAt) } };
+      });
     },
 
     /**
@@ -178,20 +182,17 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlQueryable) {
      * caller's job (the file janitor), after this has committed.
      */
     deleteAccount(id: string): Promise<DeleteOutcome> {
-      return prisma.$transaction(async (tx): Promise<DeleteOutcome> => {
+      return inTransaction(sql, async (tx): Promise<DeleteOutcome> => {
         const locked = await lockAdminsAnd(tx, { id });
         if (!locked.target) return { kind: 'missing' };
         if (removesLastAdmin(locked.target, locked.admins, undefined)) return { kind: 'last-admin' };
-        const assets = await tx.asset.findMany({ where: { userId: id }, select: { name: true, thumbnailName: true } });
-        const fileNames = assets.flatMap((asset) => (asset.thumbnailName ? [asset.name, asset.thumbnailName] : [asset.name]));
-        const fonts = await tx.font.findMany({ where: { userId: id }, select: { name: true } });
-        fileNames.push(...fonts.map((font) => font.name));
-        const exportFiles = await tx.export.findMany({ where: { userId: id, fileName: { not: null } }, select: { fileName: true } });
-        fileNames.push(...exportFiles.flatMap((row) => (row.fileName ? [row.fileName] : [])));
-        await recordFileDeletions(tx, fileNames);
-        await tx.user.delete({ where: { id } });
+        const fileNames: string[] = [];
+        for (const [table, columns] of FILE_COLUMNS) {
+          fileNames.push(...(await deleteRecordingFiles(tx, table, columns, `"userId" = $1`, [id])));
+        }
+        await execute(tx, `DELETE FROM "users" WHERE "id" = $1`, [id]);
         return { kind: 'deleted', fileNames };
-      }, TRANSACTION_OPTIONS);
+      });
     },
 
     /**

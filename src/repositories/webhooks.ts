@@ -2,7 +2,8 @@
 // delivery attempt. A message is claimed for one attempt with a compare-and-set on its lease, so
 // two processes never send the same attempt.
 import type { PrismaClient } from '../generated/prisma/client.js';
-import { mapOwnerMissing } from './prisma-errors.js';
+import { inTransaction, selectRows, type SqlDriverAdapter } from './driver-sql.js';
+import { lockAccount } from './users.js';
 
 export interface WebhookRow {
   id: string;
@@ -60,18 +61,22 @@ const toWebhook = (row: { id: string; userId: string; url: string; events: strin
   events: row.events.split(','),
 });
 
-export function createWebhookRepository(prisma: PrismaClient) {
+export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
   return {
     /** Inserts unless the account already has `max`; serialised per account on its user row. */
-    async createCapped(row: Omit<WebhookRow, 'createdAt'>, max: number): Promise<WebhookRow | 'limit-reached'> {
-      return mapOwnerMissing(() =>
-        prisma.$transaction(async (tx) => {
-          await tx.$queryRaw`SELECT 1 FROM "users" WHERE "id" = ${row.userId} FOR UPDATE`;
-          const count = await tx.webhook.count({ where: { userId: row.userId } });
-          if (count >= max) return 'limit-reached' as const;
-          return toWebhook(await tx.webhook.create({ data: { ...row, events: row.events.join(',') } }));
-        }),
-      );
+    createCapped(row: Omit<WebhookRow, 'createdAt'>, max: number): Promise<WebhookRow | 'limit-reached'> {
+      return inTransaction(sql, async (tx) => {
+        await lockAccount(tx, row.userId);
+        const [created] = await selectRows<Omit<WebhookRow, 'events' | 'createdAt'> & { events: string; createdAt: string }>(
+          tx,
+          `INSERT INTO "webhooks" ("id", "userId", "url", "events", "sealedSecret")
+           SELECT $1::text, $2::text, $3::text, $4::text, $5::text
+            WHERE (SELECT count(*) FROM "webhooks" WHERE "userId" = $2::text) < $6::int
+           RETURNING "id", "userId", "url", "events", "sealedSecret", "createdAt"`,
+          [row.id, row.userId, row.url, row.events.join(','), row.sealedSecret, max],
+        );
+        return created ? toWebhook({ ...created, createdAt: new Date(created.createdAt) }) : 'limit-reached';
+      });
     },
 
     /** Newest first; with a page, strictly after its position and at most its limit. */

@@ -13,7 +13,7 @@ export interface ExportRoutesOptions {
   security: Array<Record<string, string[]>>;
   /** Statuses the surrounding context adds (429 on /v1). */
   contextErrors?: number[];
-  /** The guard that sets request.caller; the JWT one when absent. */
+  /** The guard that sets request.userId; the JWT one when absent. */
   guard?: (request: FastifyRequest) => Promise<void>;
 }
 
@@ -25,8 +25,6 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
   app.post(
     '/:id/exports',
     {
-      // The project read checks the caller's account in its own statement (see plugins/authentication.ts).
-      config: { accountCheckedByRoute: true },
       schema: {
         tags: ['exports'],
         summary: 'Export the project as it is now (its current version), rendered as a job',
@@ -43,7 +41,7 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
     },
     async (request, reply) => {
       const { export: created, created: isNew } = await app.services.exports.create(
-        request.caller,
+        request.userId,
         request.params.id,
         { format: request.body.format as ExportFormat, ...(request.body.options ? { options: request.body.options } : {}) },
         request.headers['idempotency-key'],
@@ -72,7 +70,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = asyn
         response: { 200: ExportListReply, ...errorResponses(400, 401, ...contextErrors) },
       },
     },
-    async (request) => app.services.exports.list(request.caller.userId, request.query),
+    async (request) => app.services.exports.list(request.userId, request.query),
   );
 
   app.get(
@@ -88,7 +86,7 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = asyn
       },
     },
     async (request, reply) => {
-      const found = await app.services.exports.get(request.caller.userId, request.params.id);
+      const found = await app.services.exports.get(request.userId, request.params.id);
       return reply.header('cache-control', 'no-store').send({ export: found });
     },
   );

@@ -32,7 +32,7 @@ const projectLayoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async function projectLayout(request, reply) {
-      const project = await app.services.projects.get(request.caller, request.params.id);
+      const project = await app.services.projects.get(request.userId, request.params.id);
       const layout = await app.services.sheetLayouts.forProject(project, request.query, signalOnClientGone(reply.raw));
       return sendDieline(request, reply, layout, PROJECT_DIELINE_CACHE);
     },

@@ -32,7 +32,7 @@ const projectMockupRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async function projectMockup(request, reply) {
-      const project = await app.services.projects.get(request.caller, request.params.id);
+      const project = await app.services.projects.get(request.userId, request.params.id);
       const mockup = await mockups.forProject(project, request.query);
       const caching = { etag: mockup.etag, 'cache-control': PROJECT_DIELINE_CACHE, 'x-content-type-options': 'nosniff' };
       if (replyIfNotModified(request, reply, caching)) return reply;

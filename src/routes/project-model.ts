@@ -29,7 +29,7 @@ const projectModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async function projectModel(request, reply) {
-      const project = await app.services.projects.get(request.caller, request.params.id);
+      const project = await app.services.projects.get(request.userId, request.params.id);
       const model = await app.services.models.forProject(project, request.query, signalOnClientGone(reply.raw));
       return sendModel(request, reply, model, PROJECT_DIELINE_CACHE);
     },

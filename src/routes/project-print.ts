@@ -39,7 +39,7 @@ export const projectPreflightRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions
       },
     },
     async (request, reply) => {
-      const project = await app.services.projects.get(request.caller, request.params.id);
+      const project = await app.services.projects.get(request.userId, request.params.id);
       const { body, etag } = await app.services.print.preflight(project, request.query, signalOnClientGone(reply.raw));
       if (notModified(request, reply, etag)) return reply;
       return reply.type('application/json; charset=utf-8').send(body as never);
@@ -64,7 +64,7 @@ const printAndPreviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const project = await app.services.projects.get(request.caller, request.params.id);
+      const project = await app.services.projects.get(request.userId, request.params.id);
       const pdf = await app.services.print.print(project, request.query);
       if (notModified(request, reply, pdf.etag)) return reply;
       const file = await pdf.render(signalOnClientGone(reply.raw));
@@ -87,7 +87,7 @@ const printAndPreviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async (request, reply) => {
-      const project = await app.services.projects.get(request.caller, request.params.id);
+      const project = await app.services.projects.get(request.userId, request.params.id);
       const preview = await app.services.print.preview(project, request.query);
       if (notModified(request, reply, preview.etag)) return reply;
       return reply.type('image/png').send((await preview.render(signalOnClientGone(reply.raw))) as never);

@@ -28,7 +28,7 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async function createShare(request, reply) {
-      const share = await app.services.shares.create(request.caller, request.params.id, request.body?.expiresInDays, baseUrl);
+      const share = await app.services.shares.create(request.userId, request.params.id, request.body?.expiresInDays, baseUrl);
       return reply.code(201).send({ share: toShareDto(share) });
     },
   );
@@ -47,9 +47,10 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async function listShares(request) {
-      const shares = await app.services.shares.list(request.caller, request.params.id, baseUrl);
+      const shares = await app.services.shares.list(request.userId, request.params.id, baseUrl);
       const list = `shares:${request.params.id}`;
-      const { items, nextCursor } = pageWhenAsked(shares, request.query, () => app.services.listCursors(list, request.caller.userId), (share) => share);
+      const cursors = () => app.services.listCursors(list, request.userId);
+      const { items, nextCursor } = pageWhenAsked(shares, request.query, cursors, (share) => share);
       return nextCursor === undefined ? { shares: items.map(toShareDto) } : { shares: items.map(toShareDto), nextCursor };
     },
   );
@@ -68,7 +69,7 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
       },
     },
     async function revokeShare(request, reply) {
-      await app.services.shares.revoke(request.caller, request.params.id, request.params.shareId);
+      await app.services.shares.revoke(request.userId, request.params.id, request.params.shareId);
       return reply.code(204).send(null);
     },
   );

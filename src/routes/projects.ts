@@ -31,17 +31,12 @@ import { ifMatchPrecondition, projectCaching, sendProject } from './project-etag
 
 const security = [{ bearerAuth: [] }];
 
-// The editor's hot routes: the repository checks the caller's account in the route's own
-// statement, so the guard does not read it first (see plugins/authentication.ts).
-const CHECKED_BY_STATEMENTS = { accountCheckedByRoute: true };
-
 const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
   app.addHook('onRequest', options.guard ?? app.authenticate);
 
   app.get(
     '/',
     {
-      config: CHECKED_BY_STATEMENTS,
       schema: {
         tags: ['projects'],
         summary: "List the caller's projects, most recently updated first",
@@ -51,8 +46,8 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
       },
     },
     async (request) => {
-      const projects = await app.services.projects.list(request.caller);
-      const cursors = () => app.services.listCursors('projects', request.caller.userId);
+      const projects = await app.services.projects.list(request.userId);
+      const cursors = () => app.services.listCursors('projects', request.userId);
       const { items, nextCursor } = pageWhenAsked(projects, request.query, cursors, (project) => ({ createdAt: project.updatedAt, id: project.id }));
       const page = { projects: items.map(toProjectDto), total: projects.length };
       return nextCursor === undefined ? page : { ...page, nextCursor };
@@ -62,7 +57,6 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.post(
     '/',
     {
-      config: CHECKED_BY_STATEMENTS,
       schema: {
         tags: ['projects'],
         summary: 'Create a project',
@@ -73,7 +67,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      const project = await app.services.projects.create(request.caller, request.body);
+      const project = await app.services.projects.create(request.userId, request.body);
       return sendProject(reply, project, 201);
     },
   );
@@ -81,7 +75,6 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.get(
     '/:id',
     {
-      config: CHECKED_BY_STATEMENTS,
       schema: {
         tags: ['projects'],
         summary: 'Read one project',
@@ -93,7 +86,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      const project = await app.services.projects.get(request.caller, request.params.id);
+      const project = await app.services.projects.get(request.userId, request.params.id);
       if (replyIfNotModified(request, reply, projectCaching(project))) return reply;
       return sendProject(reply, project);
     },
@@ -102,7 +95,6 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.put(
     '/:id',
     {
-      config: CHECKED_BY_STATEMENTS,
       schema: {
         tags: ['projects'],
         summary: 'Change the fields sent, leave the others',
@@ -117,7 +109,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     },
     async (request, reply) => {
       const precondition = ifMatchPrecondition(request.headers['if-match']);
-      const project = await app.services.projects.update(request.caller, request.params.id, request.body, precondition);
+      const project = await app.services.projects.update(request.userId, request.params.id, request.body, precondition);
       return sendProject(reply, project);
     },
   );
@@ -125,7 +117,6 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.delete(
     '/:id',
     {
-      config: CHECKED_BY_STATEMENTS,
       schema: {
         tags: ['projects'],
         summary: 'Delete a project permanently, with its versions',
@@ -138,7 +129,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     },
     async (request, reply) => {
       const precondition = ifMatchPrecondition(request.headers['if-match']);
-      await app.services.projects.remove(request.caller, request.params.id, precondition);
+      await app.services.projects.remove(request.userId, request.params.id, precondition);
       return reply.code(204).send(null);
     },
   );
@@ -163,7 +154,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
       },
     },
     async (request, reply) => {
-      const project = await app.services.projects.duplicate(request.caller, request.params.id, request.body);
+      const project = await app.services.projects.duplicate(request.userId, request.params.id, request.body);
       return sendProject(reply, project, 201);
     },
   );
@@ -227,7 +218,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     async (request, reply) => {
       const precondition = ifMatchPrecondition(request.headers['if-match']);
       const { id, version } = request.params;
-      const project = await app.services.projects.restore(request.caller, id, version, precondition);
+      const project = await app.services.projects.restore(request.userId, id, version, precondition);
       return sendProject(reply, project);
     },
   );
@@ -249,7 +240,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
       },
     },
     async function projectDieline(request, reply) {
-      const project = await app.services.projects.get(request.caller, request.params.id);
+      const project = await app.services.projects.get(request.userId, request.params.id);
       const dieline = await app.services.dielines.forProject(project, request.query);
       return sendDieline(request, reply, dieline, PROJECT_DIELINE_CACHE);
     },

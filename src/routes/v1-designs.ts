@@ -16,7 +16,7 @@ import projectRoutes from './projects.js';
 import webhookRoutes from './webhooks.js';
 
 export interface KeyedRouteOptions {
-  /** The onRequest guard that sets request.caller; the JWT guard when absent. */
+  /** The onRequest guard that sets request.userId; the JWT guard when absent. */
   guard?: (request: FastifyRequest) => Promise<void>;
 }
 
@@ -30,7 +30,6 @@ const v1DesignRoutes: FastifyPluginAsyncTypebox = async (app) => {
     if (!user) throw unauthorized(MESSAGES.invalidApiKey);
     request.userId = user.id;
     request.account = user;
-    request.caller = { userId: user.id, tokenGeneration: user.tokenGeneration };
   }
 
   app.addHook('onRoute', (route) => {

@@ -6,7 +6,7 @@ import { apiError, badRequest, conflict, HttpError, MESSAGES, notFound } from '.
 import { RenderError } from '../render/errors.js';
 import { createId, isRecordId } from '../lib/ids.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
-import type { Caller, Project } from '../repositories/projects.js';
+import type { Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
 import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
 import { createExportOptionsCheck, extensionOf, renderExport, type ExportFormat, type ExportRenderers } from './export-render.js';
@@ -212,7 +212,7 @@ export function createExportService(deps: ExportServiceDeps) {
      * lifetime, answered with the export it created then.
      */
     async create(
-      caller: Caller,
+      userId: string,
       projectId: string,
       request: ExportRequest,
       idempotencyKey: string | undefined,
@@ -221,8 +221,8 @@ export function createExportService(deps: ExportServiceDeps) {
       if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest(EXPORT_MESSAGES.idempotencyKeyInvalid);
       const options = request.options ?? {};
       checkOptions(request.format, options);
-      const project = await deps.projects.get(caller, projectId);
-      if ((await repository.unfinishedCount(caller.userId)) >= QUEUED_EXPORTS_LIMIT) {
+      const project = await deps.projects.get(userId, projectId);
+      if ((await repository.unfinishedCount(userId)) >= QUEUED_EXPORTS_LIMIT) {
         throw new HttpError(429, MESSAGES.tooManyExports, QUEUED_EXPORTS_RETRY_AFTER_S);
       }
       const requestDigest = idempotencyKey === undefined
@@ -232,7 +232,7 @@ export function createExportService(deps: ExportServiceDeps) {
       const outcome = await repository.insert(
         {
           id: createId(),
-          userId: caller.userId,
+          userId,
           projectId: project.id,
           projectVersion: project.version,
           format: request.format,

@@ -20,7 +20,6 @@ import { createFileJanitor } from './file-janitor.js';
 import { createFontService } from './fonts.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
-import { createPrintTextureSource } from './project-texture.js';
 import { createMockupService } from './mockups.js';
 import { createProjectService } from './projects.js';
 import { createShareService } from './shares.js';
@@ -49,7 +48,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     fonts,
     config.printImageCache,
   );
-  const models = createModelService(createPrintTextureSource(print));
+  const models = createModelService(print);
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
   const sealer = createSecretSealer(config.apiKeySecret);

@@ -4,7 +4,7 @@
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
 import { FINISH_IDS, getTemplate, type FinishId, type MaterialId, type Template } from '../catalog/index.js';
-import { DielineSizeError, generateDieline, type BoxDimensions } from '../dielines/index.js';
+import { DielineSizeError, type BoxDimensions } from '../dielines/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
@@ -17,7 +17,7 @@ import { LIGHTING_IDS } from '../schemas/projects.js';
 import { strongEtag } from '../lib/entity-tags.js';
 import { projectThicknessMm } from './dielines.js';
 import { containerOptionsKey, containerOptionsOf, requireContainerOptions } from './print-geometry.js';
-import type { ProjectTextureSource } from './project-texture.js';
+import type { PrintService } from './print.js';
 
 export interface RenderedModel {
   contentType: typeof MODEL_CONTENT_TYPE;
@@ -63,7 +63,10 @@ function textureLook(material: MaterialId, finish: FinishId): TextureLook {
   return { substrate: substrateColor(material), surface: { metallic: printed.metallic, roughness: printed.roughness } };
 }
 
-export function createModelService(textures: ProjectTextureSource) {
+/** What a project's model wears: its print (a box's blank, a container's layout), from the print service. */
+export type ProjectTextures = Pick<PrintService, 'texture' | 'imagesIdentity'>;
+
+export function createModelService(textures: ProjectTextures) {
   const cache = new LRUCache<string, RenderedModel>({
     max: MODEL_CACHE_ENTRIES,
     maxSize: MODEL_CACHE_BYTES,
@@ -139,17 +142,9 @@ export function createModelService(textures: ProjectTextureSource) {
       // the cache: a deleted image (on any process) makes a new model without it.
       const images = await textures.imagesIdentity(project);
       const content = createHash('sha256').update(JSON.stringify([project.id, input, state, sizePx, images, containerOptionsKey(template, container)])).digest('base64url');
-      return build(`project:${content}`, input, () =>
-        textures.render({
-          project,
-          sizePx,
-          look: textureLook(input.material, input.finish),
-          ...(signal ? { signal } : {}),
-          ...(template.kind === 'box'
-            ? { dieline: generateDieline(template.id, dimensions, { thicknessMm: input.thicknessMm }) }
-            : { container }),
-        }),
-      );
+      const look = textureLook(input.material, input.finish);
+      const texture = () => textures.texture(project, template.kind === 'box' ? null : container, sizePx, look, signal);
+      return build(`project:${content}`, input, texture);
     },
   };
 }

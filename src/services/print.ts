@@ -225,6 +225,8 @@ export function createPrintService(
     return { template, ...geometry, findings: [], assets, state, fonts: faces, svgFacts };
   }
 
+  const isPlaceable = (prepared: Prepared): prepared is Prepared & { dieline: PrintGeometry['dieline'] } => prepared.dieline !== null;
+
   /** The design on the geometry; a wrapping layout's images repeated across its ends. */
   function place(prepared: Prepared & { dieline: PrintGeometry['dieline'] }) {
     const placement = unwrapPlacement(placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl }));
@@ -232,8 +234,8 @@ export function createPrintService(
   }
 
   function preflightOf(prepared: Prepared, options: StructureOptions = {}): PreflightReport {
-    if (!prepared.dieline) return report(prepared.findings);
-    const placement = place({ ...prepared, dieline: prepared.dieline });
+    if (!isPlaceable(prepared)) return report(prepared.findings);
+    const placement = place(prepared);
     const checked = preflightPlacement(placement, prepared.state.material, prepared.template.materials, options);
     // A container's label is not folded: it has no fold to cross.
     const structure = prepared.template.kind === 'box' ? checked.findings : checked.findings.filter((finding) => finding.code !== 'CROSSES_FOLD');
@@ -278,8 +280,8 @@ export function createPrintService(
     signal?: AbortSignal,
   ): Promise<PreflightReport> {
     const base = preflightOf(prepared, options);
-    if (!prepared.dieline) return base;
-    const placement = place({ ...prepared, dieline: prepared.dieline });
+    if (!isPlaceable(prepared)) return base;
+    const placement = place(prepared);
     const printing = printCondition(condition ?? conditionForMaterial(prepared.state.material));
     const totals = await measuredInk(inkMeasuredAssets(placement), printing, account, signal);
     const profiles = await profileMismatchFindings(placement, printing);
@@ -383,39 +385,34 @@ export function createPrintService(
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, options.bleedMm, part, containers);
             const checked = preflightOf(prepared, { glueAreas: options.glueAreas });
-            if (!checked.ready || !prepared.dieline) throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
-            const input = { placement: place({ ...prepared, dieline: prepared.dieline }), options, imageCache };
-            const body = await renderer.run('print', 'print.pdf', input, project.userId, signal);
+            if (!checked.ready || !isPlaceable(prepared)) {
+              throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
+            }
+            const body = await renderer.run('print', 'print.pdf', { placement: place(prepared), options, imageCache }, project.userId, signal);
             return { body, contentType: 'application/pdf', fileName: printFileName(project, options.colorSpace) };
           }),
       };
     },
 
     /**
-     * The printed blank as a 3D model's texture: exactly the cut blank (no margins, no dieline
-     * lines), `sizePx` on its longer side. Null for a container, a size the style cannot build, or
-     * a design with nothing to print.
+     * The print as a 3D model's texture, `sizePx` on its longer side: a box's cut blank (no
+     * margins, no dieline lines), or a container's print layout over its texture window (the part
+     * the model shows). Unreadable or foreign images are left out; null for a size the style or
+     * layout cannot build, or a design with nothing to print.
      */
-    async texture(project: Project, sizePx: number, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps | null> {
+    async texture(
+      project: Project,
+      container: ContainerOptions | null,
+      sizePx: number,
+      look: TextureLook,
+      signal?: AbortSignal,
+    ): Promise<TextureMaps | null> {
       const files = await ownedFiles(project);
+      const part = container ? { part: 'board' as const } : printedPart(project, {});
       return admission.admit(project.userId, async () => {
-        const prepared = await prepare(project, files, DEFAULT_BLEED_MM, printedPart(project, {}));
-        if (!prepared.dieline) return null;
-        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, undefined, look, project.userId, signal);
-      });
-    },
-
-    /**
-     * A container's print layout as its 3D model's texture: the same layers as the print, over
-     * the layout's texture window (the part the model shows). Unreadable or foreign images are left
-     * out; null for a size the layout cannot be built at or when nothing prints on it.
-     */
-    async containerTexture(project: Project, containers: ContainerOptions, sizePx: number, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps | null> {
-      const files = await ownedFiles(project);
-      return admission.admit(project.userId, async () => {
-        const prepared = await prepare(project, files, DEFAULT_BLEED_MM, { part: 'board' }, containers);
-        if (!prepared.dieline) return null;
-        return textureMaps(place({ ...prepared, dieline: prepared.dieline }), sizePx, prepared.textureWindow, look, project.userId, signal);
+        const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, container ?? {});
+        if (!isPlaceable(prepared)) return null;
+        return textureMaps(place(prepared), sizePx, prepared.textureWindow, look, project.userId, signal);
       });
     },
 
@@ -436,11 +433,11 @@ export function createPrintService(
         render: (signal) =>
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, containers);
-            if (!prepared.dieline) throw badRequest(prepared.findings[0]!.message);
+            if (!isPlaceable(prepared)) throw badRequest(prepared.findings[0]!.message);
             const substrate = substrateColor(prepared.state.material);
             const white = resolveWhite(query.white, prepared.state.material, prepared.state.finish);
             const look = { substrate, effects: 'preview' as const, translucentInk: substrate === null && white === 'none' };
-            return renderer.run('preview', 'print.preview', { placement: place({ ...prepared, dieline: prepared.dieline }), widthPx: width, look }, project.userId, signal);
+            return renderer.run('preview', 'print.preview', { placement: place(prepared), widthPx: width, look }, project.userId, signal);
           }),
       };
     },

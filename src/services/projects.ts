@@ -4,22 +4,17 @@
 // precondition on the project's version).
 import { createId, isRecordId } from '../lib/ids.js';
 import { getTemplate, type Dimensions, type Template } from '../catalog/index.js';
-import { badRequest, forbidden, MESSAGES, notFound, preconditionFailed, unauthorized } from '../errors.js';
+import { badRequest, forbidden, HttpError, MESSAGES, notFound, preconditionFailed } from '../errors.js';
 import type {
-  Caller,
-  CreateOutcome,
-  DeleteOutcome,
   Project,
   ProjectChanges,
   ProjectRepository,
   ProjectState,
   ProjectVersion,
   ProjectVersionSummary,
-  ReadOutcome,
-  RestoreOutcome,
-  Unauthorized,
+  Refused,
   VersionPrecondition,
-  WriteOutcome,
+  Written,
 } from '../repositories/projects.js';
 import { PROJECT_NAME_MAX_LENGTH, type EditorState } from '../schemas/projects.js';
 import { projectLimitFor } from './plans.js';
@@ -112,53 +107,17 @@ function assertProjectId(id: string): void {
   if (!isRecordId(id)) throw notFound(MESSAGES.projectNotFound);
 }
 
-function createdProject(outcome: CreateOutcome | { kind: 'not-found' }): Project {
-  switch (outcome.kind) {
-    case 'created':
-      return outcome.project;
-    case 'limit-reached':
-      throw forbidden(MESSAGES.projectCap);
-    case 'unauthorized':
-      throw unauthorized(MESSAGES.invalidToken);
-    case 'not-found':
-      throw notFound(MESSAGES.projectNotFound);
-  }
-}
+const REFUSALS = {
+  'not-found': () => notFound(MESSAGES.projectNotFound),
+  'precondition-failed': () => preconditionFailed(MESSAGES.projectChanged),
+  'version-not-found': () => notFound(MESSAGES.versionNotFound),
+  'limit-reached': () => forbidden(MESSAGES.projectCap),
+} satisfies Record<string, () => HttpError>;
 
-function foundProject(outcome: ReadOutcome): Project {
-  if (outcome.kind === 'found') return outcome.project;
-  throw outcome.kind === 'unauthorized' ? unauthorized(MESSAGES.invalidToken) : notFound(MESSAGES.projectNotFound);
-}
-
-/** The caller's account is gone or its tokens were revoked: the same 401 as the guard's. */
-const isUnauthorized = (outcome: object): outcome is Unauthorized => 'kind' in outcome && outcome.kind === 'unauthorized';
-
-function writtenProject(outcome: WriteOutcome | { kind: 'version-not-found' }): Project {
-  switch (outcome.kind) {
-    case 'written':
-      return outcome.project;
-    case 'not-found':
-      throw notFound(MESSAGES.projectNotFound);
-    case 'precondition-failed':
-      throw preconditionFailed(MESSAGES.projectChanged);
-    case 'version-not-found':
-      throw notFound(MESSAGES.versionNotFound);
-    case 'unauthorized':
-      throw unauthorized(MESSAGES.invalidToken);
-  }
-}
-
-function deleted(outcome: DeleteOutcome): string[] {
-  switch (outcome.kind) {
-    case 'deleted':
-      return outcome.exportFiles;
-    case 'not-found':
-      throw notFound(MESSAGES.projectNotFound);
-    case 'precondition-failed':
-      throw preconditionFailed(MESSAGES.projectChanged);
-    case 'unauthorized':
-      throw unauthorized(MESSAGES.invalidToken);
-  }
+/** What the repository did, or the answer to why it did not. */
+function accepted<T extends object>(outcome: T | Refused<keyof typeof REFUSALS>): T {
+  if ('refused' in outcome) throw REFUSALS[outcome.refused]();
+  return outcome;
 }
 
 /** Told after a project changed or was deleted (the webhooks); a listener's failure is reported, not thrown. */
@@ -186,9 +145,9 @@ export function createProjectService(projects: ProjectRepository, janitor?: File
   }
 
   /** A written project, announced when something changed. */
-  async function announced(userId: string, outcome: WriteOutcome | RestoreOutcome): Promise<Project> {
-    const project = writtenProject(outcome);
-    if (outcome.kind === 'written' && !outcome.unchanged) {
+  async function announced(userId: string, outcome: Written | Refused<keyof typeof REFUSALS>): Promise<Project> {
+    const { project, changed } = accepted(outcome);
+    if (changed) {
       const { id, name, templateId, version, updatedAt } = project;
       await tell(userId, 'project.updated', { id, name, templateId, version, updatedAt: updatedAt.toISOString() });
     }
@@ -205,49 +164,39 @@ export function createProjectService(projects: ProjectRepository, janitor?: File
       errorReporters.push(report);
     },
 
-    async list(caller: Caller): Promise<Project[]> {
-      const listed = await projects.listOwned(caller);
-      if (isUnauthorized(listed)) throw unauthorized(MESSAGES.invalidToken);
-      return listed;
+    list(userId: string): Promise<Project[]> {
+      return projects.listOwned(userId);
     },
 
-    async create(caller: Caller, input: CreateProjectInput): Promise<Project> {
+    async create(userId: string, input: CreateProjectInput): Promise<Project> {
       const name = normalizeName(input.name);
       const template = requireTemplate(input.templateId);
       const dimensions = resolveDimensions(input, input.artworkJson?.dimensions, template);
       const artworkJson = input.artworkJson ?? defaultEditorState(template, dimensions);
-      const outcome = await projects.createWithinLimit(
-        caller,
-        { id: createId(), userId: caller.userId, name, templateId: template.id, ...dimensions, artworkJson },
-        projectLimitFor,
-      );
-      return createdProject(outcome);
+      const project = { id: createId(), userId, name, templateId: template.id, ...dimensions, artworkJson };
+      return accepted(await projects.createWithinLimit(project, projectLimitFor)).project;
     },
 
     /** A new project with the source's current state (not its history), under the plan's cap. */
-    async duplicate(caller: Caller, id: string, input: DuplicateProjectInput): Promise<Project> {
+    async duplicate(userId: string, id: string, input: DuplicateProjectInput): Promise<Project> {
       const name = input.name === undefined ? undefined : normalizeName(input.name);
       assertProjectId(id);
-      const outcome = await projects.duplicateWithinLimit(
-        caller,
-        id,
-        createId(),
-        (source) => name ?? copyName(source.name),
-        projectLimitFor,
-      );
-      return createdProject(outcome);
+      const nameFor = (source: Project) => name ?? copyName(source.name);
+      return accepted(await projects.duplicateWithinLimit(userId, id, createId(), nameFor, projectLimitFor)).project;
     },
 
-    async get(caller: Caller, id: string): Promise<Project> {
+    async get(userId: string, id: string): Promise<Project> {
       assertProjectId(id);
-      return foundProject(await projects.findOwned(caller, id));
+      const project = await projects.findOwned(userId, id);
+      if (!project) throw notFound(MESSAGES.projectNotFound);
+      return project;
     },
 
     /**
      * Sets exactly the fields sent; nothing is re-resolved. No actual change leaves updatedAt and
      * the version alone; a change records the replaced state as a version first.
      */
-    async update(caller: Caller, id: string, input: UpdateProjectInput, precondition?: VersionPrecondition): Promise<Project> {
+    async update(userId: string, id: string, input: UpdateProjectInput, precondition?: VersionPrecondition): Promise<Project> {
       const wanted: ProjectChanges = {};
       if (input.name !== undefined) wanted.name = normalizeName(input.name);
       if (input.templateId !== undefined) wanted.templateId = requireTemplate(input.templateId).id;
@@ -256,15 +205,15 @@ export function createProjectService(projects: ProjectRepository, janitor?: File
       }
       if (input.artworkJson !== undefined) wanted.artworkJson = input.artworkJson;
       assertProjectId(id);
-      return announced(caller.userId, await projects.updateOwned(caller, id, (current) => changedFields(current, wanted), precondition));
+      return announced(userId, await projects.updateOwned(userId, id, (current) => changedFields(current, wanted), precondition));
     },
 
     /** Deletes the project, its versions and its exports (their files too). */
-    async remove(caller: Caller, id: string, precondition?: VersionPrecondition): Promise<void> {
+    async remove(userId: string, id: string, precondition?: VersionPrecondition): Promise<void> {
       assertProjectId(id);
-      const exportFiles = deleted(await projects.deleteOwned(caller, id, precondition));
+      const { exportFiles } = accepted(await projects.deleteOwned(userId, id, precondition));
       if (exportFiles.length > 0) await janitor?.removeRecorded(exportFiles);
-      await tell(caller.userId, 'project.deleted', { id });
+      await tell(userId, 'project.deleted', { id });
     },
 
     /** The kept versions, newest first. */
@@ -287,10 +236,9 @@ export function createProjectService(projects: ProjectRepository, janitor?: File
      * Brings back every field of a recorded version. Like an update, only what differs is written,
      * and the replaced state is recorded as a version; restoring the current state changes nothing.
      */
-    async restore(caller: Caller, id: string, version: number, precondition?: VersionPrecondition): Promise<Project> {
+    async restore(userId: string, id: string, version: number, precondition?: VersionPrecondition): Promise<Project> {
       assertProjectId(id);
-      const outcome = await projects.restoreOwned(caller, id, version, changedFields, precondition);
-      return announced(caller.userId, outcome);
+      return announced(userId, await projects.restoreOwned(userId, id, version, changedFields, precondition));
     },
   };
 }

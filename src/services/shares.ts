@@ -5,7 +5,7 @@ import { hash, randomBytes } from 'node:crypto';
 import { MESSAGES, notFound } from '../errors.js';
 import type { SecretSealer } from '../lib/secret-sealer.js';
 import { createId, isRecordId } from '../lib/ids.js';
-import type { Caller, Project } from '../repositories/projects.js';
+import type { Project } from '../repositories/projects.js';
 import { ShareTargetMissingError, type SealedShare, type ShareRepository } from '../repositories/shares.js';
 import type { ProjectService } from './projects.js';
 
@@ -40,8 +40,8 @@ export function createShareService(shares: ShareRepository, projects: ProjectSer
 
   return {
     /** 404 for another account's project. `baseUrl`: PUBLIC_BASE_URL, or '' (a relative URL). */
-    async create(caller: Caller, projectId: string, expiresInDays: number | undefined, baseUrl: string): Promise<Share> {
-      const project = await projects.get(caller, projectId);
+    async create(userId: string, projectId: string, expiresInDays: number | undefined, baseUrl: string): Promise<Share> {
+      const project = await projects.get(userId, projectId);
       const id = createId();
       const token = randomBytes(TOKEN_BYTES).toString('base64url');
       const createdAt = new Date();
@@ -63,13 +63,13 @@ export function createShareService(shares: ShareRepository, projects: ProjectSer
       }
     },
 
-    async list(caller: Caller, projectId: string, baseUrl: string): Promise<Share[]> {
-      const project = await projects.get(caller, projectId);
+    async list(userId: string, projectId: string, baseUrl: string): Promise<Share[]> {
+      const project = await projects.get(userId, projectId);
       return (await shares.listForProject(project.userId, project.id)).map((row) => toShare(row, baseUrl));
     },
 
-    async revoke(caller: Caller, projectId: string, shareId: string): Promise<void> {
-      const project = await projects.get(caller, projectId);
+    async revoke(userId: string, projectId: string, shareId: string): Promise<void> {
+      const project = await projects.get(userId, projectId);
       if (!isRecordId(shareId) || !(await shares.deleteOwned(project.userId, project.id, shareId))) {
         throw notFound(MESSAGES.shareNotFound);
       }

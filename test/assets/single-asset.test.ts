@@ -4,7 +4,8 @@ import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
-import { recordFileDeletions } from '../../src/repositories/file-deletions.js';
+import { inTransaction } from '../../src/repositories/driver-sql.js';
+import { deleteRecordingFiles } from '../../src/repositories/file-deletions.js';
 import { thumbnailNameOf } from '../../src/services/assets.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
@@ -149,10 +150,7 @@ describe(`the deletion outbox across failures and restarts (${engineName()})`, (
     const asset = await uploadAsset(first, account, await made.png(30, 30));
     const names = [asset.name, thumbnailNameOf(asset.name)];
     // What DELETE commits, without what it does after the commit: the process "dies" here.
-    await first.db.prisma.$transaction(async (tx) => {
-      await tx.asset.delete({ where: { id: asset.id } });
-      await recordFileDeletions(tx, names);
-    });
+    await deleteRecordingFiles(first.db.sql, 'assets', ['name', 'thumbnailName'], '"id" = $1', [asset.id]);
     await first.close();
     expect(await readdir(config.uploadDir)).toEqual(expect.arrayContaining(names));
 
@@ -174,9 +172,8 @@ describe(`the deletion outbox across failures and restarts (${engineName()})`, (
       const account = await registerAccount(app);
       const asset = await uploadAsset(app, account, await made.png(30, 30));
       await expect(
-        app.db.prisma.$transaction(async (tx) => {
-          await tx.asset.delete({ where: { id: asset.id } });
-          await recordFileDeletions(tx, [asset.name]);
+        inTransaction(app.db.sql, async (tx) => {
+          await deleteRecordingFiles(tx, 'assets', ['name'], '"id" = $1', [asset.id]);
           throw new Error('rolled back');
         }),
       ).rejects.toThrow('rolled back');

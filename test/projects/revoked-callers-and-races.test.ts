@@ -1,8 +1,7 @@
-// The editor's hot project routes check the caller's account inside their own statements instead
-// of a separate read by the guard (plugins/authentication.ts, repositories/projects.ts). A token
-// of a deleted or signed-out account must still get the guard's 401 on every one of them, before
-// any other refusal; and changes decided on a version another write has moved must neither be
-// lost nor skip a recorded version.
+// The editor's hot project routes: a token of a deleted or signed-out account gets the guard's 401
+// on every one of them, before any other refusal (plugins/authentication.ts); and changes decided
+// on a version another write has moved must neither be lost nor skip a recorded version
+// (repositories/projects.ts).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
@@ -11,7 +10,7 @@ import { projectsApi, registerProAccount, type ProjectBody } from './fixtures.js
 
 const INVALID_TOKEN = { statusCode: 401, error: 'Unauthorized', message: 'Invalid or expired token.' };
 
-describe(`project routes that check the account in their own statements (${engineName()})`, () => {
+describe(`project routes for revoked callers and racing writes (${engineName()})`, () => {
   let app: App;
   let api: ReturnType<typeof projectsApi>;
 
@@ -88,7 +87,7 @@ describe(`project routes that check the account in their own statements (${engin
     expect(answers['DELETE /projects/:id (unknown id)']).toBe(404);
   });
 
-  it("does not let one account reach another's project through the joined statements", async () => {
+  it("does not let one account reach another's project", async () => {
     const owner = await registerAccount(app);
     const other = await registerAccount(app);
     const project = await api.created(owner, { name: 'Private', templateId: 'mailer-box' });
