@@ -93,7 +93,12 @@ export interface WebhookDto {
 
 const toDto = (row: WebhookRow): WebhookDto => ({ id: row.id, url: row.url, events: row.events, createdAt: row.createdAt.toISOString() });
 
-export function createWebhookService(repository: WebhookRepository, sealer: SecretSealer, policy: WebhookPolicy, cursors: ListCursorFactory) {
+export function createWebhookService(
+  repository: WebhookRepository,
+  sealer: SecretSealer,
+  policy: WebhookPolicy,
+  cursors: ListCursorFactory,
+) {
   const pokes: Array<() => void> = [];
   const wake = () => {
     for (const poke of pokes) poke();
