@@ -41,6 +41,7 @@ import { inkCoverageFindings, inkMeasuredAssets } from '../print/ink-coverage.js
 import { profileMismatchFindings } from '../print/profile-match.js';
 import type { PrintCondition } from '../print/conditions.js';
 import { LRUCache } from 'lru-cache';
+import { readWhole } from '../lib/read-whole.js';
 import type { FontFace } from '../print/fonts.js';
 import { minimumFindings } from '../print/minimums.js';
 import { svgFacts as readSvgFacts, svgFindings, type SvgFacts } from '../print/svg-findings.js';
@@ -99,10 +100,7 @@ export interface Conditional<T> {
 
 async function readAll(storage: FileStorage, name: string): Promise<Buffer | null> {
   const file = await storage.open(name);
-  if (!file) return null;
-  const chunks: Buffer[] = [];
-  for await (const chunk of file.stream) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
+  return file ? readWhole(file.stream, file.size) : null;
 }
 
 /**
