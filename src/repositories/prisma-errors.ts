@@ -28,14 +28,14 @@ export async function mapUniqueViolation<T>(write: () => Promise<T>): Promise<T>
 }
 
 /**
- * Runs an insert of a row that belongs to an account; a foreign-key failure (P2003: the account
- * was deleted meanwhile) becomes OwnerMissingError.
+ * Runs an insert of a row that belongs to another; a foreign-key failure (P2003: that row was
+ * deleted meanwhile) becomes missing(), by default OwnerMissingError (the account is gone).
  */
-export async function mapOwnerMissing<T>(write: () => Promise<T>): Promise<T> {
+export async function mapOwnerMissing<T>(write: () => Promise<T>, missing: () => Error = () => new OwnerMissingError()): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    if (typeof error === 'object' && error !== null && (error as PrismaKnownError).code === 'P2003') throw new OwnerMissingError();
+    if (typeof error === 'object' && error !== null && (error as PrismaKnownError).code === 'P2003') throw missing();
     throw error;
   }
 }

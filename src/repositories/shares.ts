@@ -2,6 +2,7 @@
 // list shows the link again), never the token itself.
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { EditorState } from '../schemas/projects.js';
+import { mapOwnerMissing } from './prisma-errors.js';
 import type { Project } from './projects.js';
 
 export interface SealedShare {
@@ -31,15 +32,8 @@ export class ShareTargetMissingError extends Error {}
 
 export function createShareRepository(prisma: PrismaClient) {
   return {
-    async create(share: NewShare): Promise<SealedShare> {
-      try {
-        return await prisma.projectShare.create({ data: share, select: shareFields });
-      } catch (error) {
-        if (typeof error === 'object' && error !== null && (error as { code?: unknown }).code === 'P2003') {
-          throw new ShareTargetMissingError();
-        }
-        throw error;
-      }
+    create(share: NewShare): Promise<SealedShare> {
+      return mapOwnerMissing(() => prisma.projectShare.create({ data: share, select: shareFields }), () => new ShareTargetMissingError());
     },
 
     /** The project's links, newest first. */

@@ -41,6 +41,7 @@ import { inkCoverageFindings, inkMeasuredAssets } from '../print/ink-coverage.js
 import { profileMismatchFindings } from '../print/profile-match.js';
 import type { PrintCondition } from '../print/conditions.js';
 import { LRUCache } from 'lru-cache';
+import { readWhole } from '../lib/read-whole.js';
 import type { FontFace } from '../print/fonts.js';
 import { minimumFindings } from '../print/minimums.js';
 import { svgFacts as readSvgFacts, svgFindings, type SvgFacts } from '../print/svg-findings.js';
@@ -52,7 +53,6 @@ import type { PartQuery } from '../schemas/parts.js';
 import type { PreflightQuery } from '../schemas/preflight.js';
 import type { PreviewQuery, PrintQuery } from '../schemas/print.js';
 import type { FileStorage } from '../storage/index.js';
-import { readWhole } from '../lib/read-whole.js';
 import { strongEtag } from '../lib/entity-tags.js';
 import { projectThicknessMm } from './dielines.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
