@@ -67,7 +67,7 @@ const open = async (bytes: Buffer, ignoreIcc = false) =>
  * What a conversion's output depends on besides its inputs: raise it when pdfImage converts the
  * same bytes to anything else, so entries of the image cache made before are no longer found.
  */
-export const CONVERSION_VERSION = 2;
+export const CONVERSION_VERSION = 1;
 /** Smaller images convert in less time than their cache entry takes to write and read back. */
 export const CACHED_FROM_PIXELS = 1_000_000;
 
@@ -118,7 +118,8 @@ export function convertedWidth(widthPx: number, printedWidthMm: number): number 
  * tagged with the profile it carries, sRGB when it carries none) or grey, and a CMYK JPEG in either
  * colour space. Everything else is decoded once, from the profile it carries (sRGB when none): to
  * sRGB (Flate), or through the condition's profile to CMYK (JPEG sources as one DCT stream at
- * `jpegQuality`, flat graphics Flate), resampled when printed finer than RESAMPLE_ABOVE_PPI.
+ * `jpegQuality`, flat graphics Flate), resampled when printed finer than RESAMPLE_ABOVE_PPI; with
+ * `target.cache`, a conversion made before is read from it instead.
  */
 export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, target: ImageTarget, printedWidthMm: number): Promise<PdfImageData> {
   const meta = await (await open(bytes)).metadata();
@@ -147,7 +148,6 @@ export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, target: Imag
   const key = target.cache && meta.width * meta.height >= CACHED_FROM_PIXELS ? await conversionKey(asset, bytes, target, width) : null;
   const cached = key ? await target.cache!.get(key) : null;
   if (cached) return cached;
-  // One ICC transform for an 8-bit RGB image whose profile (when it carries one) lcms can start from.
   const rgb8 = meta.space === 'srgb' && meta.depth === 'uchar';
   const direct = target.colorSpace === 'cmyk' && rgb8 && (!meta.icc || isEmbeddableRgbProfile(meta.icc));
   const converted = await convert({ asset, bytes, hasAlpha: meta.hasAlpha, jpeg }, target, width, direct);
@@ -158,9 +158,9 @@ export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, target: Imag
 /**
  * One pipeline from the file to the stream. To CMYK, `direct` makes it one ICC transform, from the
  * image's own profile (sRGB when none, or when lcms cannot read it) straight to the condition's;
- * otherwise the image is read into sRGB first, as sharp does by default. The CMYK JPEG's Huffman tables are the standard ones:
- * optimising them costs about as much as decoding and separating the photo together, for files
- * about 3 % smaller.
+ * otherwise the image is read into sRGB first, as sharp does by default. The CMYK JPEG's Huffman
+ * tables are the standard ones: optimising them costs about as much as decoding and separating the
+ * photo together, for files about 3 % smaller.
  */
 async function convert(
   source: { asset: ResolvedAsset; bytes: Buffer; hasAlpha: boolean; jpeg: boolean },

@@ -26,6 +26,17 @@ describe('configuration', () => {
     });
   });
 
+  it('keeps converted print images in the OS temp dir, within 1 GiB, unless told otherwise', () => {
+    const base = { DATA_DIR: tempDir() };
+    expect(loadConfig(base).printImageCache).toEqual({ dir: path.join(tmpdir(), 'packaging-print-images'), maxBytes: 1024 * 1024 * 1024 });
+    expect(loadConfig({ ...base, PRINT_IMAGE_CACHE_DIR: 'cache/images', PRINT_IMAGE_CACHE_MB: '50' }).printImageCache).toEqual({
+      dir: path.resolve('cache/images'),
+      maxBytes: 50 * 1024 * 1024,
+    });
+    expect(loadConfig({ ...base, PRINT_IMAGE_CACHE_MB: '0' }).printImageCache).toBeNull();
+    expect(() => loadConfig({ ...base, PRINT_IMAGE_CACHE_MB: '-1' })).toThrow(ConfigError);
+  });
+
   it('listens on every interface in production and wherever HOST says', () => {
     const production = { DATA_DIR: tempDir(), NODE_ENV: 'production', JWT_SECRET: 'x'.repeat(32), API_KEY_SECRET: 'ab'.repeat(32) };
     expect(loadConfig(production).host).toBe('0.0.0.0');
