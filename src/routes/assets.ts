@@ -5,7 +5,7 @@ import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import { ListPageQuery } from '../schemas/paging.js';
 import { pageWhenAsked } from './list-paging.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, MESSAGES } from '../errors.js';

@@ -5,7 +5,7 @@ import { signalOnClientGone } from '../render/index.js';
 import { AssetReply, toAssetDto } from '../schemas/assets.js';
 import { BarcodeBody } from '../schemas/barcodes.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 
 const barcodeRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
   app.addHook('onRequest', options.guard ?? app.authenticate);

@@ -9,7 +9,7 @@ import { badRequest, HttpError, MESSAGES } from '../errors.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
 import { FontListReply, FontParams, FontReply, toFontDto } from '../schemas/fonts.js';
 import { FONT_MESSAGES, MAX_FONT_BYTES } from '../services/fonts.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 
 const FILE_FIELD = 'file';
 const security = [{ bearerAuth: [] }];

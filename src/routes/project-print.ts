@@ -11,7 +11,7 @@ import { errorResponses, IdParams } from '../schemas/common.js';
 import { PreflightQuery } from '../schemas/preflight.js';
 import { PreflightResponse, PreviewQuery, PreviewResponse, PrintQuery, PrintResponse } from '../schemas/print.js';
 import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 
 const security = [{ bearerAuth: [] }];
 // undefined, not null: null would be serialized as JSON "null" on a 304.

@@ -9,14 +9,9 @@ import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
 import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
 import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/templates.js';
 import { strongEtag } from '../services/dielines.js';
+import type { TemplateRoutesOptions } from './context-options.js';
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import templateModelRoutes from './template-model.js';
-
-export interface TemplateRoutesOptions {
-  /** Extra statuses the surrounding context can answer with (401 and 429 on /v1). */
-  contextErrors?: number[];
-  security?: Array<Record<string, string[]>>;
-}
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 

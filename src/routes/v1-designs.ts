@@ -15,11 +15,6 @@ import { projectPreflightRoutes } from './project-print.js';
 import projectRoutes from './projects.js';
 import webhookRoutes from './webhooks.js';
 
-export interface KeyedRouteOptions {
-  /** The onRequest guard that sets request.caller; the JWT guard when absent. */
-  guard?: (request: FastifyRequest) => Promise<void>;
-}
-
 const KEY_SECURITY = [{ apiKey: [] }];
 
 const v1DesignRoutes: FastifyPluginAsyncTypebox = async (app) => {

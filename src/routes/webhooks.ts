@@ -14,7 +14,7 @@ import {
   WebhookListQuery,
   WebhookListReply,
 } from '../schemas/webhooks.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 
 const security = [{ bearerAuth: [] }];
 
