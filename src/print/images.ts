@@ -135,11 +135,28 @@ export async function pdfImage(asset: ResolvedAsset, bytes: Buffer, target: Imag
   if (target.colorSpace === 'cmyk') {
     const cmyk = base.clone().removeAlpha().withIccProfile(target.cmykProfilePath!, { attach: false });
     if (jpeg) {
-      const { data, info } = await cmyk.jpeg({ quality: target.jpegQuality, chromaSubsampling: '4:4:4' }).toBuffer({ resolveWithObject: true });
-      return { width: info.width, height: info.height, colorSpace: 'DeviceCMYK', filter: 'DCTDecode', decode: INVERTED_CMYK, data, ...(smask ? { smask } : {}) };
+      const { data, info } = await cmyk
+        .jpeg({ quality: target.jpegQuality, chromaSubsampling: '4:4:4' })
+        .toBuffer({ resolveWithObject: true });
+      return {
+        width: info.width,
+        height: info.height,
+        colorSpace: 'DeviceCMYK',
+        filter: 'DCTDecode',
+        decode: INVERTED_CMYK,
+        data,
+        ...(smask ? { smask } : {}),
+      };
     }
     const { data, info } = await cmyk.raw().toBuffer({ resolveWithObject: true });
-    return { width: info.width, height: info.height, colorSpace: 'DeviceCMYK', filter: 'FlateDecode', data: await deflate(data), ...(smask ? { smask } : {}) };
+    return {
+      width: info.width,
+      height: info.height,
+      colorSpace: 'DeviceCMYK',
+      filter: 'FlateDecode',
+      data: await deflate(data),
+      ...(smask ? { smask } : {}),
+    };
   }
   const { data, info } = await base.clone().removeAlpha().toColourspace('srgb').raw().toBuffer({ resolveWithObject: true });
   return {
