@@ -5,7 +5,14 @@
 import { symbolOutcome, type BarcodeSpec } from '../barcodes/index.js';
 import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
-import { renderPreviewPng, renderPrintPdf, renderTextureMaps, type Placement, type PrintOptions, type PrintSurface } from '../print/index.js';
+import {
+  renderPreviewPng,
+  renderPrintPdf,
+  renderTextureMaps,
+  type Placement,
+  type PrintOptions,
+  type PrintSurface,
+} from '../print/index.js';
 import type { PreviewOptions, TextureLook } from '../print/preview.js';
 import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
@@ -17,6 +24,19 @@ import type { PrintCondition } from '../print/conditions.js';
 import type { ResolvedAsset } from '../print/types.js';
 import type { FontFace } from '../print/fonts.js';
 import { outlineSvg } from '../print/svg-text.js';
+
+interface PreviewTask {
+  placement: Placement<PrintSurface>;
+  widthPx: number;
+  look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'>;
+}
+
+interface TextureTask {
+  placement: Placement<PrintSurface>;
+  sizePx: number;
+  window?: Bounds;
+  look: TextureLook;
+}
 
 export const TASKS = {
   /**
@@ -39,8 +59,7 @@ export const TASKS = {
   /** A checked barcode request's symbol (BWIPP's encoding takes up to a second for a long QR code). */
   'barcode.make': ({ spec }: { spec: BarcodeSpec }) => symbolOutcome(spec),
   'print.pdf': ({ placement, options }: { placement: Placement; options: PrintOptions }) => renderPrintPdf(placement, options),
-  'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'> }) =>
-    renderPreviewPng(placement, widthPx, look),
+  'print.preview': ({ placement, widthPx, look }: PreviewTask) => renderPreviewPng(placement, widthPx, look),
   /** A blank laid out n-up on a press sheet, and that sheet as a PDF or its n-up die as DXF or CF2 when asked. */
   'sheet.layout': async ({ dieline, sheet, file }: { dieline: Dieline; sheet: SheetSpec; file: 'pdf' | 'dxf' | 'cf2' | null }) => {
     const layout = layoutSheet(blankShape(dieline), sheet);
@@ -51,8 +70,7 @@ export const TASKS = {
   },
   /** The preflight's image work: each raster image's highest total ink in the condition. */
   'print.inkCoverage': ({ assets, condition }: { assets: ResolvedAsset[]; condition: PrintCondition }) => measureInk(assets, condition),
-  'print.texture': ({ placement, sizePx, window, look }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds; look: TextureLook }) =>
-    renderTextureMaps(placement, sizePx, window, look),
+  'print.texture': ({ placement, sizePx, window, look }: TextureTask) => renderTextureMaps(placement, sizePx, window, look),
 } as const;
 
 export type Tasks = typeof TASKS;

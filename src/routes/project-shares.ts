@@ -49,7 +49,12 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
     async function listShares(request) {
       const shares = await app.services.shares.list(request.caller, request.params.id, baseUrl);
       const list = `shares:${request.params.id}`;
-      const { items, nextCursor } = pageWhenAsked(shares, request.query, () => app.services.listCursors(list, request.caller.userId), (share) => share);
+      const { items, nextCursor } = pageWhenAsked(
+        shares,
+        request.query,
+        () => app.services.listCursors(list, request.caller.userId),
+        (share) => share,
+      );
       return nextCursor === undefined ? { shares: items.map(toShareDto) } : { shares: items.map(toShareDto), nextCursor };
     },
   );

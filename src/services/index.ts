@@ -55,7 +55,13 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     storage,
     // Object storage hands out its own presigned URLs; the local disk's files are served by the service.
     links: storage.presign
-      ? { urlFor: (row) => storage.presign!(row.fileName, row.expiresAt, { fileName: row.downloadName ?? row.fileName, contentType: row.contentType ?? 'application/octet-stream' }) }
+      ? {
+          urlFor: (row) =>
+            storage.presign!(row.fileName, row.expiresAt, {
+              fileName: row.downloadName ?? row.fileName,
+              contentType: row.contentType ?? 'application/octet-stream',
+            }),
+        }
       : downloadLinks,
     cursorSecret: config.jwtSecret,
     attempts: config.exports.attempts,

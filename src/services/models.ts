@@ -85,7 +85,12 @@ export function createModelService(textures: ProjectTextureSource) {
       if (error instanceof DielineSizeError) throw badRequest(error.message);
       throw error;
     }
-    const model: RenderedModel = { contentType: MODEL_CONTENT_TYPE, fileName: fileName(input.templateId, input.dimensions), body, etag: strongEtag(body) };
+    const model: RenderedModel = {
+      contentType: MODEL_CONTENT_TYPE,
+      fileName: fileName(input.templateId, input.dimensions),
+      body,
+      etag: strongEtag(body),
+    };
     cache.set(key, model);
     return model;
   }
@@ -137,7 +142,9 @@ export function createModelService(textures: ProjectTextureSource) {
       // Everything the texture reads, the project row and which of its images still exist, keys
       // the cache: a deleted image (on any process) makes a new model without it.
       const images = await textures.imagesIdentity(project);
-      const content = createHash('sha256').update(JSON.stringify([project.id, input, state, sizePx, images, containerOptionsKey(template, container)])).digest('base64url');
+      const content = createHash('sha256')
+        .update(JSON.stringify([project.id, input, state, sizePx, images, containerOptionsKey(template, container)]))
+        .digest('base64url');
       return build(`project:${content}`, input, () =>
         textures.render({
           project,

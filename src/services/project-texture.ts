@@ -35,7 +35,13 @@ export interface PrintTextureRenderer {
   /** The printed blank of a box project. */
   texture(project: Project, sizePx: number, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps | null>;
   /** A container project's print layout, over the part the model shows. */
-  containerTexture(project: Project, options: ContainerOptions, sizePx: number, look: TextureLook, signal?: AbortSignal): Promise<TextureMaps | null>;
+  containerTexture(
+    project: Project,
+    options: ContainerOptions,
+    sizePx: number,
+    look: TextureLook,
+    signal?: AbortSignal,
+  ): Promise<TextureMaps | null>;
   /** The identity of each image the design names (see ProjectTextureSource.imagesIdentity). */
   imagesIdentity(project: Project): Promise<string>;
 }

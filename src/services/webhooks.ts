@@ -96,7 +96,12 @@ export interface WebhookDto {
 
 const toDto = (row: WebhookRow): WebhookDto => ({ id: row.id, url: row.url, events: row.events, createdAt: row.createdAt.toISOString() });
 
-export function createWebhookService(repository: WebhookRepository, sealer: ApiKeySealer, policy: WebhookPolicy, cursors: ListCursorFactory) {
+export function createWebhookService(
+  repository: WebhookRepository,
+  sealer: ApiKeySealer,
+  policy: WebhookPolicy,
+  cursors: ListCursorFactory,
+) {
   const pokes: Array<() => void> = [];
   const wake = () => {
     for (const poke of pokes) poke();
@@ -127,13 +132,19 @@ export function createWebhookService(repository: WebhookRepository, sealer: ApiK
       const id = createId();
       const secret = `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
       const events = [...new Set(input.events)];
-      const row = await repository.createCapped({ id, userId, url: input.url, events, sealedSecret: sealer.seal(secret, id) }, WEBHOOKS_PER_ACCOUNT);
+      const row = await repository.createCapped(
+        { id, userId, url: input.url, events, sealedSecret: sealer.seal(secret, id) },
+        WEBHOOKS_PER_ACCOUNT,
+      );
       if (row === 'limit-reached') throw conflict(WEBHOOK_MESSAGES.limit);
       return { ...toDto(row), secret };
     },
 
     /** Newest first; a page (with nextCursor) when `limit` is given. */
-    async list(userId: string, query: { limit?: number; cursor?: string } = {}): Promise<{ webhooks: WebhookDto[]; nextCursor?: string | null }> {
+    async list(
+      userId: string,
+      query: { limit?: number; cursor?: string } = {},
+    ): Promise<{ webhooks: WebhookDto[]; nextCursor?: string | null }> {
       if (query.limit === undefined && query.cursor === undefined) return { webhooks: (await repository.list(userId)).map(toDto) };
       const listCursors = cursors('webhooks', userId);
       const after = query.cursor === undefined ? null : listCursors.decode(query.cursor);
@@ -156,7 +167,11 @@ export function createWebhookService(repository: WebhookRepository, sealer: ApiK
       const rows = await repository.deliveries(id, { limit: paged ? limit + 1 : limit, after });
       const { page, nextCursor } = pageOf(rows, limit, listCursors);
       return {
-        deliveries: page.map((row) => ({ ...row, nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString() })),
+        deliveries: page.map((row) => ({
+          ...row,
+          nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+          createdAt: row.createdAt.toISOString(),
+        })),
         ...(paged ? { nextCursor } : {}),
       };
     },
@@ -165,8 +180,15 @@ export function createWebhookService(repository: WebhookRepository, sealer: ApiK
     async sendTest(userId: string, id: string): Promise<QueuedMessageDto> {
       const webhook = await owned(userId, id);
       const timestamp = new Date();
-      const payload = JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: timestamp.toISOString(), data: { webhook: { id: webhook.id } } });
-      const message = await repository.enqueueOne({ id: `msg_${createId()}`, webhookId: webhook.id, event: WEBHOOK_TEST_EVENT, exportId: null, payload }, timestamp);
+      const payload = JSON.stringify({
+        type: WEBHOOK_TEST_EVENT,
+        timestamp: timestamp.toISOString(),
+        data: { webhook: { id: webhook.id } },
+      });
+      const message = await repository.enqueueOne(
+        { id: `msg_${createId()}`, webhookId: webhook.id, event: WEBHOOK_TEST_EVENT, exportId: null, payload },
+        timestamp,
+      );
       wake();
       return messageDto(message);
     },
