@@ -39,7 +39,8 @@ if (config.database.kind === 'embedded') {
   console.error(
     existsSync(dir)
       ? `Embedded PostgreSQL (PGlite) in ${dir}; starting…`
-      : `First start: creating the embedded PostgreSQL (PGlite) database in ${dir} and applying migrations. This takes up to 30 s once; later starts take a few seconds. Set DATABASE_URL to use a PostgreSQL server instead.`,
+      : `First start: creating the embedded PostgreSQL (PGlite) database in ${dir} and applying migrations. ` +
+        `This takes up to 30 s once; later starts take a few seconds. Set DATABASE_URL to use a PostgreSQL server instead.`,
   );
 }
 
@@ -61,11 +62,15 @@ const app = await (async () => {
       budgetMs: config.s3StartupRetryMs,
       retryable: isStorageUnreachable,
       onRetry: ({ attempt, delayMs, error }) =>
-        console.error(`Object storage unreachable at start-up (attempt ${attempt}): ${describeStorageError(error)}; retrying in ${delayMs} ms.`),
+        console.error(
+          `Object storage unreachable at start-up (attempt ${attempt}): ${describeStorageError(error)}; retrying in ${delayMs} ms.`,
+        ),
     }).catch(async (error: unknown) => {
       await database?.close().catch(() => undefined);
       // No cause attached: the database hint below must not read the network error as its own.
-      throw new Error(`Object storage unreachable (gave up after S3_STARTUP_RETRY_MS=${config.s3StartupRetryMs}): ${describeStorageError(error)}`);
+      throw new Error(
+        `Object storage unreachable (gave up after S3_STARTUP_RETRY_MS=${config.s3StartupRetryMs}): ${describeStorageError(error)}`,
+      );
     });
   }
   if (database) return buildApp(config, { database, ownsDatabase: true, logStream });

@@ -75,7 +75,10 @@ function checkDate(ai: string, value: string): void {
 }
 
 /** AIs of a predefined length (by their first two digits): no FNC1 separator follows them. */
-const PREDEFINED_LENGTH = new Set(['00', '01', '02', '03', '04', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20', '31', '32', '33', '34', '35', '36', '41']);
+const PREDEFINED_LENGTH = new Set([
+  '00', '01', '02', '03', '04', '11', '12', '13', '14', '15', '16', '17', '18', '19', '20',
+  '31', '32', '33', '34', '35', '36', '41',
+]);
 
 /** A GS1-128 symbol holds at most this many data characters (GS1 General Specifications §5.4.1). */
 export const GS1_128_MAX_DATA_CHARACTERS = 48;

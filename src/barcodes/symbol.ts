@@ -40,7 +40,14 @@ const LINEAR: Partial<Record<BarcodeType, LinearLayout>> = {
   upca: { bcid: 'upca', quiet: [9, 9], barHeight: 22.85 / 0.33, height: 25.93 / 0.33, heightWithoutText: 22.85 / 0.33 + 5 },
   upce: { bcid: 'upce', quiet: [9, 7], barHeight: 22.85 / 0.33, height: 25.93 / 0.33, heightWithoutText: 22.85 / 0.33 + 5 },
   ean8: { bcid: 'ean8', quiet: [7, 7], barHeight: 18.23 / 0.33, height: 21.31 / 0.33, heightWithoutText: 18.23 / 0.33 + 5 },
-  itf14: { bcid: 'itf14', quiet: [10, 10], barHeight: 31.75 / 1.016, height: 31.75 / 1.016 + 8 + 12, heightWithoutText: 31.75 / 1.016 + 8, bearer: 4 },
+  itf14: {
+    bcid: 'itf14',
+    quiet: [10, 10],
+    barHeight: 31.75 / 1.016,
+    height: 31.75 / 1.016 + 8 + 12,
+    heightWithoutText: 31.75 / 1.016 + 8,
+    bearer: 4,
+  },
   'gs1-128': { bcid: 'gs1-128', quiet: [10, 10], barHeight: 31.75 / 0.495, height: 31.75 / 0.495 + 12, heightWithoutText: 31.75 / 0.495 },
 };
 
@@ -164,7 +171,14 @@ function finish(spec: BarcodeSpec, viewBox: Box, unitsPerModule: number, paths: 
   const round = (n: number) => Math.round(n * 1000) / 1000;
   return {
     svg: svgDocument(viewBox, widthMm, heightMm, paths),
-    facts: { type: spec.type, data: spec.data, magnification: spec.magnification, moduleMm: round(spec.moduleMm), widthMm: round(widthMm), heightMm: round(heightMm) },
+    facts: {
+      type: spec.type,
+      data: spec.data,
+      magnification: spec.magnification,
+      moduleMm: round(spec.moduleMm),
+      widthMm: round(widthMm),
+      heightMm: round(heightMm),
+    },
   };
 }
 

@@ -16,7 +16,9 @@ export const EAN_UPC_NOMINAL_X_MM = 0.33;
 export const MAGNIFICATION_RANGE = { min: 0.8, max: 2.0, default: 1 } as const;
 
 /** Module (X-dimension) ranges and defaults in mm of the types sized by module. */
-export const MODULE_RANGES: Readonly<Record<Exclude<BarcodeType, 'ean13' | 'ean8' | 'upca' | 'upce'>, { min: number; max: number; default: number }>> = {
+export const MODULE_RANGES: Readonly<
+  Record<Exclude<BarcodeType, 'ean13' | 'ean8' | 'upca' | 'upce'>, { min: number; max: number; default: number }>
+> = {
   itf14: { min: 0.495, max: 1.016, default: 1.016 },
   'gs1-128': { min: 0.25, max: 1.016, default: 0.495 },
   'gs1-datamatrix': { min: 0.25, max: 1.0, default: 0.5 },

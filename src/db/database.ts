@@ -166,7 +166,10 @@ function discardingFailedConnections(adapter: SqlDriverAdapter): SqlDriverAdapte
   return wrapped;
 }
 
-async function openEmbedded({ dataDir, initialDump }: Extract<DatabaseTarget, { kind: 'embedded' }>, user: DirectoryUser): Promise<Database> {
+async function openEmbedded(
+  { dataDir, initialDump }: Extract<DatabaseTarget, { kind: 'embedded' }>,
+  user: DirectoryUser,
+): Promise<Database> {
   const inMemory = dataDir.startsWith('memory://');
   // Before anything touches the directory: another process holding it means nothing is opened.
   const unlock = inMemory

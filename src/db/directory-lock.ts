@@ -19,7 +19,9 @@ export class DirectoryLockedError extends Error {
     readonly holder: LockHolder,
   ) {
     const by = holder.port === null ? `${holder.command} (pid ${holder.pid})` : `a server (pid ${holder.pid}, port ${holder.port})`;
-    super(`The embedded database directory ${dataDir} is in use by ${by}. Two processes on one directory would corrupt it: nothing was opened.`);
+    super(
+      `The embedded database directory ${dataDir} is in use by ${by}. Two processes on one directory would corrupt it: nothing was opened.`,
+    );
     this.name = 'DirectoryLockedError';
   }
 }

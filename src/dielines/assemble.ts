@@ -80,7 +80,9 @@ export function assembleDieline(input: AssembleInput): Dieline {
       }
     }
   }
-  for (const slit of geometry.slits ?? []) paths.push(openPath('cut', [place(slit.from), place(slit.to)], { role: 'slit', pieceId: slit.pieceId }));
+  for (const slit of geometry.slits ?? []) {
+    paths.push(openPath('cut', [place(slit.from), place(slit.to)], { role: 'slit', pieceId: slit.pieceId }));
+  }
   for (const [from, to] of geometry.creases) {
     const points = [place(from), place(to)];
     paths.push({ type: 'crease', closed: false, points, d: pathData(points, false) });

@@ -65,7 +65,10 @@ function circumcenter(a: Point, b: Point, c: Point): Point | null {
   const a2 = a[0] * a[0] + a[1] * a[1];
   const b2 = b[0] * b[0] + b[1] * b[1];
   const c2 = c[0] * c[0] + c[1] * c[1];
-  return [(a2 * (b[1] - c[1]) + b2 * (c[1] - a[1]) + c2 * (a[1] - b[1])) / d, (a2 * (c[0] - b[0]) + b2 * (a[0] - c[0]) + c2 * (b[0] - a[0])) / d];
+  return [
+    (a2 * (b[1] - c[1]) + b2 * (c[1] - a[1]) + c2 * (a[1] - b[1])) / d,
+    (a2 * (c[0] - b[0]) + b2 * (a[0] - c[0]) + c2 * (b[0] - a[0])) / d,
+  ];
 }
 
 /** An arc through `run` (at least three points), or null when the points are not on one circle. */
@@ -82,7 +85,10 @@ function fitArc(run: readonly Point[], closedLoop: boolean): ArcSegment | null {
   for (let i = 1; i < run.length; i++) {
     const a = run[i - 1]!;
     const b = run[i]!;
-    sweep += Math.atan2((a[0] - center[0]) * (b[1] - center[1]) - (a[1] - center[1]) * (b[0] - center[0]), (a[0] - center[0]) * (b[0] - center[0]) + (a[1] - center[1]) * (b[1] - center[1]));
+    sweep += Math.atan2(
+      (a[0] - center[0]) * (b[1] - center[1]) - (a[1] - center[1]) * (b[0] - center[0]),
+      (a[0] - center[0]) * (b[0] - center[0]) + (a[1] - center[1]) * (b[1] - center[1]),
+    );
   }
   if (closedLoop) sweep = Math.sign(sweep) * 2 * Math.PI;
   return { kind: 'arc', start: first, end: closedLoop ? first : last, center, radius, ccw: sweep > 0, sweep };

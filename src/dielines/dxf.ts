@@ -39,7 +39,8 @@ const degrees = (radians: number): number => ((radians * 180) / Math.PI + 360) %
 
 export function dxfEntity(out: string[], layer: string, segment: CurveSegment): void {
   if (segment.kind === 'line') {
-    pairs(out, 0, 'LINE', 8, layer, 10, n(segment.start[0]), 20, n(segment.start[1]), 30, 0, 11, n(segment.end[0]), 21, n(segment.end[1]), 31, 0);
+    const [[x1, y1], [x2, y2]] = [segment.start, segment.end];
+    pairs(out, 0, 'LINE', 8, layer, 10, n(x1), 20, n(y1), 30, 0, 11, n(x2), 21, n(y2), 31, 0);
     return;
   }
   const [cx, cy] = segment.center;

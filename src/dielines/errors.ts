@@ -1,5 +1,6 @@
 /** Parameters a size error can name. */
-export type DielineParameter = 'widthMm' | 'heightMm' | 'depthMm' | 'thicknessMm' | 'bleedMm' | 'turnInMm' | 'lidHeightMm' | 'nicks' | 'nickWidthMm';
+export type DielineParameter =
+  'widthMm' | 'heightMm' | 'depthMm' | 'thicknessMm' | 'bleedMm' | 'turnInMm' | 'lidHeightMm' | 'nicks' | 'nickWidthMm';
 
 /** Base class so callers can catch every dieline error at once. */
 export class DielineError extends Error {
@@ -23,7 +24,10 @@ export class DielineOptionError extends DielineError {
   readonly option: string;
 
   constructor(option: string, templates: readonly string[]) {
-    const list = templates.length > 1 ? `${templates.slice(0, -1).join(', ')} and ${templates[templates.length - 1]}` : templates[0] ?? 'no template';
+    const list =
+      templates.length > 1
+        ? `${templates.slice(0, -1).join(', ')} and ${templates[templates.length - 1]}`
+        : (templates[0] ?? 'no template');
     super(`${option} applies to ${list}.`);
     this.option = option;
   }

@@ -52,7 +52,11 @@ function nickSpec(structure: StructureOptions): NickSpec | undefined {
   const count = structure.nicks ?? 0;
   const width = structure.nickWidthMm ?? DEFAULT_NICK_WIDTH_MM;
   if (!Number.isInteger(count) || count < NICK_COUNT_LIMITS.min || count > NICK_COUNT_LIMITS.max) {
-    throw new DielineSizeError('nicks', `nicks must be a whole number from ${NICK_COUNT_LIMITS.min} to ${NICK_COUNT_LIMITS.max}.`, 'invalid');
+    throw new DielineSizeError(
+      'nicks',
+      `nicks must be a whole number from ${NICK_COUNT_LIMITS.min} to ${NICK_COUNT_LIMITS.max}.`,
+      'invalid',
+    );
   }
   requireInRange('nickWidthMm', width, NICK_WIDTH_LIMITS, 'a nick');
   return count > 0 ? { count, width } : undefined;

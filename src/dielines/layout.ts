@@ -470,7 +470,12 @@ function candidatesFor(shape: BlankShape, quarter: 0 | 90, sheet: Required<Sheet
   // Side by side within a row: the same drop, across (x and y swapped).
   const across = (upper: BlankShape, lower: BlankShape): number =>
     Math.max(
-      dropOffset(prepare(transpose(upper.outlines), upper.height, upper.width, reach), prepare(transpose(lower.outlines), lower.height, lower.width, reach), 0, gap),
+      dropOffset(
+        prepare(transpose(upper.outlines), upper.height, upper.width, reach),
+        prepare(transpose(lower.outlines), lower.height, lower.width, reach),
+        0,
+        gap,
+      ),
       1e-3,
     );
   const pitch = across(a, a);
@@ -496,7 +501,8 @@ function candidatesFor(shape: BlankShape, quarter: 0 | 90, sheet: Required<Sheet
     [quarter, prepare(transpose(a.outlines), a.height, a.width, reach)],
     [turned, prepare(transpose(b.outlines), b.height, b.width, reach)],
   ]);
-  const acrossAt = (upper: Turn, lower: Turn, dy: number): number => Math.max(dropOffset(transposed.get(upper)!, transposed.get(lower)!, dy, gap), 1e-3);
+  const acrossAt = (upper: Turn, lower: Turn, dy: number): number =>
+    Math.max(dropOffset(transposed.get(upper)!, transposed.get(lower)!, dy, gap), 1e-3);
   const usable = usableHeight - a.height;
   const pairs: { pair: RowPattern; step: number; rough: Candidate }[] = [];
   for (const [first, second] of [
@@ -551,7 +557,12 @@ export function layoutSheet(shape: BlankShape, spec: SheetSpec): SheetLayout {
     .filter((c) => c.count > 0);
   if (candidates.length === 0) throw new BlankTooLargeError();
   // Stable: among equal counts the earlier (grid first, 0° first, smaller shift) is kept.
-  const ranked = candidates.map((candidate, index) => ({ candidate, index })).sort((p, q) => q.candidate.count - p.candidate.count || Number(q.candidate.grid ?? false) - Number(p.candidate.grid ?? false) || p.index - q.index);
+  const ranked = candidates
+    .map((candidate, index) => ({ candidate, index }))
+    .sort((p, q) => {
+      const grid = Number(q.candidate.grid ?? false) - Number(p.candidate.grid ?? false);
+      return q.candidate.count - p.candidate.count || grid || p.index - q.index;
+    });
   const area = shape.outlines.reduce((sum, outline) => sum + polygonArea(outline), 0);
   for (const { candidate } of ranked) {
     if (!separated(shape, candidate.copies, sheet.gapMm)) continue;

@@ -121,7 +121,8 @@ export async function renderDielinePdf(dieline: Dieline): Promise<Buffer> {
   const PDFDocument = await pdfDocumentClass();
   const { artboard, blank } = dieline;
   const { inside } = dieline.dimensions;
-  const title = `${dieline.styleName}, inside ${formatNumber(inside.widthMm)} x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;
+  const title = `${dieline.styleName}, inside ${formatNumber(inside.widthMm)} ` +
+    `x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;
   const doc = new PDFDocument({
     size: [artboard.width * POINTS_PER_MM, artboard.height * POINTS_PER_MM],
     margin: 0,

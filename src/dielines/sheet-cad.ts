@@ -52,7 +52,9 @@ function sheetSegments(dieline: Dieline, layout: SheetLayout): { type: DielinePa
  * Straight cuts on a common line merged so overlapping stretches are drawn once; arcs and the
  * other rules as they are (identical arcs once).
  */
-export function shareKnives(items: readonly { type: DielinePathType; segment: CurveSegment }[]): { type: DielinePathType; segment: CurveSegment }[] {
+export function shareKnives(
+  items: readonly { type: DielinePathType; segment: CurveSegment }[],
+): { type: DielinePathType; segment: CurveSegment }[] {
   const lines = new Map<string, { u: Point; origin: Point; spans: [number, number][] }>();
   const out: { type: DielinePathType; segment: CurveSegment }[] = [];
   const arcs = new Set<string>();
@@ -112,13 +114,22 @@ export function renderSheetDxf(dieline: Dieline, layout: SheetLayout, gapMm: num
         out.push('0', 'INSERT', '8', '0', '2', BLOCK, '10', n(place.x), '20', n(place.y), '30', '0', '50', n(place.angle));
       }
     };
-    return dxfDocument(`${dieline.styleName}, ${layout.count} up`, layersOf(blank), extents, [extents.width, extents.height], write, { name: BLOCK, items: blank });
+    return dxfDocument(`${dieline.styleName}, ${layout.count} up`, layersOf(blank), extents, [extents.width, extents.height], write, {
+      name: BLOCK,
+      items: blank,
+    });
   }
   const items = shareKnives(sheetSegments(dieline, layout));
   const write: DxfWriter = (out) => {
     for (const { type, segment } of items) dxfEntity(out, DXF_LAYERS[type]!.name, segment);
   };
-  return dxfDocument(`${dieline.styleName}, ${layout.count} up, common-line cutting`, layersOf(items), extents, [extents.width, extents.height], write);
+  return dxfDocument(
+    `${dieline.styleName}, ${layout.count} up, common-line cutting`,
+    layersOf(items),
+    extents,
+    [extents.width, extents.height],
+    write,
+  );
 }
 
 function layersOf(items: readonly { type: DielinePathType }[]): DielinePathType[] {

@@ -85,9 +85,14 @@ export function renderDielineSvg(dieline: Dieline, options: SvgRenderOptions = {
   const size = `${formatNumber(inside.widthMm)} x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;
   const lines: string[] = [
     '<?xml version="1.0" encoding="UTF-8"?>',
-    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${formatNumber(artboard.width)}mm" height="${formatNumber(artboard.height)}mm" viewBox="${[artboard.x, artboard.y, artboard.width, artboard.height].map(formatNumber).join(' ')}" data-template-id="${escapeXml(dieline.templateId)}" data-style="${escapeXml(dieline.style)}">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" version="1.1" width="${formatNumber(artboard.width)}mm" ` +
+      `height="${formatNumber(artboard.height)}mm" ` +
+      `viewBox="${[artboard.x, artboard.y, artboard.width, artboard.height].map(formatNumber).join(' ')}" ` +
+      `data-template-id="${escapeXml(dieline.templateId)}" data-style="${escapeXml(dieline.style)}">`,
     `<title>${escapeXml(`${dieline.styleName}, inside ${size}`)}</title>`,
-    `<desc>${escapeXml(`Units: mm. Board ${formatNumber(dieline.thicknessMm)} mm, bleed ${formatNumber(dieline.bleedMm)} mm, blank ${formatNumber(dieline.blank.width)} x ${formatNumber(dieline.blank.height)} mm. Printed side up.`)}</desc>`,
+    `<desc>` +
+      `${escapeXml(`Units: mm. Board ${formatNumber(dieline.thicknessMm)} mm, bleed ${formatNumber(dieline.bleedMm)} mm, ` +
+        `blank ${formatNumber(dieline.blank.width)} x ${formatNumber(dieline.blank.height)} mm. Printed side up.`)}</desc>`,
   ];
   if (options.panels !== false) {
     lines.push('<g id="panels" fill="none" stroke="none">');
@@ -97,7 +102,8 @@ export function renderDielineSvg(dieline: Dieline, options: SvgRenderOptions = {
       for (let k = 2; used.has(id); k++) id = `${xmlId('panel', panel.id)}-${k}`;
       used.add(id);
       lines.push(
-        `<polygon id="${escapeXml(id)}" data-panel-id="${escapeXml(panel.id)}" data-role="${escapeXml(panel.role)}" points="${pointsAttribute(panel.polygon)}"><title>${escapeXml(panel.name)}</title></polygon>`,
+        `<polygon id="${escapeXml(id)}" data-panel-id="${escapeXml(panel.id)}" data-role="${escapeXml(panel.role)}" ` +
+          `points="${pointsAttribute(panel.polygon)}"><title>${escapeXml(panel.name)}</title></polygon>`,
       );
     }
     lines.push('</g>');
@@ -109,7 +115,8 @@ export function renderDielineSvg(dieline: Dieline, options: SvgRenderOptions = {
     const style = LAYER_STYLES[type];
     const dash = style.dash ? ` stroke-dasharray="${style.dash}"` : '';
     lines.push(
-      `<g id="${type}" data-label="${style.label}" fill="none" stroke="${style.stroke}" stroke-width="${style.widthMm}" stroke-linejoin="round"${dash}>`,
+      `<g id="${type}" data-label="${style.label}" fill="none" stroke="${style.stroke}" ` +
+        `stroke-width="${style.widthMm}" stroke-linejoin="round"${dash}>`,
     );
     for (const path of paths) lines.push(pathElement(path));
     lines.push('</g>');

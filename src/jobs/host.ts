@@ -31,11 +31,24 @@ export function createJobHost({ config, services, role, metrics, onError, onAtte
   const producer = role === 'web' && config.redis ? createExportQueue(config.redis.url, config.exports) : null;
   const runner =
     role === 'web' && !config.redis
-      ? createInProcessRunner({ exports: services.exports, repository: repositories.exports, concurrency: config.exports.concurrency, scanMs: SCAN_MS, onError })
+      ? createInProcessRunner({
+          exports: services.exports,
+          repository: repositories.exports,
+          concurrency: config.exports.concurrency,
+          scanMs: SCAN_MS,
+          onError,
+        })
       : null;
   const worker =
     role === 'worker' && config.redis
-      ? createExportWorker({ redisUrl: config.redis.url, settings: config.exports, exports: services.exports, repository: repositories.exports, onError, onAttempt })
+      ? createExportWorker({
+          redisUrl: config.redis.url,
+          settings: config.exports,
+          exports: services.exports,
+          repository: repositories.exports,
+          onError,
+          onAttempt,
+        })
       : null;
   const stamp = worker && config.redis ? createWorkerStamp(config.redis.url, config.exports.queuePrefix, onError) : null;
   const workerCount = producer && config.redis ? createWorkerCount(config.redis.url, config.exports.queuePrefix) : null;
@@ -60,7 +73,9 @@ export function createJobHost({ config, services, role, metrics, onError, onAtte
       })
     : null;
   if (dispatcher) services.webhooks.onEnqueued(dispatcher.poke);
-  if (metrics && renders) services.exports.onJobDuration((format, outcome, seconds) => metrics.jobDuration.observe({ format, outcome }, seconds));
+  if (metrics && renders) {
+    services.exports.onJobDuration((format, outcome, seconds) => metrics.jobDuration.observe({ format, outcome }, seconds));
+  }
 
   let sweepTimer: NodeJS.Timeout | null = null;
   let stopped = false;

@@ -41,7 +41,11 @@ export function signStandardWebhook(secret: string, id: string, timestampSeconds
 }
 
 /** One POST; resolves with the status, or null after a timeout or a connection failure. */
-async function post(message: MessageRow, secret: string, options: DispatcherOptions): Promise<{ status: number | null; outcome: DeliveryOutcome }> {
+async function post(
+  message: MessageRow,
+  secret: string,
+  options: DispatcherOptions,
+): Promise<{ status: number | null; outcome: DeliveryOutcome }> {
   let target: Awaited<ReturnType<typeof resolveWebhookUrl>>;
   try {
     target = await resolveWebhookUrl(message.url, options.policy);

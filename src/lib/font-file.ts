@@ -63,7 +63,9 @@ async function unwrapWoff2(bytes: Buffer): Promise<Buffer> {
   if (flavor === 'ttcf') throw new UnusableFontError(COLLECTION);
   if (flavor !== 'OTTO' && flavor !== 'true' && bytes.readUInt32BE(4) !== 0x00010000) throw new NotAFontError();
   const totalSfntSize = bytes.readUInt32BE(16);
-  if (totalSfntSize > MAX_DECOMPRESSED_FONT_BYTES) throw new UnusableFontError(`The WOFF2 font decompresses to more than ${MAX_DECOMPRESSED_FONT_BYTES} bytes.`);
+  if (totalSfntSize > MAX_DECOMPRESSED_FONT_BYTES) {
+    throw new UnusableFontError(`The WOFF2 font decompresses to more than ${MAX_DECOMPRESSED_FONT_BYTES} bytes.`);
+  }
   try {
     return Buffer.from(await decompressWoff2(bytes));
   } catch (error) {

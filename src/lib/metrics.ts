@@ -17,7 +17,10 @@ export interface MetricsSources {
   /** Whether the shared rate-limit store (Redis) is connected; absent without REDIS_URL. */
   rateLimitStore?: () => boolean;
   /** Render child pools by name (src/render/). */
-  render?: () => Record<string, { children: number; busy: number; starting: number; waiting: number; kills: Record<string, number>; crashes: number }>;
+  render?: () => Record<
+    string,
+    { children: number; busy: number; starting: number; waiting: number; kills: Record<string, number>; crashes: number }
+  >;
 }
 
 export function createMetrics() {
@@ -114,7 +117,8 @@ export function createMetrics() {
   });
   new Counter({
     name: 'render_kills_total',
-    help: 'Render children killed, by pool and reason (deadline, cancelled, memory, shutdown), and children that died on their own (crashed).',
+    help:
+      'Render children killed, by pool and reason (deadline, cancelled, memory, shutdown), and children that died on their own (crashed).',
     labelNames: ['pool', 'reason'] as const,
     registers: [registry],
     collect() {

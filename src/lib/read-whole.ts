@@ -7,7 +7,9 @@ export async function readWhole(stream: Readable, size: number): Promise<Buffer>
   let length = 0;
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     // The object grew since it was measured: fall back to growing the buffer.
-    if (length + chunk.length > buffer.length) buffer = Buffer.concat([buffer.subarray(0, length)], Math.max(buffer.length * 2, length + chunk.length));
+    if (length + chunk.length > buffer.length) {
+      buffer = Buffer.concat([buffer.subarray(0, length)], Math.max(buffer.length * 2, length + chunk.length));
+    }
     chunk.copy(buffer, length);
     length += chunk.length;
   }

@@ -73,7 +73,9 @@ export function formatValidationError(errors: readonly ErrorObject[], dataVar: s
       return `${where} must be one of: ${(error.params.allowedValues as unknown[]).map(String).join(', ')}.`;
     case 'const': {
       // A union of literals: Ajv reports each member; the answer names them all.
-      const allowed = errors.filter((other) => other.keyword === 'const' && other.instancePath === error.instancePath).map((other) => String(other.params.allowedValue));
+      const allowed = errors
+        .filter((other) => other.keyword === 'const' && other.instancePath === error.instancePath)
+        .map((other) => String(other.params.allowedValue));
       return allowed.length > 1 ? `${where} must be one of: ${allowed.join(', ')}.` : `${where} must be ${allowed[0]}.`;
     }
     default:

@@ -107,7 +107,9 @@ function edgeStrips(local: ReadonlyArray<readonly [number, number]>, layer: numb
     positions.push(x0, y0, layer - half, x1, y1, layer - half, x1, y1, layer + half, x0, y0, layer + half);
     for (let k = 0; k < 4; k++) normals.push(...n);
     // (b − a) × (c − a) for a, b, c = corners 0, 1, 2 is edge × (+z): along n when turn = +1.
-    indices.push(...(turn > 0 ? [base, base + 1, base + 2, base, base + 2, base + 3] : [base, base + 2, base + 1, base, base + 3, base + 2]));
+    indices.push(
+      ...(turn > 0 ? [base, base + 1, base + 2, base, base + 2, base + 3] : [base, base + 2, base + 1, base, base + 3, base + 2]),
+    );
   });
   return { surface: 'inside', positions, normals, indices };
 }

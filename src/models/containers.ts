@@ -146,7 +146,14 @@ function can(dims: BoxDimensions): MeshPart[] {
   const neckR = r * 0.88;
   const rimHeight = CAN_RIM_MM;
   const bottomDome: ProfilePoint[] = [[neckR * 0.75, 4], [r * 0.85, 0], [r, CAN_BASE_MM]];
-  const neck: ProfilePoint[] = [[r, h - CAN_NECK_MM], [r * 0.97, h - 9], [neckR, h - rimHeight - 1], [neckR + 0.6, h - rimHeight], [neckR + 0.6, h], [neckR - 0.6, h]];
+  const neck: ProfilePoint[] = [
+    [r, h - CAN_NECK_MM],
+    [r * 0.97, h - 9],
+    [neckR, h - rimHeight - 1],
+    [neckR + 0.6, h - rimHeight],
+    [neckR + 0.6, h],
+    [neckR - 0.6, h],
+  ];
   const lid = h - 1.5;
   return [
     latheLabel(LATHE_LABELS.can(dims), false),

@@ -7,7 +7,23 @@
  */
 import type { Dieline } from '../dielines/index.js';
 import { extent, foldRoots, foldTree, type BoxFolding, type HingedPanel } from './fold.js';
-import { add, apply, applyRigid, axisAngle, cross, dot, IDENTITY, length, multiply, normalize, quaternion, sub, type Mat3, type Rigid, type Vec3 } from './math.js';
+import {
+  add,
+  apply,
+  applyRigid,
+  axisAngle,
+  cross,
+  dot,
+  IDENTITY,
+  length,
+  multiply,
+  normalize,
+  quaternion,
+  sub,
+  type Mat3,
+  type Rigid,
+  type Vec3,
+} from './math.js';
 
 export type Quaternion = [number, number, number, number];
 
@@ -108,7 +124,9 @@ export function foldAnimation(dieline: Dieline, poser: NodePoser): NodeAnimation
     return ease((frame - starts[stage]!) / stages[stage]!.frames);
   };
   const tucks = new Map(
-    folding.panels.filter((hinged) => hinged.panel.role === 'tuck' && hinged.parent !== undefined).map((tuck) => [tuck.panel.id, tuckTurn(byId.get(tuck.parent!)!, tuck, folding.thicknessMm)]),
+    folding.panels
+      .filter((hinged) => hinged.panel.role === 'tuck' && hinged.parent !== undefined)
+      .map((tuck) => [tuck.panel.id, tuckTurn(byId.get(tuck.parent!)!, tuck, folding.thicknessMm)]),
   );
   const fractionAt = (frame: number) => (hinged: HingedPanel): number => {
     const parent = hinged.parent === undefined ? undefined : byId.get(hinged.parent)!;
@@ -124,13 +142,17 @@ export function foldAnimation(dieline: Dieline, poser: NodePoser): NodeAnimation
   for (let frame = 0; frame <= lastFrame; frame++) {
     times.push(frame / KEYS_PER_SECOND);
     const fraction = fractionAt(frame);
+    const rootProgress =
+      frame < TURN_OVER_FRAMES ? frame / TURN_OVER_FRAMES - 1 : frame < setDownStart ? 0 : (frame - setDownStart) / SET_DOWN_FRAMES;
     for (const hinged of folding.panels) {
       const id = hinged.panel.id;
       let track = tracks.get(id);
-      if (!track) tracks.set(id, (track = hinged.parent === undefined ? { node: id, rotations: [], translations: [] } : { node: id, rotations: [] }));
+      if (!track) {
+        tracks.set(id, (track = hinged.parent === undefined ? { node: id, rotations: [], translations: [] } : { node: id, rotations: [] }));
+      }
       const pose =
         hinged.parent === undefined
-          ? poser.root(hinged, motions.get(id)!(frame < TURN_OVER_FRAMES ? frame / TURN_OVER_FRAMES - 1 : frame < setDownStart ? 0 : (frame - setDownStart) / SET_DOWN_FRAMES))
+          ? poser.root(hinged, motions.get(id)!(rootProgress))
           : poser.hinged(hinged, fraction(hinged));
       track.rotations.push(continuous(track.rotations.at(-1), quaternion(pose.rotation)));
       track.translations?.push(pose.translation);
@@ -332,7 +354,9 @@ function inverse(m: Rigid): Rigid {
 const midpoint = ({ min, max }: { min: Vec3; max: Vec3 }): Vec3 => [(min[0] + max[0]) / 2, (min[1] + max[1]) / 2, (min[2] + max[2]) / 2];
 
 function sameRigid(a: Rigid, b: Rigid): boolean {
-  return a.rotation.every((v, i) => Math.abs(v - b.rotation[i]!) < 1e-9) && a.translation.every((v, i) => Math.abs(v - b.translation[i]!) < 1e-6);
+  return (
+    a.rotation.every((v, i) => Math.abs(v - b.rotation[i]!) < 1e-9) && a.translation.every((v, i) => Math.abs(v - b.translation[i]!) < 1e-6)
+  );
 }
 
 /** The quaternion's sign that keeps interpolation on the short way from the previous key. */

@@ -141,7 +141,9 @@ export function foldTree(dieline: Dieline): BoxFolding {
   const orientations = BOX_ORIENTATION[dieline.style];
   if (!orientations) throw new Error(`No folding rules for style ${dieline.style}`);
   // A wrap's folds hinge its panels as creases hinge a board's.
-  const creases = dieline.paths.filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold').map((path) => [path.points[0]!, path.points[1]!] as const);
+  const creases = dieline.paths
+    .filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold')
+    .map((path) => [path.points[0]!, path.points[1]!] as const);
   const layers = LAYERS[dieline.style] ?? {};
   const t = dieline.thicknessMm;
   const panels: HingedPanel[] = [];
@@ -183,7 +185,9 @@ export function foldTree(dieline: Dieline): BoxFolding {
   }
   const { min, max } = extent(placed, panels, t);
   const centre: Vec3 = [-(min[0] + max[0]) / 2, -min[1], -(min[2] + max[2]) / 2];
-  for (const [id, transform] of closedRoots) closedRoots.set(id, { rotation: transform.rotation, translation: add(transform.translation, centre) });
+  for (const [id, transform] of closedRoots) {
+    closedRoots.set(id, { rotation: transform.rotation, translation: add(transform.translation, centre) });
+  }
 
   return {
     panels,
@@ -210,7 +214,14 @@ function hingeTree(
       for (const child of panels) {
         if (done.has(child.id) || !onBoundary(child, crease)) continue;
         done.add(child.id);
-        out.push({ panel: child, parent: parent.id, crease, angle: FLAT_ROLES.has(child.role) ? 0 : turnSign(crease, centroid(child.polygon)) * QUARTER_TURN, offsetMm: offsetMm(child), root: root.id });
+        out.push({
+          panel: child,
+          parent: parent.id,
+          crease,
+          angle: FLAT_ROLES.has(child.role) ? 0 : turnSign(crease, centroid(child.polygon)) * QUARTER_TURN,
+          offsetMm: offsetMm(child),
+          root: root.id,
+        });
         queue.push(child);
       }
     }

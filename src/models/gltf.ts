@@ -40,7 +40,10 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
   const materials = new Map<Surface, Material>();
   for (const surface of used) {
     const printed = surface === 'print';
-    materials.set(surface, createMaterial(doc, options.materials[surface], printed ? options.texture : undefined, printed ? options.surfaceMaps : undefined));
+    materials.set(
+      surface,
+      createMaterial(doc, options.materials[surface], printed ? options.texture : undefined, printed ? options.surfaceMaps : undefined),
+    );
   }
 
   for (const meshPart of parts) {
@@ -62,7 +65,14 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
       if (primitive.uvs && options.texture) {
         prim.setAttribute('TEXCOORD_0', doc.createAccessor().setType('VEC2').setArray(new Float32Array(primitive.uvs)).setBuffer(buffer));
         if (primitive.surface === 'print' && options.surfaceMaps?.normal) {
-          prim.setAttribute('TANGENT', doc.createAccessor().setType('VEC4').setArray(tangents(primitive.positions, primitive.normals, primitive.uvs, primitive.indices)).setBuffer(buffer));
+          prim.setAttribute(
+            'TANGENT',
+            doc
+              .createAccessor()
+              .setType('VEC4')
+              .setArray(tangents(primitive.positions, primitive.normals, primitive.uvs, primitive.indices))
+              .setBuffer(buffer),
+          );
         }
       }
       mesh.addPrimitive(prim);
@@ -121,7 +131,12 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
     // The map holds the values; factors of 1 let it through unchanged.
     material.setMetallicFactor(1).setRoughnessFactor(1);
     const image = maps.metallicRoughness;
-    material.setMetallicRoughnessTexture(doc.createTexture('surface').setImage(image).setMimeType(isJpeg(image) ? 'image/jpeg' : 'image/png'));
+    material.setMetallicRoughnessTexture(
+      doc
+        .createTexture('surface')
+        .setImage(image)
+        .setMimeType(isJpeg(image) ? 'image/jpeg' : 'image/png'),
+    );
   }
   if (texture && maps?.normal) {
     const image = maps.normal;
@@ -142,7 +157,11 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
   }
   if (pbr.ior !== undefined) material.setExtension('KHR_materials_ior', doc.createExtension(KHRMaterialsIOR).createIOR().setIOR(pbr.ior));
   if (pbr.clearcoat) {
-    const clearcoat = doc.createExtension(KHRMaterialsClearcoat).createClearcoat().setClearcoatFactor(pbr.clearcoat).setClearcoatRoughnessFactor(0.05);
+    const clearcoat = doc
+      .createExtension(KHRMaterialsClearcoat)
+      .createClearcoat()
+      .setClearcoatFactor(pbr.clearcoat)
+      .setClearcoatRoughnessFactor(0.05);
     material.setExtension('KHR_materials_clearcoat', clearcoat);
   }
   return material;
@@ -152,7 +171,12 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
  * Per-vertex tangents (xyz, handedness w) along increasing u, from each triangle's position and UV
  * deltas, made orthogonal to the normal: what a normal texture is read against.
  */
-function tangents(positions: ArrayLike<number>, normals: ArrayLike<number>, uvs: ArrayLike<number>, indices: ArrayLike<number>): Float32Array {
+function tangents(
+  positions: ArrayLike<number>,
+  normals: ArrayLike<number>,
+  uvs: ArrayLike<number>,
+  indices: ArrayLike<number>,
+): Float32Array {
   const count = positions.length / 3;
   const tan = new Float64Array(count * 3);
   const bitan = new Float64Array(count * 3);

@@ -52,7 +52,9 @@ export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dime
       material: input.material,
     });
     // A rigid box's print is its wraps: the trays wear them.
-    const printed = hasParts(input.templateId) ? generateWrap(input.templateId, input.dimensions, { thicknessMm: dieline.thicknessMm }) : dieline;
+    const printed = hasParts(input.templateId)
+      ? generateWrap(input.templateId, input.dimensions, { thicknessMm: dieline.thicknessMm })
+      : dieline;
     return { ...boxModel(dieline, printed), dieline };
   }
   return { parts: containerParts(input.kind, input.dimensions) };

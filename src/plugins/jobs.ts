@@ -20,7 +20,8 @@ async function jobsPlugin(app: FastifyInstance) {
     role: 'web',
     metrics,
     onError: (error) => app.log.warn({ err: error }, 'export job work failed; it is retried'),
-    onNoWorker: (queued) => app.log.warn({ queued }, 'exports are queued and no render worker answered in the last minute; start one with npm run worker'),
+    onNoWorker: (queued) =>
+      app.log.warn({ queued }, 'exports are queued and no render worker answered in the last minute; start one with npm run worker'),
   });
   app.services.exports.onWorkerStopped((exportId, message) => app.log.error({ exportId }, `export failed: ${message}`));
   app.services.projects.onEventError((error) => app.log.error({ err: error }, 'a project event could not be recorded for its webhooks'));

@@ -92,7 +92,10 @@ export function parseLinearGradient(text: string): Parsed<{ angleDeg: number; st
  * The CSS gradient line for a box: through its centre at `angleDeg` (0 = towards the top,
  * clockwise), long enough that the corners get the first and last colours.
  */
-export function gradientLine(angleDeg: number, box: { x: number; y: number; width: number; height: number }): [[number, number], [number, number]] {
+export function gradientLine(
+  angleDeg: number,
+  box: { x: number; y: number; width: number; height: number },
+): [[number, number], [number, number]] {
   const a = (angleDeg * Math.PI) / 180;
   const dx = Math.sin(a);
   const dy = -Math.cos(a);

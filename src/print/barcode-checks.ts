@@ -49,7 +49,8 @@ function sizeFinding(image: PlacedImage, facts: BarcodeFacts, name: string): str
   if (isMagnified(facts.type)) {
     const magnification = round3(placedModule / EAN_UPC_NOMINAL_X_MM);
     if (magnification >= MAGNIFICATION_RANGE.min && magnification <= MAGNIFICATION_RANGE.max) return null;
-    return `${name} places the ${facts.type} at magnification ${magnification}; ${MAGNIFICATION_RANGE.min} to ${MAGNIFICATION_RANGE.max.toFixed(1)} scans reliably.`;
+    return `${name} places the ${facts.type} at magnification ${magnification}; ` +
+      `${MAGNIFICATION_RANGE.min} to ${MAGNIFICATION_RANGE.max.toFixed(1)} scans reliably.`;
   }
   const range = MODULE_RANGES[facts.type as keyof typeof MODULE_RANGES];
   const module = round3(placedModule);
@@ -79,11 +80,15 @@ function quietZoneProblem(image: PlacedImage, layers: PieceLayers, surface: Prin
   for (const fold of folds) {
     const n = fold.points.length;
     for (let i = 0; i < (fold.closed ? n : n - 1); i++) {
-      if (crosses(fold.points[i]!, fold.points[(i + 1) % n]!, inner)) return 'a crease runs through the symbol or its quiet zones; move it onto one panel face.';
+      if (crosses(fold.points[i]!, fold.points[(i + 1) % n]!, inner)) {
+        return 'a crease runs through the symbol or its quiet zones; move it onto one panel face.';
+      }
     }
   }
   const outer = imageCorners(image);
-  const other = layers.images.find((candidate) => candidate !== image && candidate.artworkId !== image.artworkId && touches(outer, imageCorners(candidate)));
+  const other = layers.images.find(
+    (candidate) => candidate !== image && candidate.artworkId !== image.artworkId && touches(outer, imageCorners(candidate)),
+  );
   if (other) return `${other.artworkId} touches the symbol or its quiet zones; keep other artwork clear of them.`;
   return null;
 }
@@ -119,10 +124,13 @@ function contrastProblem(image: PlacedImage, background: BackgroundPaint | null,
     return `the ${effect} effect replaces the symbol's black; a barcode prints in black ink only.`;
   }
   if (!background || background.kind === 'image') return null;
-  const darkest = backgroundUnder(image, background, layers).reduce((worst, color) => (linearRed(color) < linearRed(worst) ? color : worst));
+  const darkest = backgroundUnder(image, background, layers).reduce((worst, color) =>
+    linearRed(color) < linearRed(worst) ? color : worst,
+  );
   const red = linearRed(darkest);
   if (red >= MIN_BACKGROUND_RED) return null;
-  return `the background under it (${hex(darkest)}, red reflectance ${red.toFixed(2)}) is too dark for a red-light scanner; it needs at least ${MIN_BACKGROUND_RED}.`;
+  return `the background under it (${hex(darkest)}, red reflectance ${red.toFixed(2)}) ` +
+    `is too dark for a red-light scanner; it needs at least ${MIN_BACKGROUND_RED}.`;
 }
 
 /** The background's colours under the symbol: the flat colour, or the gradient at its corners and centre. */
@@ -130,7 +138,12 @@ function backgroundUnder(image: PlacedImage, background: Exclude<BackgroundPaint
   if (background.kind === 'color') return [background.color];
   const xs = layers.bleed.map(([x]) => x);
   const ys = layers.bleed.map(([, y]) => y);
-  const box = { x: Math.min(...xs), y: Math.min(...ys), width: Math.max(...xs) - Math.min(...xs), height: Math.max(...ys) - Math.min(...ys) };
+  const box = {
+    x: Math.min(...xs),
+    y: Math.min(...ys),
+    width: Math.max(...xs) - Math.min(...xs),
+    height: Math.max(...ys) - Math.min(...ys),
+  };
   const [[x1, y1], [x2, y2]] = gradientLine(background.angleDeg, box);
   const length2 = (x2 - x1) ** 2 + (y2 - y1) ** 2 || 1;
   const samples = [...imageCorners(image), image.center];

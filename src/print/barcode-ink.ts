@@ -42,7 +42,15 @@ function overprint(doc: PDFKit.PDFDocument): void {
 const SOLID: Record<PrintColorSpace, string> = { cmyk: '0 0 0 1 k', rgb: '0 g' };
 
 /** Draws the symbol into the rectangle (x, y, w, h) of the current y-down user space. */
-export function drawBarcode(doc: PDFKit.PDFDocument, outline: BarcodeOutline, x: number, y: number, w: number, h: number, colorSpace: PrintColorSpace): void {
+export function drawBarcode(
+  doc: PDFKit.PDFDocument,
+  outline: BarcodeOutline,
+  x: number,
+  y: number,
+  w: number,
+  h: number,
+  colorSpace: PrintColorSpace,
+): void {
   const [vx, vy, vw, vh] = outline.viewBox;
   overprint(doc);
   doc.save();

@@ -12,7 +12,9 @@ export function noBleedFindings(surface: Pick<PrintSurface, 'paths' | 'styleName
     {
       severity: 'warning',
       code: 'NO_BLEED',
-      message: `bleedMm=0 on the die-cut ${surface.styleName}: the die's tolerance shows unprinted board at the edges; ${DEFAULT_BLEED_MM} mm of bleed is usual.`,
+      message:
+        `bleedMm=0 on the die-cut ${surface.styleName}: ` +
+        `the die's tolerance shows unprinted board at the edges; ${DEFAULT_BLEED_MM} mm of bleed is usual.`,
     },
   ];
 }

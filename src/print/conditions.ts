@@ -24,7 +24,9 @@ export const PRINT_CONDITIONS: Readonly<Record<string, PrintCondition>> = {
     key: 'fogra39',
     identifier: 'FOGRA39',
     registry: 'http://www.color.org',
-    description: 'Offset commercial and specialty printing according to ISO 12647-2:2004/Amd 1, OFCOM, paper type 1 or 2 = coated art, 115 g/m2, tone value increase curves A (CMY) and B (K)',
+    description:
+      'Offset commercial and specialty printing according to ISO 12647-2:2004/Amd 1, OFCOM, ' +
+      'paper type 1 or 2 = coated art, 115 g/m2, tone value increase curves A (CMY) and B (K)',
     inkLimit: 300,
     profileFile: 'fogra39.icc',
   },
@@ -32,7 +34,9 @@ export const PRINT_CONDITIONS: Readonly<Record<string, PrintCondition>> = {
     key: 'fogra29',
     identifier: 'FOGRA29',
     registry: 'http://www.color.org',
-    description: 'Offset commercial and specialty printing according to ISO 12647-2:2004/Amd 1, OFCOM, paper type 4 = uncoated white, 120 g/m2, screen ruling 60/cm',
+    description:
+      'Offset commercial and specialty printing according to ISO 12647-2:2004/Amd 1, ' +
+      'OFCOM, paper type 4 = uncoated white, 120 g/m2, screen ruling 60/cm',
     inkLimit: 300,
     profileFile: 'fogra29.icc',
   },

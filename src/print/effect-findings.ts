@@ -31,7 +31,12 @@ const withEffect = (placement: Placement<PrintSurface>): PlacedImage[] =>
   placement.pieces.flatMap((piece) => piece.images).filter((image) => image.effect !== undefined);
 
 /** The findings that need only the placement, its structure findings and the material. */
-export function effectFindings(placement: Placement<PrintSurface>, structure: readonly Finding[], material: unknown, glueAreas: GlueAreasMode): Finding[] {
+export function effectFindings(
+  placement: Placement<PrintSurface>,
+  structure: readonly Finding[],
+  material: unknown,
+  glueAreas: GlueAreasMode,
+): Finding[] {
   const findings: Finding[] = [];
   const seen = new Set<string>();
   const add = (finding: Finding) => {
@@ -44,12 +49,26 @@ export function effectFindings(placement: Placement<PrintSurface>, structure: re
     const effect = image.effect!;
     const about = { artworkId: image.artworkId, panelId: image.panelId };
     const name = `${image.artworkId} on ${image.panelId}`;
-    if ((effect === 'emboss' || effect === 'deboss') && typeof material === 'string' && (NO_EMBOSS_MATERIALS as readonly string[]).includes(material)) {
-      add({ severity: 'warning', code: 'EFFECT_NOT_OFFERED', message: `${name} is to ${effect}, which ${material} cannot take.`, ...about });
+    if (
+      (effect === 'emboss' || effect === 'deboss') &&
+      typeof material === 'string' &&
+      (NO_EMBOSS_MATERIALS as readonly string[]).includes(material)
+    ) {
+      add({
+        severity: 'warning',
+        code: 'EFFECT_NOT_OFFERED',
+        message: `${name} is to ${effect}, which ${material} cannot take.`,
+        ...about,
+      });
     }
     const own = structure.filter((finding) => finding.artworkId === image.artworkId);
     if (FOLD_SENSITIVE.includes(effect) && own.some((finding) => finding.code === 'CROSSES_FOLD')) {
-      add({ severity: 'warning', code: 'EFFECT_CROSSES_FOLD', message: `${name} has ${effect} over a crease, where it cracks or flattens.`, ...about });
+      add({
+        severity: 'warning',
+        code: 'EFFECT_CROSSES_FOLD',
+        message: `${name} has ${effect} over a crease, where it cracks or flattens.`,
+        ...about,
+      });
     }
     const glue = own.find((finding) => finding.code === 'GLUE_AREA');
     if (glue && glueAreas === 'print') {
@@ -76,7 +95,9 @@ export async function effectDetailFindings(placement: Placement<PrintSurface>): 
       findings.push({
         severity: 'warning',
         code: 'EFFECT_TOO_FINE',
-        message: `${image.artworkId} on ${image.panelId} has ${image.effect} details narrower than ${EFFECT_MIN_DETAIL_MM} mm at its printed size.`,
+        message:
+          `${image.artworkId} on ${image.panelId} has ${image.effect} details ` +
+          `narrower than ${EFFECT_MIN_DETAIL_MM} mm at its printed size.`,
         artworkId: image.artworkId,
         panelId: image.panelId,
       });
@@ -92,7 +113,10 @@ async function hasNarrowDetail(image: PlacedImage): Promise<boolean> {
   const sharp = await loadSharp();
   const bytes = await image.asset.load();
   // An SVG renders at the size asked for (its vectors stay sharp); a raster is resampled to it.
-  const input = image.asset.mimeType === 'image/svg+xml' ? sharp(bytes, { density: Math.max(1, (72 * width) / image.asset.widthPx) }) : sharp(bytes, { limitInputPixels: false });
+  const input =
+    image.asset.mimeType === 'image/svg+xml'
+      ? sharp(bytes, { density: Math.max(1, (72 * width) / image.asset.widthPx) })
+      : sharp(bytes, { limitInputPixels: false });
   const alpha = await input.rotate().resize({ width, height, fit: 'fill' }).ensureAlpha().extractChannel(3).raw().toBuffer();
   const bits = new Uint8Array(alpha.length);
   for (let i = 0; i < alpha.length; i++) bits[i] = alpha[i]! >= 128 ? 1 : 0;

@@ -180,7 +180,9 @@ function readLutAtoB(r: Reader, at: number): { stages: Stage[]; outputs: number;
   }
   if (matrixOff && outputs === 3) {
     const m = Array.from({ length: 12 }, (_, i) => r.s15(at + matrixOff! + 4 * i));
-    stages.push(([x = 0, y = 0, z = 0]) => [0, 1, 2].map((row) => m[3 * row]! * x + m[3 * row + 1]! * y + m[3 * row + 2]! * z + m[9 + row]!));
+    stages.push(([x = 0, y = 0, z = 0]) =>
+      [0, 1, 2].map((row) => m[3 * row]! * x + m[3 * row + 1]! * y + m[3 * row + 2]! * z + m[9 + row]!),
+    );
   }
   if (bOff) {
     const curves = readCurves(r, at + bOff!, outputs);
@@ -244,7 +246,13 @@ export function parseIccProfile(bytes: Buffer): IccProfile {
           return [l * k * 100, a * k * 255 - 128, b * k * 255 - 128];
         }
       : (device) => xyzToLab(toPcs(device).map((v) => (v * 65535) / 32768));
-  return { description: readDescription(r, tags.get('desc')), colorSpace, deviceClass: r.sig(12), channels: CHANNELS[colorSpace] ?? 0, toLab };
+  return {
+    description: readDescription(r, tags.get('desc')),
+    colorSpace,
+    deviceClass: r.sig(12),
+    channels: CHANNELS[colorSpace] ?? 0,
+    toLab,
+  };
 }
 
 /** A `desc` (ICC v2) or `mluc` (v4, its first record) text; '' when absent or unreadable. */

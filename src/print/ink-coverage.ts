@@ -39,7 +39,9 @@ export function inkMeasuredAssets(placement: Placement): ResolvedAsset[] {
   const background = placement.pieces[0]?.background;
   if (background?.kind === 'image' && background.asset.mimeType !== SVG_MIME) assets.set(background.asset.name, background.asset);
   for (const layers of placement.pieces) {
-    for (const image of layers.images) if (image.asset.mimeType !== SVG_MIME && !assets.has(image.asset.name)) assets.set(image.asset.name, image.asset);
+    for (const image of layers.images) {
+      if (image.asset.mimeType !== SVG_MIME && !assets.has(image.asset.name)) assets.set(image.asset.name, image.asset);
+    }
   }
   return [...assets.values()];
 }
@@ -77,7 +79,8 @@ export function inkCoverageFindings(placement: Placement, condition: PrintCondit
       findings.push({
         severity: 'warning',
         code: 'INK_COVERAGE',
-        message: `${image.artworkId} on ${image.panelId} reaches ${total} % total ink; ${condition.identifier} allows ${condition.inkLimit} %.`,
+        message:
+          `${image.artworkId} on ${image.panelId} reaches ${total} % total ink; ${condition.identifier} allows ${condition.inkLimit} %.`,
         artworkId: image.artworkId,
         panelId: image.panelId,
       });

@@ -35,7 +35,11 @@ export async function rasterArtworkMask(asset: ResolvedAsset, printedWidthMm: nu
   const bytes = await asset.load();
   const { hasAlpha } = await sharp(bytes, { limitInputPixels: false }).metadata();
   if (!hasAlpha) return null;
-  const scale = Math.min(1, (printedWidthMm * EFFECT_MASK_PX_PER_MM) / asset.widthPx, MAX_EFFECT_MASK_SIDE / Math.max(asset.widthPx, asset.heightPx));
+  const scale = Math.min(
+    1,
+    (printedWidthMm * EFFECT_MASK_PX_PER_MM) / asset.widthPx,
+    MAX_EFFECT_MASK_SIDE / Math.max(asset.widthPx, asset.heightPx),
+  );
   const width = Math.max(1, Math.round(asset.widthPx * scale));
   const height = Math.max(1, Math.round(asset.heightPx * scale));
   const alpha = await sharp(bytes, { limitInputPixels: false })
@@ -76,10 +80,14 @@ export async function inkedAreaMask(
   const width = Math.max(1, Math.round(window.width * pxPerMm));
   const height = Math.max(1, Math.round(window.height * pxPerMm));
   const parts = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="${n(window.x)} ${n(window.y)} ${n(window.width)} ${n(window.height)}" preserveAspectRatio="none">`,
-    `<clipPath id="piece"><path clip-rule="evenodd" d="${pathData(layers.bleed)}${holes.map(pathData).join('')}"/></clipPath><g clip-path="url(#piece)">`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
+      `viewBox="${n(window.x)} ${n(window.y)} ${n(window.width)} ${n(window.height)}" preserveAspectRatio="none">`,
+    `<clipPath id="piece"><path clip-rule="evenodd" ` +
+      `d="${pathData(layers.bleed)}${holes.map(pathData).join('')}"/></clipPath><g clip-path="url(#piece)">`,
   ];
-  if (layers.background) parts.push(`<rect x="${n(window.x)}" y="${n(window.y)}" width="${n(window.width)}" height="${n(window.height)}" fill="#000"/>`);
+  if (layers.background) {
+    parts.push(`<rect x="${n(window.x)}" y="${n(window.y)}" width="${n(window.width)}" height="${n(window.height)}" fill="#000"/>`);
+  }
   const sharp = await loadSharp();
   for (const image of layers.images.filter(inked)) {
     const bytes = await image.asset.load();

@@ -43,14 +43,20 @@ export async function inkCount(paint: Paint, condition: PrintCondition): Promise
 function colourUnder(background: BackgroundPaint | null): Rgb | null {
   if (!background) return [255, 255, 255];
   if (background.kind === 'color') return background.color;
-  if (background.kind === 'gradient') return background.stops.map((stop) => stop.color).sort((a, b) => luminance(b) - luminance(a))[0] ?? null;
+  if (background.kind === 'gradient') {
+    return background.stops.map((stop) => stop.color).sort((a, b) => luminance(b) - luminance(a))[0] ?? null;
+  }
   return null;
 }
 
 const reversedOn = (paint: Paint, under: Rgb | null) => paint !== null && under !== null && luminance(paint) > luminance(under);
 const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
 
-export async function minimumFindings(placement: Placement<PrintSurface>, facts: ReadonlyMap<string, SvgFacts>, condition: PrintCondition): Promise<Finding[]> {
+export async function minimumFindings(
+  placement: Placement<PrintSurface>,
+  facts: ReadonlyMap<string, SvgFacts>,
+  condition: PrintCondition,
+): Promise<Finding[]> {
   const findings: Finding[] = [];
   const seen = new Set<string>();
   for (const piece of placement.pieces) {
@@ -75,7 +81,9 @@ export async function minimumFindings(placement: Placement<PrintSurface>, facts:
         findings.push({
           severity: 'warning',
           code: 'THIN_LINE',
-          message: `Artwork '${image.artworkId}' has a line ${round(thinnest.mm, 3)} mm wide${describe(thinnest)}; the minimum is ${thinnest.limit} mm.`,
+          message:
+            `Artwork '${image.artworkId}' has a line ${round(thinnest.mm, 3)} ` +
+            `mm wide${describe(thinnest)}; the minimum is ${thinnest.limit} mm.`,
           ...where,
         });
       }
@@ -93,7 +101,9 @@ export async function minimumFindings(placement: Placement<PrintSurface>, facts:
         findings.push({
           severity: 'warning',
           code: 'SMALL_TEXT',
-          message: `Artwork '${image.artworkId}' has text set at ${round(smallest.pt, 2)} pt${describe(smallest)}; the minimum is ${smallest.limit} pt.`,
+          message:
+            `Artwork '${image.artworkId}' has text set at ${round(smallest.pt, 2)} ` +
+            `pt${describe(smallest)}; the minimum is ${smallest.limit} pt.`,
           ...where,
         });
       }

@@ -35,7 +35,9 @@ export function markText(color: readonly number[]): number[] {
 
 /** A colour without its text flag, and whether it had one. */
 function unflag(color: Color): { color: Color; text: boolean } {
-  if (Array.isArray(color) && (color.length === 4 || color.length === 5) && color[color.length - 1] === TEXT_FLAG) return { color: color.slice(0, -1), text: true };
+  if (Array.isArray(color) && (color.length === 4 || color.length === 5) && color[color.length - 1] === TEXT_FLAG) {
+    return { color: color.slice(0, -1), text: true };
+  }
   return { color, text: false };
 }
 

@@ -137,7 +137,9 @@ class AssetRegistry {
     }
     let mask = this.masks.get(asset.name);
     if (!mask) {
-      mask = rasterArtworkMask(asset, this.printedWidths.get(asset.name) ?? w).then((bits) => (bits ? stencilXObject(this.doc, bits) : null));
+      mask = rasterArtworkMask(asset, this.printedWidths.get(asset.name) ?? w).then((bits) =>
+        bits ? stencilXObject(this.doc, bits) : null,
+      );
       this.masks.set(asset.name, mask);
     }
     const stencil = await mask;
@@ -191,7 +193,8 @@ class AssetRegistry {
   private async image(asset: ResolvedAsset): Promise<string> {
     let entry = this.refs.get(asset.name);
     if (!entry) {
-      const pending = this.prepared.get(asset.name) ?? pdfImage(asset, await asset.load(), this.target, this.printedWidths.get(asset.name) ?? 1);
+      const pending =
+        this.prepared.get(asset.name) ?? pdfImage(asset, await asset.load(), this.target, this.printedWidths.get(asset.name) ?? 1);
       const image = await pending;
       this.prepared.delete(asset.name);
       entry = { name: `Im${this.refs.size + 1}`, ref: this.embed(image) };
@@ -347,7 +350,8 @@ async function drawBackground(
   const box = boundsOf(layers.bleed);
   if (background.kind === 'color') {
     const rich = richBlack && colorSpace === 'cmyk' && isBlack(background.color) && polygonArea(layers.bleed) >= RICH_BLACK_MIN_AREA_MM2;
-    doc.rect(box.x, box.y, box.width, box.height).fill((rich ? [...RICH_BLACK] : await paint(background.color, colorSpace, condition)) as never);
+    const fill = rich ? [...RICH_BLACK] : await paint(background.color, colorSpace, condition);
+    doc.rect(box.x, box.y, box.width, box.height).fill(fill as never);
     return;
   }
   if (background.kind === 'gradient') {
@@ -374,7 +378,9 @@ function printedWidths(placement: Placement): Map<string, number> {
   const widths = new Map<string, number>();
   const note = (asset: ResolvedAsset, width: number) => widths.set(asset.name, Math.max(widths.get(asset.name) ?? 0, width));
   for (const layers of placement.pieces) {
-    if (layers.background?.kind === 'image') note(layers.background.asset, coverRect(boundsOf(layers.bleed), layers.background.asset).width);
+    if (layers.background?.kind === 'image') {
+      note(layers.background.asset, coverRect(boundsOf(layers.bleed), layers.background.asset).width);
+    }
     for (const image of layers.images) note(image.asset, image.width);
   }
   return widths;
@@ -566,7 +572,12 @@ export async function renderPrintPdf(
         doc.restore();
       });
     } else if (white) {
-      const inked = await inkedAreaMask(piece, (image) => !(image.effect && EFFECT_PLATES[image.effect].replacesInk), holes, WHITE_CHOKE_MM);
+      const inked = await inkedAreaMask(
+        piece,
+        (image) => !(image.effect && EFFECT_PLATES[image.effect].replacesInk),
+        holes,
+        WHITE_CHOKE_MM,
+      );
       if (!isEmpty(inked)) {
         const stencil = stencilXObject(doc, inked);
         await layers.on('white', () => {
@@ -587,7 +598,9 @@ export async function renderPrintPdf(
       clipToPiece();
       // Process inks overprint the White plate under them (OPM 0: among themselves they knock out as usual).
       if (white) doc.addContent('/GsInksOverWhite gs');
-      if (piece.background) await drawBackground(doc, piece, piece.background, assets, options.colorSpace, condition, options.richBlack ?? false);
+      if (piece.background) {
+        await drawBackground(doc, piece, piece.background, assets, options.colorSpace, condition, options.richBlack ?? false);
+      }
       for (const image of piece.images) {
         const foil = image.effect !== undefined && EFFECT_PLATES[image.effect].replacesInk;
         await inImageFrame(image, () =>
@@ -606,7 +619,9 @@ export async function renderPrintPdf(
         clipToPiece();
         doc.addContent('/GsOverprint gs');
         for (const image of images) {
-          await inImageFrame(image, () => assets.drawMask(image.asset, EFFECT_PLATES[effect].spot, -image.width / 2, -image.height / 2, image.width, image.height));
+          await inImageFrame(image, () =>
+            assets.drawMask(image.asset, EFFECT_PLATES[effect].spot, -image.width / 2, -image.height / 2, image.width, image.height),
+          );
         }
         doc.restore();
       });
@@ -619,7 +634,9 @@ export async function renderPrintPdf(
     }
 
     if (options.dieline) {
-      const paths = dieline.paths.filter((path) => path.pieceId === piece.piece.id || (path.type === 'crease' && onPiece(path.points, trim)));
+      const paths = dieline.paths.filter(
+        (path) => path.pieceId === piece.piece.id || (path.type === 'crease' && onPiece(path.points, trim)),
+      );
       await layers.on('crease', () => strokeDielinePaths(doc, paths, ['crease']));
       await layers.on('cut', () => strokeDielinePaths(doc, paths, ['cut']));
     }

@@ -73,7 +73,8 @@ export function declarePdfX(
 
   const created = info.CreationDate as Date;
   const modified = (info.ModDate as Date | undefined) ?? created;
-  const uuid = `uuid:${input.documentId.slice(0, 8)}-${input.documentId.slice(8, 12)}-${input.documentId.slice(12, 16)}-${input.documentId.slice(16, 20)}-${input.documentId.slice(20, 32)}`;
+  const id = input.documentId;
+  const uuid = `uuid:${id.slice(0, 8)}-${id.slice(8, 12)}-${id.slice(12, 16)}-${id.slice(16, 20)}-${id.slice(20, 32)}`;
   internals.appendXML(`
         <rdf:Description rdf:about="" xmlns:pdfxid="http://www.npes.org/pdfx/ns/id/" xmlns:pdfx="http://ns.adobe.com/pdfx/1.3/">
             <pdfxid:GTS_PDFXVersion>${PDFX_VERSION}</pdfxid:GTS_PDFXVersion>

@@ -170,7 +170,9 @@ export function placeDesign<S extends PrintSurface>(input: PlacementInput<S>): P
       findings.push({
         severity: dpi < MINIMUM_DPI ? 'error' : 'warning',
         code: 'LOW_RESOLUTION',
-        message: `${id} on ${panel.id} prints at ${Math.floor(dpi)} dpi; ${RECOMMENDED_DPI} dpi is recommended${dpi < MINIMUM_DPI ? ` and ${MINIMUM_DPI} dpi is the minimum` : ''}.`,
+        message:
+          `${id} on ${panel.id} prints at ${Math.floor(dpi)} dpi; ` +
+          `${RECOMMENDED_DPI} dpi is recommended${dpi < MINIMUM_DPI ? ` and ${MINIMUM_DPI} dpi is the minimum` : ''}.`,
         artworkId: id,
         panelId: panel.id,
       });

@@ -196,8 +196,12 @@ export function structureFindings(placement: Placement<PrintSurface>, options: S
   // A wrapping label repeats along x: its seam is no edge. Its own checks belong to the label.
   if (surface.wrapWidth) return [];
   const context: Context = {
-    folds: surface.paths.filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold').flatMap((path) => segmentsOf(path.points, path.closed)),
-    glueAreas: surface.paths.filter((path) => path.type === 'glue').map((path) => ({ panelId: path.panelId!, outline: outlineOf(path.points) })),
+    folds: surface.paths
+      .filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold')
+      .flatMap((path) => segmentsOf(path.points, path.closed)),
+    glueAreas: surface.paths
+      .filter((path) => path.type === 'glue')
+      .map((path) => ({ panelId: path.panelId!, outline: outlineOf(path.points) })),
     // A box's dieline states its safe margin; other print surfaces take the default.
     margin: (surface as { safeMarginMm?: number }).safeMarginMm ?? DEFAULT_SAFE_MARGIN_MM,
     mode: options.glueAreas ?? DEFAULT_GLUE_AREAS,
@@ -229,7 +233,9 @@ function pieceStructure(surface: PrintSurface, pieceId: string, bleed: readonly 
     holes: cutPaths.filter((path) => path.role === 'hole'),
     cuts: cutPaths.flatMap((path) => segmentsOf(path.points, true)),
     bleed: segmentsOf(bleed, true),
-    panels: surface.panels.filter((panel) => panel.pieceId === pieceId).map((panel) => ({ id: panel.id, outline: outlineOf(panel.polygon) })),
+    panels: surface.panels
+      .filter((panel) => panel.pieceId === pieceId)
+      .map((panel) => ({ id: panel.id, outline: outlineOf(panel.polygon) })),
   };
 }
 
@@ -240,7 +246,12 @@ function imageFindings(image: PlacedImage, piece: PieceStructure, { folds, glueA
   const name = `${image.artworkId} on ${image.panelId}`;
 
   if (piece.bleed.some((segment) => runsThrough(frame, segment))) {
-    findings.push({ severity: 'warning', code: 'CLIPPED', message: `${name} runs past the bleed of ${piece.pieceId}, so part of it is cut off.`, ...about });
+    findings.push({
+      severity: 'warning',
+      code: 'CLIPPED',
+      message: `${name} runs past the bleed of ${piece.pieceId}, so part of it is cut off.`,
+      ...about,
+    });
   }
 
   const { outline, holes, cuts } = piece;
@@ -254,7 +265,9 @@ function imageFindings(image: PlacedImage, piece: PieceStructure, { folds, glueA
       findings.push({
         severity: 'warning',
         code: 'SAFE_ZONE',
-        message: `${name} comes within ${formatMm(nearest)} mm of a cut edge; keep artwork ${formatMm(margin)} mm inside the trim or extend it into the bleed.`,
+        message:
+          `${name} comes within ${formatMm(nearest)} mm of a cut edge; ` +
+          `keep artwork ${formatMm(margin)} mm inside the trim or extend it into the bleed.`,
         ...about,
       });
     }

@@ -23,7 +23,9 @@ const RANK: Readonly<Record<Finding['severity'], number>> = { error: 2, warning:
 export function report(findings: Finding[]): PreflightReport {
   const kept = new Map<string, Finding>();
   for (const finding of findings) {
-    const key = JSON.stringify(finding.artworkId ? [finding.code, finding.artworkId] : [finding.code, finding.panelId ?? null, finding.message]);
+    const key = JSON.stringify(
+      finding.artworkId ? [finding.code, finding.artworkId] : [finding.code, finding.panelId ?? null, finding.message],
+    );
     const earlier = kept.get(key);
     if (!earlier) kept.set(key, finding);
     else if (RANK[finding.severity] > RANK[earlier.severity]) kept.set(key, finding);
@@ -61,12 +63,19 @@ export function boardFindings(surface: object): Finding[] {
     {
       severity: 'warning',
       code: 'BOARD_TOO_THIN',
-      message: `Board of ${formatNumber(dieline.thicknessMm)} mm is too thin for this carton: it wants at least ${formatNumber(Math.ceil(wanted * 100) / 100)} mm (the largest inside dimension ÷ 600, at least 0.3 mm).`,
+      message:
+        `Board of ${formatNumber(dieline.thicknessMm)} mm is too thin for this carton: ` +
+        `it wants at least ${formatNumber(Math.ceil(wanted * 100) / 100)} mm (the largest inside dimension ÷ 600, at least 0.3 mm).`,
     },
   ];
 }
 
-export function preflightPlacement(placement: Placement, material: unknown, offered: readonly string[], options: StructureOptions = {}): PreflightReport {
+export function preflightPlacement(
+  placement: Placement,
+  material: unknown,
+  offered: readonly string[],
+  options: StructureOptions = {},
+): PreflightReport {
   const structure = structureFindings(placement, options);
   return report([
     ...placement.findings,

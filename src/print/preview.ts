@@ -98,7 +98,8 @@ function backgroundSvg(layers: PieceLayers, background: BackgroundPaint, index: 
     const [[x1, y1], [x2, y2]] = gradientLine(background.angleDeg, box);
     const stops = background.stops.map((s) => `<stop offset="${n(s.offset)}" stop-color="${rgb(s.color)}"/>`).join('');
     return (
-      `<linearGradient id="bg${index}" gradientUnits="userSpaceOnUse" x1="${n(x1)}" y1="${n(y1)}" x2="${n(x2)}" y2="${n(y2)}">${stops}</linearGradient>` +
+      `<linearGradient id="bg${index}" gradientUnits="userSpaceOnUse" x1="${n(x1)}" ` +
+      `y1="${n(y1)}" x2="${n(x2)}" y2="${n(y2)}">${stops}</linearGradient>` +
       `<rect ${rect} fill="url(#bg${index})"/>`
     );
   }
@@ -146,7 +147,11 @@ const surfaceColor = (metallic: number, roughness: number) => `rgb(0,${byte(roug
 /** Filters that paint an image's alpha in one colour, by id. */
 function flatFilters(colors: ReadonlyMap<string, string>): string {
   return [...colors]
-    .map(([id, color]) => `<filter id="${id}" x="0" y="0" width="1" height="1"><feFlood flood-color="${color}"/><feComposite in2="SourceAlpha" operator="in"/></filter>`)
+    .map(
+      ([id, color]) =>
+        `<filter id="${id}" x="0" y="0" width="1" height="1"><feFlood flood-color="${color}"/>` +
+          `<feComposite in2="SourceAlpha" operator="in"/></filter>`,
+    )
     .join('');
 }
 
@@ -155,7 +160,9 @@ function effectLayers(image: PlacedImage, options: PreviewOptions): { draw: bool
   const paint = options.paint ?? 'color';
   const effect = image.effect;
   if (paint === 'surface') return { draw: false, overlay: effect && EFFECT_SURFACES[effect] ? `fx-surface-${effect}` : null, hatch: false };
-  if (paint === 'relief') return { draw: false, overlay: effect === 'emboss' || effect === 'deboss' ? `fx-relief-${effect}` : null, hatch: false };
+  if (paint === 'relief') {
+    return { draw: false, overlay: effect === 'emboss' || effect === 'deboss' ? `fx-relief-${effect}` : null, hatch: false };
+  }
   const mode = options.effects ?? 'none';
   if (!effect || mode === 'none') return { draw: true, overlay: null, hatch: false };
   const foil = EFFECT_PLATES[effect].replacesInk;
@@ -167,7 +174,8 @@ export const TEXTURE_JPEG_QUALITY = 85;
 
 export async function renderPreviewPng(placement: Placement<PrintSurface>, widthPx: number, options: PreviewOptions = {}): Promise<Buffer> {
   const { dieline } = placement;
-  const board = typeof options.area === 'object' ? options.area : options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
+  const board =
+    typeof options.area === 'object' ? options.area : options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
   const k = widthPx / board.width;
   const heightPx = Math.max(1, Math.round(board.height * k));
   widthPx = Math.max(1, Math.round(widthPx));
@@ -186,7 +194,13 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   const paint = options.paint ?? 'color';
   const surface = options.surface ?? { metallic: 0, roughness: 1 };
   const base =
-    paint === 'surface' ? surfaceColor(surface.metallic, surface.roughness) : paint === 'relief' ? 'rgb(128,128,128)' : options.substrate === undefined ? '#fff' : options.substrate;
+    paint === 'surface'
+      ? surfaceColor(surface.metallic, surface.roughness)
+      : paint === 'relief'
+        ? 'rgb(128,128,128)'
+        : options.substrate === undefined
+          ? '#fff'
+          : options.substrate;
   const filters = new Map<string, string>([
     ['fx-color-foil-gold', EFFECT_PLATES['foil-gold'].previewColor],
     ['fx-color-foil-silver', EFFECT_PLATES['foil-silver'].previewColor],
@@ -194,27 +208,36 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
     ['fx-relief-emboss', '#fff'],
     ['fx-relief-deboss', '#000'],
   ]);
-  for (const [effect, look] of Object.entries(EFFECT_SURFACES)) filters.set(`fx-surface-${effect}`, surfaceColor(look.metallic ?? surface.metallic, look.roughness));
+  for (const [effect, look] of Object.entries(EFFECT_SURFACES)) {
+    filters.set(`fx-surface-${effect}`, surfaceColor(look.metallic ?? surface.metallic, look.roughness));
+  }
   const parts: string[] = [
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${widthPx}" height="${heightPx}" viewBox="${n(board.x)} ${n(board.y)} ${n(board.width)} ${n(board.height)}" preserveAspectRatio="none">`,
-    `<defs>${flatFilters(filters)}<pattern id="fx-hatch" width="1.5" height="1.5" patternUnits="userSpaceOnUse"><path d="M0 1.5L1.5 0" stroke="${EFFECT_PLATES['spot-uv'].previewColor}" stroke-width="0.35"/></pattern></defs>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${widthPx}" height="${heightPx}" ` +
+      `viewBox="${n(board.x)} ${n(board.y)} ${n(board.width)} ${n(board.height)}" preserveAspectRatio="none">`,
+    `<defs>${flatFilters(filters)}<pattern id="fx-hatch" width="1.5" height="1.5" patternUnits="userSpaceOnUse">` +
+      `<path d="M0 1.5L1.5 0" stroke="${EFFECT_PLATES['spot-uv'].previewColor}" stroke-width="0.35"/></pattern></defs>`,
     base === null ? '' : `<rect x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" fill="${base}"/>`,
   ];
   const inkOpacity = options.translucentInk && paint === 'color' ? ` opacity="${INK_ON_CLEAR_OPACITY}"` : '';
   placement.pieces.forEach((layers, index) => {
-    parts.push(`<clipPath id="clip${index}"><path d="${pathData(layers.bleed, true)}"/></clipPath><g clip-path="url(#clip${index})"${inkOpacity}>`);
+    parts.push(
+      `<clipPath id="clip${index}"><path d="${pathData(layers.bleed, true)}"/></clipPath><g clip-path="url(#clip${index})"${inkOpacity}>`,
+    );
     if (layers.background && paint === 'color') parts.push(backgroundSvg(layers, layers.background, index, images));
     layers.images.forEach((image, imageIndex) => {
       const href = images.href(image.asset);
       if (!href) return;
       const look = effectLayers(image, options);
       const box = `x="${n(-image.width / 2)}" y="${n(-image.height / 2)}" width="${n(image.width)}" height="${n(image.height)}"`;
-      const placed = `${box} preserveAspectRatio="none" transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})" href="${href}"`;
+      const placed = `${box} preserveAspectRatio="none" ` +
+        `transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})" href="${href}"`;
       const tag =
         (look.draw ? `<image ${placed}/>` : '') +
         (look.overlay ? `<image ${placed} filter="url(#${look.overlay})"/>` : '') +
         (look.hatch
-          ? `<mask id="uv${index}-${imageIndex}"><image ${placed} filter="url(#fx-silhouette)"/></mask><rect x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" fill="url(#fx-hatch)" mask="url(#uv${index}-${imageIndex})"/>`
+          ? `<mask id="uv${index}-${imageIndex}"><image ${placed} filter="url(#fx-silhouette)"/></mask><rect x="${n(board.x)}" ` +
+            `y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" ` +
+            `fill="url(#fx-hatch)" mask="url(#uv${index}-${imageIndex})"/>`
           : '');
       if (!tag) return;
       const period = dieline.wrapWidth;
@@ -240,13 +263,22 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   for (const path of options.dielineLines === false ? [] : dieline.paths) {
     if (path.type === 'cut') parts.push(`<path d="${path.d}" fill="none" stroke="${CUT_COLOUR}" stroke-width="${n(line)}"/>`);
     if (path.type === 'fold') {
-      parts.push(`<path d="${path.d}" fill="none" stroke="${FOLD_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(1.5 * line * 4)} ${n(1.5 * line * 4)}"/>`);
+      parts.push(
+        `<path d="${path.d}" fill="none" stroke="${FOLD_COLOUR}" stroke-width="${n(line)}" ` +
+          `stroke-dasharray="${n(1.5 * line * 4)} ${n(1.5 * line * 4)}"/>`,
+      );
     }
     if (path.type === 'zone') {
-      parts.push(`<path d="${path.d}" fill="none" stroke="${ZONE_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(2 * line * 4)} ${n(line * 4)}"/>`);
+      parts.push(
+        `<path d="${path.d}" fill="none" stroke="${ZONE_COLOUR}" ` +
+          `stroke-width="${n(line)}" stroke-dasharray="${n(2 * line * 4)} ${n(line * 4)}"/>`,
+      );
     }
     if (path.type === 'crease') {
-      parts.push(`<path d="${path.d}" fill="none" stroke="${CREASE_COLOUR}" stroke-width="${n(line)}" stroke-dasharray="${n(3 * line * 4)} ${n(1.5 * line * 4)}"/>`);
+      parts.push(
+        `<path d="${path.d}" fill="none" stroke="${CREASE_COLOUR}" stroke-width="${n(line)}" ` +
+          `stroke-dasharray="${n(3 * line * 4)} ${n(1.5 * line * 4)}"/>`,
+      );
     }
   }
   parts.push('</svg>');
@@ -278,7 +310,12 @@ const RELIEF_STRENGTH = 2;
  * The sheet's textures (see renderTextureJpeg), with a metallic-roughness map when foil or spot UV
  * is on it and a normal map when emboss or deboss is: the same placement painted as material values.
  */
-export async function renderTextureMaps(placement: Placement<PrintSurface>, sizePx: number, window: Bounds | undefined, look: TextureLook): Promise<TextureMaps> {
+export async function renderTextureMaps(
+  placement: Placement<PrintSurface>,
+  sizePx: number,
+  window: Bounds | undefined,
+  look: TextureLook,
+): Promise<TextureMaps> {
   const { width, height } = window ?? placement.dieline.blank;
   const widthPx = width >= height ? sizePx : (sizePx * width) / height;
   const common = { area: window ?? ('blank' as const), dielineLines: false };

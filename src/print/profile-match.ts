@@ -63,7 +63,8 @@ export async function profileMismatchFindings(placement: Placement, condition: P
     return result;
   };
   const message = (what: string, found: { name: string; meanDeltaE: number }) =>
-    `${what} is a CMYK JPEG made for '${found.name}', another printing condition than ${condition.identifier} (mean ΔE ${found.meanDeltaE.toFixed(1)}); it is placed unchanged, so its colours shift.`;
+    `${what} is a CMYK JPEG made for '${found.name}', another printing condition than ${condition.identifier} ` +
+      `(mean ΔE ${found.meanDeltaE.toFixed(1)}); it is placed unchanged, so its colours shift.`;
   const background = placement.pieces[0]?.background;
   if (background?.kind === 'image') {
     const found = await check(background.asset);

@@ -27,12 +27,18 @@ export function svgFacts(bytes: Buffer, owned: readonly { family: string }[]): S
 const RECOMMENDED_PPI = 300;
 const MINIMUM_PPI = 150;
 
-const boundsWidth = (points: readonly (readonly [number, number])[]) => Math.max(...points.map((p) => p[0])) - Math.min(...points.map((p) => p[0]));
+const boundsWidth = (points: readonly (readonly [number, number])[]) =>
+  Math.max(...points.map((p) => p[0])) - Math.min(...points.map((p) => p[0]));
 
 const subject = (artworkId: string | undefined) => (artworkId ? `Artwork '${artworkId}'` : 'The background SVG');
 
 /** The findings of one SVG where it is placed (artworkId absent: the background), one per code. */
-export function factsFindings(facts: SvgFacts, artworkId: string | undefined, panelId: string | undefined, printedWidthMm: number): Finding[] {
+export function factsFindings(
+  facts: SvgFacts,
+  artworkId: string | undefined,
+  panelId: string | undefined,
+  printedWidthMm: number,
+): Finding[] {
   const where = { ...(artworkId ? { artworkId } : {}), ...(panelId ? { panelId } : {}) };
   const findings: Finding[] = [];
   const missing = facts.hasText ? facts.families.filter((choice) => choice.used === null) : [];
@@ -41,7 +47,9 @@ export function factsFindings(facts: SvgFacts, artworkId: string | undefined, pa
     findings.push({
       severity: 'error',
       code: 'FONT_MISSING',
-      message: `${subject(artworkId)}: no font of ${missing.map((choice) => `'${choice.asked}'`).join(', ')} or of a later family in its font-family list is available; upload the font with POST /fonts.`,
+      message:
+        `${subject(artworkId)}: no font of ${missing.map((choice) => `'${choice.asked}'`).join(', ')} ` +
+        `or of a later family in its font-family list is available; upload the font with POST /fonts.`,
       ...where,
     });
   }
@@ -49,7 +57,9 @@ export function factsFindings(facts: SvgFacts, artworkId: string | undefined, pa
     findings.push({
       severity: 'warning',
       code: 'FONT_SUBSTITUTED',
-      message: `${subject(artworkId)}: ${substituted.map((choice) => `the font family '${choice.asked}' is not available; text is set in '${choice.used}'`).join('; ')}.`,
+      message:
+        `${subject(artworkId)}: ` +
+        `${substituted.map((choice) => `the font family '${choice.asked}' is not available; text is set in '${choice.used}'`).join('; ')}.`,
       ...where,
     });
   }
@@ -58,7 +68,9 @@ export function factsFindings(facts: SvgFacts, artworkId: string | undefined, pa
     findings.push({
       severity: 'error',
       code: 'SVG_IMAGE_DROPPED',
-      message: `${subject(artworkId)}: ${dropped.length === 1 ? 'an image' : `${dropped.length} images`} inside the SVG (${dropped.join(', ')}) ${dropped.length === 1 ? 'is' : 'are'} left out; only PNG and JPEG images embedded as data: URIs print.`,
+      message:
+        `${subject(artworkId)}: ${dropped.length === 1 ? 'an image' : `${dropped.length} images`} inside the SVG (${dropped.join(', ')}) ` +
+        `${dropped.length === 1 ? 'is' : 'are'} left out; only PNG and JPEG images embedded as data: URIs print.`,
       ...where,
     });
   }
@@ -70,7 +82,9 @@ export function factsFindings(facts: SvgFacts, artworkId: string | undefined, pa
       findings.push({
         severity: ppi < MINIMUM_PPI ? 'error' : 'warning',
         code: 'LOW_RESOLUTION',
-        message: `${subject(artworkId)}: an image inside the SVG prints at ${Math.floor(ppi)} dpi; ${RECOMMENDED_PPI} dpi is recommended${ppi < MINIMUM_PPI ? ` and ${MINIMUM_PPI} dpi is the minimum` : ''}.`,
+        message:
+          `${subject(artworkId)}: an image inside the SVG prints at ${Math.floor(ppi)} dpi; ` +
+          `${RECOMMENDED_PPI} dpi is recommended${ppi < MINIMUM_PPI ? ` and ${MINIMUM_PPI} dpi is the minimum` : ''}.`,
         ...where,
       });
     }

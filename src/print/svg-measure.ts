@@ -5,7 +5,18 @@
  * defs, clip paths, masks, patterns and markers are measured only where a `<use>` draws them.
  */
 import { EMBEDDED_IMAGE } from './svg-text.js';
-import { IDENTITY, lengthScale, multiply, ownValue, parseSvg, parseTransform, styleRules, userLength, type Matrix, type SvgElement } from './svg-tree.js';
+import {
+  IDENTITY,
+  lengthScale,
+  multiply,
+  ownValue,
+  parseSvg,
+  parseTransform,
+  styleRules,
+  userLength,
+  type Matrix,
+  type SvgElement,
+} from './svg-tree.js';
 import type { Rgb } from './types.js';
 
 /** A paint: an opaque colour, or null for a gradient, pattern or anything else this cannot read. */
@@ -20,7 +31,10 @@ export interface SvgMeasures {
 }
 
 const SHAPES = new Set(['path', 'rect', 'circle', 'ellipse', 'line', 'polyline', 'polygon']);
-const NOT_DRAWN = new Set(['defs', 'symbol', 'clipPath', 'mask', 'pattern', 'marker', 'metadata', 'title', 'desc', 'style', 'script', 'linearGradient', 'radialGradient', 'filter']);
+const NOT_DRAWN = new Set([
+  'defs', 'symbol', 'clipPath', 'mask', 'pattern', 'marker', 'metadata', 'title', 'desc', 'style', 'script',
+  'linearGradient', 'radialGradient', 'filter',
+]);
 const MAX_USE_DEPTH = 8;
 /** resvg's default font size. */
 const DEFAULT_FONT_SIZE = 12;
@@ -112,7 +126,11 @@ export function measureSvg(text: string): SvgMeasures | null {
       state.ctm = multiply(parent.ctm, [1, 0, 0, 1, userLength(element.attributes.x, 0) ?? 0, userLength(element.attributes.y, 0) ?? 0]);
     }
     const scale = lengthScale(state.ctm);
-    if ((element.name === 'text' || element.name === 'tspan' || element.name === 'textPath') && element.text.trim() && state.fill !== undefined) {
+    if (
+      (element.name === 'text' || element.name === 'tspan' || element.name === 'textPath') &&
+      element.text.trim() &&
+      state.fill !== undefined
+    ) {
       measures.texts.push({ size: state.fontSize * scale, fill: state.fill });
     }
     if ((SHAPES.has(element.name) || element.name === 'text') && state.stroke !== undefined && state.strokeWidth > 0) {

@@ -105,7 +105,10 @@ export function pathArea(d: string): number {
       for (const t of [0.25, 0.5, 0.75, 1]) {
         const u = 1 - t;
         const b = [u * u * u, 3 * u * u * t, 3 * u * t * t, t * t * t];
-        edge([b[0]! * p0![0] + b[1]! * p1![0] + b[2]! * p2![0] + b[3]! * p3![0], b[0]! * p0![1] + b[1]! * p1![1] + b[2]! * p2![1] + b[3]! * p3![1]]);
+        edge([
+          b[0]! * p0![0] + b[1]! * p1![0] + b[2]! * p2![0] + b[3]! * p3![0],
+          b[0]! * p0![1] + b[1]! * p1![1] + b[2]! * p2![1] + b[3]! * p3![1],
+        ]);
       }
     } else {
       i++;
@@ -123,9 +126,11 @@ export function pathArea(d: string): number {
  * fills by default) is dropped: a PDF renderer paints a hairline for it, knocking out what the
  * line's stroke overprints.
  */
+const TAG = /<(\/?)([a-zA-Z]+)\b([^>]*?)(\/?)>/g;
+
 export function markPaintRoles(svg: string, textIds: ReadonlySet<string>, largeBlackMinArea: number | null): string {
   const stack: { text: boolean; matrix: Matrix }[] = [{ text: false, matrix: IDENTITY }];
-  return svg.replace(/<(\/?)([a-zA-Z]+)\b([^>]*?)(\/?)>/g, (tag: string, closing: string, name: string, attributes: string, selfClosing: string) => {
+  return svg.replace(TAG, (tag: string, closing: string, name: string, attributes: string, selfClosing: string) => {
     const parent = stack[stack.length - 1]!;
     if (closing) {
       if (name === 'g' && stack.length > 1) stack.pop();
@@ -138,7 +143,9 @@ export function markPaintRoles(svg: string, textIds: ReadonlySet<string>, largeB
     if (name !== 'path') return tag;
     const d = /\sd="([^"]*)"/.exec(attributes)?.[1] ?? '';
     if (/\sfill="(?!none")/.test(attributes) && pathArea(d) === 0) tag = tag.replace(/\sfill="[^"]*"/, ' fill="none"');
-    if (text) return tag.replace(/\s(fill|stroke)="(#[0-9a-fA-F]{6})"/g, (_m, key: string, hex: string) => ` ${key}="${hexToRgbNotation(hex)}"`);
+    if (text) {
+      return tag.replace(/\s(fill|stroke)="(#[0-9a-fA-F]{6})"/g, (_m, key: string, hex: string) => ` ${key}="${hexToRgbNotation(hex)}"`);
+    }
     if (largeBlackMinArea === null || !/\sfill="#000000"/.test(tag)) return tag;
     const scale = Math.abs(matrix[0] * matrix[3] - matrix[1] * matrix[2]);
     if (pathArea(d) * scale < largeBlackMinArea) return tag;

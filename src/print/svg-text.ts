@@ -11,7 +11,16 @@
  * the outlined SVG, and their ids are returned: everything inside such a group is a glyph outline.
  */
 import type { ResvgRenderOptions } from '@resvg/resvg-js';
-import { availableFamilies, BUNDLED_MONO, BUNDLED_SANS, BUNDLED_SERIF, bundledFaces, chooseFamily, type FamilyChoice, type FontFace } from './fonts.js';
+import {
+  availableFamilies,
+  BUNDLED_MONO,
+  BUNDLED_SANS,
+  BUNDLED_SERIF,
+  bundledFaces,
+  chooseFamily,
+  type FamilyChoice,
+  type FontFace,
+} from './fonts.js';
 
 /** The only embedded images an SVG may carry into print. */
 export const EMBEDDED_IMAGE = /^\s*data:image\/(?:png|jpeg|jpg)\s*[;,]/i;
@@ -28,8 +37,9 @@ const HREF = /(\s(?:xlink:)?href\s*=\s*)(["'])([\s\S]*?)\2/g;
 const ID = /\sid\s*=\s*(["'])([\s\S]*?)\1/;
 
 const ENTITIES: Readonly<Record<string, string>> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' };
+const ENTITY = /&(?:#x([0-9a-f]+)|#([0-9]+)|([a-z]+));/gi;
 const decodeEntities = (value: string) =>
-  value.replace(/&(?:#x([0-9a-f]+)|#([0-9]+)|([a-z]+));/gi, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) =>
+  value.replace(ENTITY, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) =>
     hex ? String.fromCodePoint(parseInt(hex, 16)) : dec ? String.fromCodePoint(Number(dec)) : (ENTITIES[name!.toLowerCase()] ?? whole),
   );
 const escapeAttribute = (value: string) => value.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/"/g, '&quot;');
@@ -70,11 +80,18 @@ export function prepareSource(svg: string, owned: readonly { family: string }[])
     if (!choice) choices.set(decoded, (choice = chooseFamily(decoded, available)));
     return choice.used ?? BUNDLED_SANS;
   };
-  const rewriteCss = (css: string, quote: string) => css.replace(CSS_FONT_FAMILY, (_whole, head: string, list: string) => `${head}${quote}${resolve(list).replace(/["'\\]/g, '')}${quote}`);
+  const rewriteCss = (css: string, quote: string) =>
+    css.replace(CSS_FONT_FAMILY, (_whole, head: string, list: string) => `${head}${quote}${resolve(list).replace(/["'\\]/g, '')}${quote}`);
 
   let text = svg.replace(STYLE_ELEMENT, (_whole, open: string, css: string, close: string) => `${open}${rewriteCss(css, '"')}${close}`);
-  text = text.replace(STYLE_ATTRIBUTE, (_whole, head: string, quote: string, css: string) => `${head}${quote}${rewriteCss(css, quote === '"' ? "'" : '"')}${quote}`);
-  text = text.replace(FONT_FAMILY_ATTRIBUTE, (_whole, head: string, quote: string, list: string) => `${head}${quote}${escapeAttribute(resolve(list))}${quote}`);
+  text = text.replace(
+    STYLE_ATTRIBUTE,
+    (_whole, head: string, quote: string, css: string) => `${head}${quote}${rewriteCss(css, quote === '"' ? "'" : '"')}${quote}`,
+  );
+  text = text.replace(
+    FONT_FAMILY_ATTRIBUTE,
+    (_whole, head: string, quote: string, list: string) => `${head}${quote}${escapeAttribute(resolve(list))}${quote}`,
+  );
 
   const textIds: string[] = [];
   let counter = 0;
@@ -141,6 +158,8 @@ export async function outlineSvg(bytes: Buffer | string, faces: readonly FontFac
   const ids = new Set(source.textIds.map(escapeAttribute));
   let svg = normalised.replace(/<g id="([^"]*)"/g, (whole, id: string) => (ids.has(id) ? `${whole} data-text="true"` : whole));
   // resvg writes xlink:href even when the source declared no xlink namespace; XML readers need it.
-  if (svg.includes('xlink:href') && !/<svg\b[^>]*\sxmlns:xlink=/.test(svg)) svg = svg.replace(/<svg\b/, '<svg xmlns:xlink="http://www.w3.org/1999/xlink"');
+  if (svg.includes('xlink:href') && !/<svg\b[^>]*\sxmlns:xlink=/.test(svg)) {
+    svg = svg.replace(/<svg\b/, '<svg xmlns:xlink="http://www.w3.org/1999/xlink"');
+  }
   return { svg, textIds: source.textIds };
 }

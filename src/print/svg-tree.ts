@@ -14,14 +14,16 @@ export interface SvgElement {
 }
 
 const ENTITIES: Readonly<Record<string, string>> = { quot: '"', apos: "'", amp: '&', lt: '<', gt: '>' };
+const ENTITY = /&(?:#x([0-9a-f]+)|#([0-9]+)|([a-z]+));/gi;
 export const decodeXml = (value: string) =>
-  value.replace(/&(?:#x([0-9a-f]+)|#([0-9]+)|([a-z]+));/gi, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
+  value.replace(ENTITY, (whole, hex: string | undefined, dec: string | undefined, name: string | undefined) => {
     const code = hex ? parseInt(hex, 16) : dec ? Number(dec) : null;
     if (code !== null) return code > 0 && code <= 0x10ffff ? String.fromCodePoint(code) : '';
     return ENTITIES[name!.toLowerCase()] ?? whole;
   });
 
-const TOKEN = /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<![^>]*>|<\/([^\s>]+)\s*>|<([^\s/>!?]+)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|([^<]+)/g;
+const TOKEN =
+  /<!--[\s\S]*?-->|<!\[CDATA\[([\s\S]*?)\]\]>|<\?[\s\S]*?\?>|<![^>]*>|<\/([^\s>]+)\s*>|<([^\s/>!?]+)((?:[^>"']|"[^"]*"|'[^']*')*?)(\/?)>|([^<]+)/g;
 const ATTRIBUTE = /([^\s=/]+)\s*=\s*(?:"([^"]*)"|'([^']*)')/g;
 
 /** The root element, or null when the text holds none. Namespace prefixes are dropped from names. */
@@ -172,6 +174,16 @@ export function userLength(value: string | undefined, relativeTo: number): numbe
   if (!match) return null;
   const n = Number(match[1]);
   const unit = (match[2] ?? '').toLowerCase();
-  const factor: Record<string, number> = { '': 1, px: 1, pt: 4 / 3, pc: 16, mm: 96 / 25.4, cm: 96 / 2.54, in: 96, em: relativeTo, '%': relativeTo / 100 };
+  const factor: Record<string, number> = {
+    '': 1,
+    px: 1,
+    pt: 4 / 3,
+    pc: 16,
+    mm: 96 / 25.4,
+    cm: 96 / 2.54,
+    in: 96,
+    em: relativeTo,
+    '%': relativeTo / 100,
+  };
   return n * factor[unit]!;
 }

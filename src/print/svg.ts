@@ -139,7 +139,11 @@ async function embeddedImages(svg: string, target: SvgTarget): Promise<Map<strin
         load: async () => bytes,
       };
       // Kept at full resolution: where it lands on the page is not known here.
-      images.set(key, { width: asset.widthPx, height: asset.heightPx, data: await pdfImage(asset, bytes, target.images, Number.POSITIVE_INFINITY) });
+      images.set(key, {
+        width: asset.widthPx,
+        height: asset.heightPx,
+        data: await pdfImage(asset, bytes, target.images, Number.POSITIVE_INFINITY),
+      });
     } catch {
       // Undecodable: drawn as nothing, like a broken image in a browser.
     }
@@ -148,7 +152,11 @@ async function embeddedImages(svg: string, target: SvgTarget): Promise<Map<strin
 }
 
 interface RefData {
-  data: Record<string, unknown> & { Group?: Record<string, unknown>; Resources?: { data: Record<string, unknown> }; SMask?: Record<string, unknown> };
+  data: Record<string, unknown> & {
+    Group?: Record<string, unknown>;
+    Resources?: { data: Record<string, unknown> };
+    SMask?: Record<string, unknown>;
+  };
 }
 
 /**

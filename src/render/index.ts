@@ -23,7 +23,13 @@ const KINDS: Record<RenderKind, { pool: 'analysis' | 'print'; label: string }> =
 };
 
 export function createRenderer(config: RenderConfig) {
-  const common = { queue: config.queue, accountQueue: config.accountQueue, memoryMb: config.childMemoryMb, heapMb: config.childHeapMb, idleMs: config.childIdleMs };
+  const common = {
+    queue: config.queue,
+    accountQueue: config.accountQueue,
+    memoryMb: config.childMemoryMb,
+    heapMb: config.childHeapMb,
+    idleMs: config.childIdleMs,
+  };
   const pools = {
     analysis: createRenderPool({ name: 'analysis', size: config.analysisChildren, ...common }),
     print: createRenderPool({ name: 'print', size: config.printChildren, ...common }),

@@ -119,7 +119,9 @@ const numbers = (value: string | null): number[] =>
 
 function capped(name: string, parameter: string, value: number, max: number, unit: string): void {
   const at = unit ? ` at ${COST_SIDE_PX} px` : '';
-  if (value > max) throw new SvgTooCostlyError(`${name} ${parameter} is ${Math.round(value)}${unit}${at}, at most ${max}${unit} is rendered`);
+  if (value > max) {
+    throw new SvgTooCostlyError(`${name} ${parameter} is ${Math.round(value)}${unit}${at}, at most ${max}${unit} is rendered`);
+  }
 }
 
 /** What the filters of the parsed tree cost (see the model above); throws past a cap or the budget. */
@@ -138,7 +140,8 @@ function filterCost(tree: string, width: number, height: number): number {
     const regionH = Math.abs(Number(attribute(attributes!, 'height') ?? 1.2)) * (userSpace ? scale : canvasH);
     const regionPx = Math.min(regionW, canvasW) * Math.min(regionH, canvasH);
     // A primitive length in pixels at the cost side: bounding-box fractions of the canvas.
-    const px = (values: number[], axis = 0) => Math.max(0, ...values.map((v, i) => Math.abs(v) * (boundingBoxPrimitives ? ((i || axis) ? canvasH : canvasW) : scale)));
+    const px = (values: number[], axis = 0) =>
+      Math.max(0, ...values.map((v, i) => Math.abs(v) * (boundingBoxPrimitives ? (i || axis ? canvasH : canvasW) : scale)));
     let weight = 0;
     for (const [, name, primitive] of body!.matchAll(/<(fe[A-Z][A-Za-z]*)\b([^>]*)>/g)) {
       primitives++;
@@ -174,9 +177,14 @@ function filterCost(tree: string, width: number, height: number): number {
     filters.set(id!, regionPx * weight);
   }
   if (primitives > 0 && width * height > MAX_FILTERED_PIXELS) {
-    throw new SvgTooCostlyError(`a filtered image of ${Math.round(width)} × ${Math.round(height)} px, at most ${COST_SIDE_PX} × ${COST_SIDE_PX} px is rendered with filters`);
+    throw new SvgTooCostlyError(
+      `a filtered image of ${Math.round(width)} × ${Math.round(height)} px, ` +
+        `at most ${COST_SIDE_PX} × ${COST_SIDE_PX} px is rendered with filters`,
+    );
   }
-  if (primitives > MAX_FILTER_PRIMITIVES) throw new SvgTooCostlyError(`${primitives} filter primitives, at most ${MAX_FILTER_PRIMITIVES} are rendered`);
+  if (primitives > MAX_FILTER_PRIMITIVES) {
+    throw new SvgTooCostlyError(`${primitives} filter primitives, at most ${MAX_FILTER_PRIMITIVES} are rendered`);
+  }
   let total = 0;
   for (const [, id] of tree.matchAll(/\sfilter="url\(#([^)"]*)\)"/g)) total += filters.get(id!) ?? 0;
   return total;
@@ -190,7 +198,9 @@ function filterCost(tree: string, width: number, height: number): number {
 export function boundedSvg(svg: Buffer | string): Buffer {
   const text = withoutExternalReferences(typeof svg === 'string' ? svg : svg.toString('utf8'));
   const expanded = expandedNodeCount(text);
-  if (expanded > MAX_SVG_NODES) throw new SvgTooCostlyError(`${expanded} elements once \`use\` is expanded, at most ${MAX_SVG_NODES} are rendered`);
+  if (expanded > MAX_SVG_NODES) {
+    throw new SvgTooCostlyError(`${expanded} elements once \`use\` is expanded, at most ${MAX_SVG_NODES} are rendered`);
+  }
   let tree: string;
   let width: number;
   let height: number;
@@ -203,10 +213,14 @@ export function boundedSvg(svg: Buffer | string): Buffer {
     return Buffer.from(text);
   }
   const nodes = tree.match(/<[A-Za-z]/g)?.length ?? 0;
-  if (nodes > MAX_SVG_NODES) throw new SvgTooCostlyError(`${nodes} elements once \`use\` is expanded, at most ${MAX_SVG_NODES} are rendered`);
+  if (nodes > MAX_SVG_NODES) {
+    throw new SvgTooCostlyError(`${nodes} elements once \`use\` is expanded, at most ${MAX_SVG_NODES} are rendered`);
+  }
   const cost = filterCost(tree, width, height);
   if (cost > FILTER_BUDGET) {
-    throw new SvgTooCostlyError(`its filters cost ${(cost / 1e6).toFixed(0)} M pixel operations at ${COST_SIDE_PX} px, at most ${FILTER_BUDGET / 1e6} M are rendered`);
+    throw new SvgTooCostlyError(
+      `its filters cost ${(cost / 1e6).toFixed(0)} M pixel operations at ${COST_SIDE_PX} px, at most ${FILTER_BUDGET / 1e6} M are rendered`,
+    );
   }
   return Buffer.from(text);
 }

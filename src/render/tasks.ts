@@ -66,8 +66,7 @@ export const TASKS = {
   },
   /** The preflight's image work: each raster image's highest total ink in the condition. */
   'print.inkCoverage': ({ assets, condition }: { assets: ResolvedAsset[]; condition: PrintCondition }) => measureInk(assets, condition),
-  'print.texture': ({ placement, sizePx, window, look }: { placement: Placement<PrintSurface>; sizePx: number; window?: Bounds; look: TextureLook }) =>
-    renderTextureMaps(placement, sizePx, window, look),
+  'print.texture': ({ placement, sizePx, window, look }: TextureTask) => renderTextureMaps(placement, sizePx, window, look),
 } as const;
 
 export type Tasks = typeof TASKS;

@@ -43,7 +43,12 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async function listApiKeys(request) {
       const apiKeys = await app.services.apiKeys.list(request.userId);
-      const { items, nextCursor } = pageWhenAsked(apiKeys, request.query, () => app.services.listCursors('api-keys', request.userId), (key) => key);
+      const { items, nextCursor } = pageWhenAsked(
+        apiKeys,
+        request.query,
+        () => app.services.listCursors('api-keys', request.userId),
+        (key) => key,
+      );
       const page = { apiKeys: items.map(toApiKeyDto), total: apiKeys.length };
       return nextCursor === undefined ? page : { ...page, nextCursor };
     },

@@ -5,7 +5,7 @@ import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import { ListPageQuery } from '../schemas/paging.js';
 import { pageWhenAsked } from './list-paging.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { badRequest, MESSAGES } from '../errors.js';
@@ -43,9 +43,10 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
         security,
         querystring: EmptyQuery,
         description:
-          'The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. ' +
-          'A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; ' +
-          'an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.',
+          'The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 ' +
+          'are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a ' +
+          'truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter ' +
+          'cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.',
         response: { 201: AssetReply, ...errorResponses(400, 401, 413, 415, 422, 503) },
         'x-openapi': UPLOAD_OPERATION,
       },
@@ -72,7 +73,12 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
     },
     async function listAssets(request) {
       const assets = await app.services.assets.list(request.userId);
-      const { items, nextCursor } = pageWhenAsked(assets, request.query, () => app.services.listCursors('assets', request.userId), (asset) => asset);
+      const { items, nextCursor } = pageWhenAsked(
+        assets,
+        request.query,
+        () => app.services.listCursors('assets', request.userId),
+        (asset) => asset,
+      );
       const page = { assets: items.map((asset) => toAssetDto(asset, app.config.publicBaseUrl)), total: assets.length };
       return nextCursor === undefined ? page : { ...page, nextCursor };
     },
@@ -103,8 +109,8 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
         tags: ['assets'],
         summary: 'Delete an upload: its row, its file and its thumbnail',
         description:
-          'The row goes first, together with a record of its files; the files are removed right after, or by the next start-up if the process stops in between. ' +
-          'A project that still places the image keeps its URL, which then answers 404.',
+          'The row goes first, together with a record of its files; the files are removed right after, or by the next start-up if the ' +
+          'process stops in between. A project that still places the image keeps its URL, which then answers 404.',
         security,
         params: AssetParams,
         querystring: EmptyQuery,

@@ -5,7 +5,7 @@ import { signalOnClientGone } from '../render/index.js';
 import { AssetReply, toAssetDto } from '../schemas/assets.js';
 import { BarcodeBody } from '../schemas/barcodes.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 
 const barcodeRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
   app.addHook('onRequest', options.guard ?? app.authenticate);
@@ -21,11 +21,11 @@ const barcodeRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
         querystring: EmptyQuery,
         body: BarcodeBody,
         description:
-          'EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). ' +
-          'Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. ' +
-          'The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload ' +
-          '(thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, ' +
-          'and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.',
+          'EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits ' +
+          'are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal ' +
+          'size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset ' +
+          'carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight ' +
+          'checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.',
         response: { 201: AssetReply, ...errorResponses(400, 401, 503) },
       },
     },

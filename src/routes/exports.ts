@@ -29,8 +29,9 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
         tags: ['exports'],
         summary: 'Export the project as it is now (its current version), rendered as a job',
         description:
-          'Answers 202 at once with the queued export and its Location; poll it (or register a webhook) until it has succeeded or failed. ' +
-          'With an Idempotency-Key the same request within 24 h answers 200 with the same export; the key with another body or project is a 409.',
+          'Answers 202 at once with the queued export and its Location; poll it (or register a webhook) until it has succeeded or ' +
+          'failed. With an Idempotency-Key the same request within 24 h answers 200 with the same export; the key with another body or ' +
+          'project is a 409.',
         security: options.security,
         params: IdParams,
         querystring: EmptyQuery,

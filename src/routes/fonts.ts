@@ -9,7 +9,7 @@ import { badRequest, HttpError, MESSAGES } from '../errors.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
 import { FontListReply, FontParams, FontReply, toFontDto } from '../schemas/fonts.js';
 import { FONT_MESSAGES, MAX_FONT_BYTES } from '../services/fonts.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 
 const FILE_FIELD = 'file';
 const security = [{ bearerAuth: [] }];
@@ -40,9 +40,10 @@ const fontRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, opt
         security,
         querystring: EmptyQuery,
         description:
-          'The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font\'s name and OS/2 tables. ' +
-          'SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. ' +
-          'Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure.',
+          'The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come ' +
+          "from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, " +
+          'previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a ' +
+          'family name → 422 with the reason. Nothing is stored on failure.',
         response: { 201: FontReply, ...errorResponses(400, 401, 413, 415, 422) },
       },
     },
@@ -77,7 +78,9 @@ const fontRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, opt
       schema: {
         tags: ['fonts'],
         summary: 'Delete a font',
-        description: 'SVG text that names the family (and no later available one) then gets FONT_MISSING at the next preflight, and print answers 409.',
+        description:
+          'SVG text that names the family (and no later available one) ' +
+          'then gets FONT_MISSING at the next preflight, and print answers 409.',
         operationId: 'deleteFont',
         security,
         params: FontParams,

@@ -27,7 +27,10 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
         operationId: 'getReadiness',
         querystring: EmptyQuery,
         response: {
-          200: Type.Object({ status: Type.Literal('ready'), workers: Type.Optional(Type.Integer({ minimum: 0 })) }, { additionalProperties: false }),
+          200: Type.Object(
+            { status: Type.Literal('ready'), workers: Type.Optional(Type.Integer({ minimum: 0 })) },
+            { additionalProperties: false },
+          ),
           ...errorResponses(400, 503),
         },
       },

@@ -11,7 +11,7 @@ import { errorResponses, IdParams } from '../schemas/common.js';
 import { PreflightQuery } from '../schemas/preflight.js';
 import { PreflightResponse, PreviewQuery, PreviewResponse, PrintQuery, PrintResponse } from '../schemas/print.js';
 import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 
 const security = [{ bearerAuth: [] }];
 /** True when the client's copy is current (the 304 is then sent); otherwise sets the caching headers. */

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ListPageQuery } from '../schemas/paging.js';
 import { pageWhenAsked } from './list-paging.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 import { Type } from '@sinclair/typebox';
 import { NotModified } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses, IdParams, NoBody } from '../schemas/common.js';

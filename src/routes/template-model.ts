@@ -4,9 +4,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
 import { ModelResponse, TemplateModelQuery } from '../schemas/models.js';
+import type { TemplateRoutesOptions } from './context-options.js';
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE } from './dieline-reply.js';
 import { sendModel } from './model-reply.js';
-import type { TemplateRoutesOptions } from './templates.js';
 
 const templateModelRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, options) => {
   const contextErrors = options.contextErrors ?? [];

@@ -11,12 +11,6 @@ import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import templateModelRoutes from './template-model.js';
 
-export interface TemplateRoutesOptions {
-  /** Extra statuses the surrounding context can answer with (401 and 429 on /v1). */
-  contextErrors?: number[];
-  security?: Array<Record<string, string[]>>;
-}
-
 const JSON_TYPE = 'application/json; charset=utf-8';
 
 /** The catalog changes only with a deployment: caches keep it five minutes and may serve it stale for a day while they revalidate. */

@@ -12,15 +12,27 @@ import { errorResponses, EmptyQuery, StrictObject } from '../schemas/common.js';
 import { viewerCsp, type ViewerFileName } from '../services/viewer-files.js';
 
 const ViewerQuery = StrictObject({
-  model: Type.Optional(Type.String({ maxLength: 2048, description: 'URL of a binary glTF on this origin (e.g. /templates/mailer-box/model).' })),
+  model: Type.Optional(
+    Type.String({ maxLength: 2048, description: 'URL of a binary glTF on this origin (e.g. /templates/mailer-box/model).' }),
+  ),
   share: Type.Optional(
-    Type.String({ maxLength: 100, description: "A share link's token: shows the model behind it, read-only, with no login (POST /projects/:id/shares)." }),
+    Type.String({
+      maxLength: 100,
+      description: "A share link's token: shows the model behind it, read-only, with no login (POST /projects/:id/shares).",
+    }),
   ),
   lighting: Type.Optional(Type.Unsafe<(typeof LIGHTING_IDS)[number]>({ type: 'string', enum: [...LIGHTING_IDS], default: 'studio' })),
   controls: Type.Optional(
-    Type.Unsafe<'full' | 'none'>({ type: 'string', enum: ['full', 'none'], default: 'full', description: 'none: the model alone, without toolbar or dimensions (mockups, clean embeds).' }),
+    Type.Unsafe<'full' | 'none'>({
+      type: 'string',
+      enum: ['full', 'none'],
+      default: 'full',
+      description: 'none: the model alone, without toolbar or dimensions (mockups, clean embeds).',
+    }),
   ),
-  background: Type.Optional(Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: "Hex colour; default: the lighting preset's." })),
+  background: Type.Optional(
+    Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: "Hex colour; default: the lighting preset's." }),
+  ),
 });
 
 const viewerRoutes: FastifyPluginAsyncTypebox = async (app) => {

@@ -14,7 +14,7 @@ import {
   WebhookListQuery,
   WebhookListReply,
 } from '../schemas/webhooks.js';
-import type { KeyedRouteOptions } from './v1-designs.js';
+import type { KeyedRouteOptions } from './context-options.js';
 
 const security = [{ bearerAuth: [] }];
 
@@ -27,7 +27,8 @@ const webhookRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
       schema: {
         tags: ['webhooks'],
         summary: 'Register a URL for export and project events (at most 10 per account)',
-        description: 'The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.',
+        description:
+          'The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.',
         security,
         querystring: EmptyQuery,
         body: CreateWebhookBody,
@@ -117,8 +118,10 @@ const webhookRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
         response: { 202: QueuedMessageReply, ...errorResponses(400, 401, 404, 413, 415) },
       },
     },
-    async (request, reply) =>
-      reply.code(202).send({ message: await app.services.webhooks.redeliver(request.userId, request.params.id, request.params.deliveryId) }),
+    async (request, reply) => {
+      const message = await app.services.webhooks.redeliver(request.userId, request.params.id, request.params.deliveryId);
+      return reply.code(202).send({ message });
+    },
   );
 };
 

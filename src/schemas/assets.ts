@@ -23,24 +23,31 @@ export const AssetSchema = Type.Object(
     sizeBytes: Type.Integer({ minimum: 0, description: 'Stored size in bytes (at most 26,214,400).' }),
     widthPx: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
       description:
-        'Width in pixels as the image is shown (EXIF orientation applied; SVG: its width or viewBox width, rounded); null when undeterminable.',
+        'Width in pixels as the image is shown (EXIF orientation applied; ' +
+        'SVG: its width or viewBox width, rounded); null when undeterminable.',
     }),
     heightPx: Type.Union([Type.Integer({ minimum: 1 }), Type.Null()], {
       description: 'Height in pixels, as widthPx.',
     }),
     dpi: Type.Union([Type.Number({ exclusiveMinimum: 0 }), Type.Null()], {
-      description: 'The resolution the file itself records (JPEG JFIF/EXIF, PNG pHYs, …), in pixels per inch; null when it records none (always for SVG). Never a guess.',
+      description:
+        'The resolution the file itself records (JPEG JFIF/EXIF, PNG pHYs, …), ' +
+        'in pixels per inch; null when it records none (always for SVG). Never a guess.',
     }),
     colorSpace: Type.Union([Type.Literal('srgb'), Type.Literal('cmyk'), Type.Literal('gray'), Type.Literal('other')], {
       description: 'The colour space of the pixels: srgb (RGB, 8 or 16 bit), cmyk, gray, or other.',
     }),
     hasAlpha: Type.Boolean({ description: 'Whether the image has an alpha channel.' }),
     sha256: Type.Union([Type.String({ pattern: '^[0-9a-f]{64}$' }), Type.Null()], {
-      description: 'SHA-256 of the stored bytes, lowercase hex. Null only for a file stored before this field existed, until the start-up backfill has read it.',
+      description:
+        'SHA-256 of the stored bytes, lowercase hex. ' +
+        'Null only for a file stored before this field existed, until the start-up backfill has read it.',
     }),
     thumbnailUrl: Type.Union([Type.String(), Type.Null()], {
       description:
-        'A WebP preview, longer side at most 512 px (never upscaled), served by GET /files/:name under its own name; same base rule as url. Null only while the backfill has not reached a file stored before thumbnails existed, or when that old file cannot be decoded.',
+        'A WebP preview, longer side at most 512 px (never upscaled), served by GET /files/:name under its own name; same base rule as ' +
+        'url. Null only while the backfill has not reached a file stored before thumbnails existed, or when that old file cannot be ' +
+        'decoded.',
     }),
     barcode: Type.Union([BarcodeFactsSchema, Type.Null()], {
       description: 'Set when the service made this asset as a barcode (POST /barcodes): the symbol as made; null for uploads.',
@@ -89,8 +96,16 @@ export const UPLOAD_OPERATION = {
 };
 
 const FILE_HEADERS = {
-  etag: { required: true, description: 'Strong validator "<name>-<size>"; send it in If-None-Match for a 304.', schema: { type: 'string' } },
-  'cache-control': { required: true, description: 'public, max-age=31536000, immutable: a stored file never changes.', schema: { type: 'string' } },
+  etag: {
+    required: true,
+    description: 'Strong validator "<name>-<size>"; send it in If-None-Match for a 304.',
+    schema: { type: 'string' },
+  },
+  'cache-control': {
+    required: true,
+    description: 'public, max-age=31536000, immutable: a stored file never changes.',
+    schema: { type: 'string' },
+  },
   'content-security-policy': {
     required: true,
     description: "default-src 'none'; style-src 'unsafe-inline'; sandbox — nothing in a served file can run.",

@@ -31,13 +31,20 @@ export const BarcodeBody = StrictObject(
         minimum: 0.25,
         maximum: 1.016,
         description:
-          'The module (X-dimension) in mm, for the types not sized by magnification: itf14 0.495–1.016 (default 1.016), gs1-128 0.25–1.016 (default 0.495), gs1-datamatrix and qrcode 0.25–1.0 (default 0.5).',
+          'The module (X-dimension) in mm, for the types not sized by magnification: itf14 0.495–1.016 (default 1.016), ' +
+          'gs1-128 0.25–1.016 (default 0.495), gs1-datamatrix and qrcode 0.25–1.0 (default 0.5).',
       }),
     ),
     barWidthReductionMm: Type.Optional(
-      Type.Number({ minimum: 0, maximum: BAR_WIDTH_REDUCTION_MAX_MM, description: 'Narrows every bar (every dark module of a 2D symbol) by this much, mm (default 0).' }),
+      Type.Number({
+        minimum: 0,
+        maximum: BAR_WIDTH_REDUCTION_MAX_MM,
+        description: 'Narrows every bar (every dark module of a 2D symbol) by this much, mm (default 0).',
+      }),
     ),
-    humanReadable: Type.Optional(Type.Boolean({ description: 'Writes the digits under a linear symbol as outlined text (default true). 2D symbols have none.' })),
+    humanReadable: Type.Optional(
+      Type.Boolean({ description: 'Writes the digits under a linear symbol as outlined text (default true). 2D symbols have none.' }),
+    ),
   },
   { description: 'A barcode to make.' },
 );
@@ -46,7 +53,9 @@ export const BarcodeFactsSchema = Type.Object(
   {
     type: BarcodeTypeSchema,
     data: Type.String({ description: 'The encoded data: digits with the check digit, the GS1 element string, or the text.' }),
-    magnification: Type.Union([Type.Number(), Type.Null()], { description: 'EAN/UPC: the magnification made; null for the types sized by module.' }),
+    magnification: Type.Union([Type.Number(), Type.Null()], {
+      description: 'EAN/UPC: the magnification made; null for the types sized by module.',
+    }),
     moduleMm: Type.Number({ description: 'The module (X-dimension) made, mm.' }),
     widthMm: Type.Number({ description: 'The whole symbol with its quiet zones, mm: the SVG width.' }),
     heightMm: Type.Number({ description: 'The whole symbol with its quiet zones and human-readable line, mm: the SVG height.' }),

@@ -19,7 +19,8 @@ export const ContainerOptionsProperties = {
       type: 'string',
       enum: [...LABEL_STYLES],
       default: 'label',
-      description: 'round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.',
+      description:
+        'round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.',
     }),
   ),
   overlapMm: Type.Optional(
@@ -27,7 +28,9 @@ export const ContainerOptionsProperties = {
       minimum: OVERLAP_LIMITS.min,
       maximum: OVERLAP_LIMITS.max,
       default: OVERLAP_DEFAULT_MM,
-      description: `Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (${OVERLAP_LIMITS.min}–${OVERLAP_LIMITS.max}).`,
+      description:
+        `Wrap-around label only: the overlap strip at the label's right-hand end, ` +
+        `in millimetres (${OVERLAP_LIMITS.min}–${OVERLAP_LIMITS.max}).`,
     }),
   ),
   fitMm: Type.Optional(
@@ -42,7 +45,9 @@ export const ContainerOptionsProperties = {
     Type.Number({
       minimum: SEAM_LIMITS.min,
       maximum: SEAM_LIMITS.max,
-      description: `Shrink sleeve (default ${SLEEVE_SEAM_DEFAULT_MM}) and squeeze-tube laminate (default ${TUBE_SEAM_DEFAULT_MM}): the seam strip, in millimetres (${SEAM_LIMITS.min}–${SEAM_LIMITS.max}).`,
+      description:
+        `Shrink sleeve (default ${SLEEVE_SEAM_DEFAULT_MM}) and squeeze-tube laminate (default ${TUBE_SEAM_DEFAULT_MM}): ` +
+        `the seam strip, in millimetres (${SEAM_LIMITS.min}–${SEAM_LIMITS.max}).`,
     }),
   ),
 };

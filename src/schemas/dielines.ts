@@ -44,7 +44,9 @@ const dimension = (what: string) =>
   Type.Number({
     minimum: DIMENSION_MIN_MM,
     maximum: DIMENSION_MAX_MM,
-    description: `${what}, inside, in millimetres (${DIMENSION_MIN_MM}–${DIMENSION_MAX_MM}); default: the template's defaultDimensions. Each style accepts a narrower range.`,
+    description:
+      `${what}, inside, in millimetres (${DIMENSION_MIN_MM}–${DIMENSION_MAX_MM}); ` +
+      `default: the template's defaultDimensions. Each style accepts a narrower range.`,
   });
 
 const BleedQuery = Type.Number({
@@ -159,14 +161,16 @@ const PathSchema = Closed(
     role: Type.Optional(
       stringEnum(['outline', 'hole', 'slit'] as const, {
         description:
-          'Cut lines only: outline (closed; with nicks, the open runs between them), hole (an inner cut-out, likewise) or slit (an open cut ending in the board).',
+          'Cut lines only: outline (closed; with nicks, the open runs between them), ' +
+          'hole (an inner cut-out, likewise) or slit (an open cut ending in the board).',
       }),
     ),
     pieceId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),
     zone: Type.Optional(stringEnum(ZONE_KINDS, { description: 'zone paths only: what the zone marks.' })),
   },
-  'cut (outline, hole or slit); the rules crease, reverse-crease, perforation, half-cut and v-groove (one segment each); bleed (per piece), safe and glue (per panel); on containers zone (overlap, seal, unprinted, shrink, neck, base, zipper, fold) and eyemark.',
+  'cut (outline, hole or slit); the rules crease, reverse-crease, perforation, half-cut and v-groove (one segment each); bleed (per ' +
+    'piece), safe and glue (per panel); on containers zone (overlap, seal, unprinted, shrink, neck, base, zipper, fold) and eyemark.',
 );
 
 export const DielineSchema = Type.Object(
@@ -228,7 +232,8 @@ export const DielineResponse = {
     'application/pdf': {
       schema: Type.String({
         format: 'binary',
-        description: 'A one-page vector PDF: the artboard as the page, lines in the spot colours CutContour, Crease, Glue, Bleed and SafeArea.',
+        description:
+          'A one-page vector PDF: the artboard as the page, lines in the spot colours CutContour, Crease, Glue, Bleed and SafeArea.',
       }),
     },
     'application/dxf': {
@@ -244,10 +249,14 @@ export const DielineResponse = {
       schema: Type.String({
         description:
           'Common Format 2: $BOF, V2, ORDER…END, MAIN,<TEMPLATE>…END with UM, LL, UR, SCALE and the rules ' +
-          '(L,p,t,0,x1,y1,x2,y2,0,0 and A,p,t,0,sx,sy,ex,ey,cx,cy,d,0,0; t 1 cut, 2 crease, 3 perforation, 4 half-cut, 5 reverse crease, 6 V-groove; ' +
+          '(L,p,t,0,x1,y1,x2,y2,0,0 and A,p,t,0,sx,sy,ex,ey,cx,cy,d,0,0; t 1 cut, ' +
+          '2 crease, 3 perforation, 4 half-cut, 5 reverse crease, 6 V-groove; ' +
           'd 1 counter-clockwise, −1 clockwise; bridges 0,0; ' +
           'pointage p 2 for folding carton, 3 for corrugated), then $EOF. Millimetres, print side up, y up.',
-        examples: ['$BOF\r\nV2\r\nORDER\r\nMAIN,RSC-BOX\r\nEND\r\nMAIN,RSC-BOX\r\nUM\r\nLL,0,0\r\nUR,1090,312\r\nSCALE,1,1\r\nL,3,1,0,0,0,30,0,0,0\r\n…'],
+        examples: [
+          '$BOF\r\nV2\r\nORDER\r\nMAIN,RSC-BOX\r\nEND\r\nMAIN,RSC-BOX\r\nUM\r\n' +
+            'LL,0,0\r\nUR,1090,312\r\nSCALE,1,1\r\nL,3,1,0,0,0,30,0,0,0\r\n…',
+        ],
       }),
     },
   },

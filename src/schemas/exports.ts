@@ -37,7 +37,9 @@ export const ExportSchema = Type.Object(
     downloadUrl: Nullable(
       Type.String({ description: 'Where the file is downloaded from until expiresAt (no credentials needed); set once succeeded.' }),
     ),
-    expiresAt: Nullable(Type.String({ format: 'date-time', description: '24 h after the export finished; the row and file are removed then.' })),
+    expiresAt: Nullable(
+      Type.String({ format: 'date-time', description: '24 h after the export finished; the row and file are removed then.' }),
+    ),
   },
   { $id: 'Export', title: 'Export', additionalProperties: false },
 );
@@ -56,7 +58,11 @@ export const CreateExportBody = StrictObject({
 
 export const ExportHeaders = Type.Object({
   'idempotency-key': Type.Optional(
-    Type.String({ minLength: 1, maxLength: 255, description: 'Repeat the same request safely for 24 h: the same key and body answer 200 with the same export.' }),
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description: 'Repeat the same request safely for 24 h: the same key and body answer 200 with the same export.',
+    }),
   ),
 });
 

@@ -39,7 +39,9 @@ export const BundledFamily = Type.Object(
 export const FontListReply = Type.Object({
   fonts: Type.Array(Type.Ref(FontSchema), { description: "The account's fonts, newest first." }),
   bundled: Type.Array(BundledFamily, {
-    description: 'The open-licence families the service ships; sans-serif, serif and monospace resolve to them, and text without a font-family uses the sans.',
+    description:
+      'The open-licence families the service ships; sans-serif, ' +
+      'serif and monospace resolve to them, and text without a font-family uses the sans.',
   }),
 });
 

@@ -34,7 +34,9 @@ export type MockupQuery = Static<typeof MockupQuery>;
 export const MockupResponse = {
   description: "A PNG of the project's model as the viewer shows it: front three-quarter view, the preset's light and background.",
   headers: {
-    etag: Type.String({ description: 'Strong validator of the model, the viewer build and the query. Send it back in If-None-Match for a 304.' }),
+    etag: Type.String({
+      description: 'Strong validator of the model, the viewer build and the query. Send it back in If-None-Match for a 304.',
+    }),
     'cache-control': Type.String({ description: 'private, no-cache.' }),
   },
   content: { 'image/png': { schema: Type.String({ format: 'binary' }) } },

@@ -21,9 +21,14 @@ export const TemplateModelQuery = StrictObject({
   depthMm: dims.depthMm,
   thicknessMm: dims.thicknessMm,
   material: Type.Optional(
-    stringEnum(MATERIAL_IDS, "One of the template's materials (default: its first); colours the board or body and, for boxes, chooses the default caliper."),
+    stringEnum(
+      MATERIAL_IDS,
+      "One of the template's materials (default: its first); colours the board or body and, for boxes, chooses the default caliper.",
+    ),
   ),
-  finish: Type.Optional(stringEnum(FINISH_IDS, "One of the template's finishes (default: its first): the printed surface's PBR parameters.")),
+  finish: Type.Optional(
+    stringEnum(FINISH_IDS, "One of the template's finishes (default: its first): the printed surface's PBR parameters."),
+  ),
 });
 export type TemplateModelQuery = Static<typeof TemplateModelQuery>;
 

@@ -20,7 +20,9 @@ const turnInQuery = Type.Number({
   maximum: TURN_IN_LIMITS.max,
   default: DEFAULT_TURN_IN_MM,
   examples: [20],
-  description: `rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (${TURN_IN_LIMITS.min}–${TURN_IN_LIMITS.max}).`,
+  description:
+    `rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, ` +
+    `in millimetres (${TURN_IN_LIMITS.min}–${TURN_IN_LIMITS.max}).`,
 });
 
 /** For the dieline routes: the board unless the wrap is asked for. */

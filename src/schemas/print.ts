@@ -18,7 +18,9 @@ export const ConditionQuery = {
       type: 'string',
       enum: [...CONDITION_KEYS],
       description:
-        'Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.',
+        'Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, ' +
+        'GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the ' +
+        'OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.',
     }),
   ),
 };
@@ -43,7 +45,8 @@ export const WhiteQuery = {
       enum: [...WHITE_MODES],
       default: 'auto',
       description:
-        'White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.',
+        'White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium ' +
+        'and under a design whose finish is foil, otherwise none.',
     }),
   ),
 };
@@ -69,14 +72,17 @@ export const PrintQuery = StrictObject({
       type: 'string',
       enum: ['rgb', 'cmyk'],
       default: 'rgb',
-      description: "rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.",
+      description:
+        "rgb: colours and images in ICC-based sRGB. cmyk: " +
+        "converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.",
     }),
   ),
   richBlack: Type.Optional(
     Type.Boolean({
       default: false,
       description:
-        'cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.',
+        'cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) ' +
+        'prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.',
     }),
   ),
   ...ConditionQuery,
@@ -85,7 +91,9 @@ export const PrintQuery = StrictObject({
   mirror: Type.Optional(
     Type.Boolean({
       default: false,
-      description: 'Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.',
+      description:
+        'Mirror every page (marks included) for printing on the reverse of a film: ' +
+        'sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.',
     }),
   ),
   ...WrapPartQuery,
@@ -111,7 +119,13 @@ export type PreviewQuery = Static<typeof PreviewQuery>;
 export const FindingSchema = Type.Object(
   {
     severity: Type.Union([Type.Literal('error'), Type.Literal('warning'), Type.Literal('info')]),
-    code: Type.String({ description: 'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN, BARCODE_SIZE, BARCODE_QUIET_ZONE, BARCODE_CONTRAST, PROFILE_MISMATCH, NO_BLEED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE.' }),
+    code: Type.String({
+      description:
+        'TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ' +
+        'ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, ' +
+        'EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN, BARCODE_SIZE, BARCODE_QUIET_ZONE, BARCODE_CONTRAST, ' +
+        'PROFILE_MISMATCH, NO_BLEED; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE.',
+    }),
     message: Type.String(),
     artworkId: Type.Optional(Type.String()),
     panelId: Type.Optional(Type.String()),
@@ -145,7 +159,9 @@ export const PrintResponse = {
   description: 'The print-ready PDF: one page per piece.',
   headers: {
     ...cachingHeaders,
-    'content-disposition': Type.String({ description: 'attachment; filename="<project name>-v<version>-<rgb|cmyk>.pdf" (the name in ASCII letters, digits and dashes)' }),
+    'content-disposition': Type.String({
+      description: 'attachment; filename="<project name>-v<version>-<rgb|cmyk>.pdf" (the name in ASCII letters, digits and dashes)',
+    }),
   },
   content: { 'application/pdf': { schema: Type.String({ format: 'binary' }) } },
 };

@@ -66,8 +66,9 @@ export const ArtworkPlacementSchema = StrictObject(
         type: 'string',
         enum: [...EFFECTS],
         description:
-          'A finish on the artwork\'s shape, printed as its own overprinting spot plate: foil-gold and foil-silver (Foil_Gold, Foil_Silver: ' +
-          'the foil replaces the ink, nothing prints under it), spot-uv (SpotUV), emboss and deboss (Emboss, Deboss): the artwork prints as well.',
+          "A finish on the artwork's shape, printed as its own overprinting spot plate: foil-gold and foil-silver (Foil_Gold, " +
+          'Foil_Silver: the foil replaces the ink, nothing prints under it), spot-uv (SpotUV), emboss and deboss (Emboss, Deboss): the ' +
+          'artwork prints as well.',
       }),
     ),
   },

@@ -11,7 +11,9 @@ export const ShareSchema = Type.Object(
   {
     id: Id,
     url: Type.String({
-      description: 'The viewer link: PUBLIC_BASE_URL (or the request\'s origin) + "/viewer?share=" + an unguessable token. Anyone with it sees the model, read-only.',
+      description:
+        "The viewer link: PUBLIC_BASE_URL (or the request's origin) + " +
+        '"/viewer?share=" + an unguessable token. Anyone with it sees the model, read-only.',
       examples: ['https://packaging.example.com/viewer?share=q3Jx0c3v5QeQ8mT9k1b2n3V4c5X6z7A8s9D0f1G2h3J'],
     }),
     createdAt: IsoDateTime,
@@ -24,7 +26,11 @@ export const CreateShareBody = Type.Union(
   [
     StrictObject({
       expiresInDays: Type.Optional(
-        Type.Integer({ minimum: 1, maximum: SHARE_DAYS_MAX, description: `Days until the link stops working (1–${SHARE_DAYS_MAX}); absent: no expiry.` }),
+        Type.Integer({
+          minimum: 1,
+          maximum: SHARE_DAYS_MAX,
+          description: `Days until the link stops working (1–${SHARE_DAYS_MAX}); absent: no expiry.`,
+        }),
       ),
     }),
     Type.Null(),

@@ -15,7 +15,9 @@ export const LayoutQuery = StrictObject({
   gapMm: Type.Optional(
     mm('Smallest distance between the cut outlines of two copies; 0 is common-line cutting (shared knives drawn once)', 0, 20, 3),
   ),
-  marginMm: Type.Optional(mm('Margin along the side lay, tail and trim edges, where no copy goes (the gripper edge keeps gripperMm)', 0, 50, DEFAULT_MARGIN_MM)),
+  marginMm: Type.Optional(
+    mm('Margin along the side lay, tail and trim edges, where no copy goes (the gripper edge keeps gripperMm)', 0, 50, DEFAULT_MARGIN_MM),
+  ),
   grain: Type.Optional(
     stringEnum(GRAINS, {
       default: 'any',
@@ -26,8 +28,9 @@ export const LayoutQuery = StrictObject({
     stringEnum(['json', 'pdf', 'dxf', 'cf2'] as const, {
       default: 'json',
       description:
-        "json: { layout }; pdf: the press sheet with every copy's die lines on their spot colours; dxf and cf2: the n-up die " +
-        '(R12 DXF with the blank as one BLOCK inserted per copy, CF2 with the blank as one SUB called per copy; with gapMm 0 every copy in place, shared knives once).',
+        "json: { layout }; pdf: the press sheet with every copy's die lines on their spot colours; dxf and cf2: the n-up die (R12 DXF " +
+        'with the blank as one BLOCK inserted per copy, CF2 with the blank as one SUB called per copy; with gapMm 0 every copy in place, ' +
+        'shared knives once).',
     }),
   ),
   ...StructureQueryProperties,
@@ -88,7 +91,8 @@ export const LayoutResponse = {
     etag: Type.String({ description: 'Strong validator: a hash of the body. Send it back in If-None-Match for a 304.' }),
     'cache-control': Type.String({ description: 'private, no-cache' }),
     'content-disposition': Type.String({
-      description: 'pdf, dxf and cf2: filename="<template>-<L>x<W>x<H>-sheet-<width>x<height>.<format>" (inline for pdf, attachment for dxf and cf2).',
+      description:
+        'pdf, dxf and cf2: filename="<template>-<L>x<W>x<H>-sheet-<width>x<height>.<format>" (inline for pdf, attachment for dxf and cf2).',
     }),
     'x-content-type-options': Type.String({ description: 'nosniff' }),
   },

@@ -20,7 +20,8 @@ export const StructureQueryProperties = {
     Type.Number({
       minimum: 10,
       maximum: 310,
-      description: "rigid-lid-box only: the lid's inside height, 10 mm up to the base height plus the caliper; default H/3 (at least 20 mm).",
+      description:
+        "rigid-lid-box only: the lid's inside height, 10 mm up to the base height plus the caliper; default H/3 (at least 20 mm).",
     }),
   ),
   nicks: Type.Optional(

@@ -29,7 +29,10 @@ const ProjectUpdated = Type.Object(
 const SIGNATURE_HEADERS = [
   { name: 'webhook-id', description: 'The message id: the same on every attempt and redelivery of one event.' },
   { name: 'webhook-timestamp', description: 'Unix time in seconds of this attempt (fresh on every attempt).' },
-  { name: 'webhook-signature', description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the decoded secret.' },
+  {
+    name: 'webhook-signature',
+    description: 'v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>"> keyed with the decoded secret.',
+  },
 ].map((header) => ({ ...header, in: 'header', required: true, schema: { type: 'string' } }));
 
 function webhook(event: string, operationId: string, summary: string, data: TSchema) {
@@ -38,19 +41,41 @@ function webhook(event: string, operationId: string, summary: string, data: TSch
       tags: ['webhooks'],
       operationId,
       summary,
-      description: `${summary}. Verify the signature with the webhook's secret before trusting the body; answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).`,
+      description:
+        `${summary}. Verify the signature with the webhook's secret before trusting the body; ` +
+        `answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).`,
       security: [],
       parameters: SIGNATURE_HEADERS,
-      requestBody: { required: true, content: { 'application/json': { schema: envelope(event, data, `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Payload`) } } },
+      requestBody: {
+        required: true,
+        content: {
+          'application/json': { schema: envelope(event, data, `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Payload`) },
+        },
+      },
       responses: { '200': { description: 'Received (any 2xx status counts).' } },
     },
   };
 }
 
 export const WEBHOOK_PAYLOADS = {
-  'export.succeeded': webhook('export.succeeded', 'exportSucceeded', 'An export finished: its downloadUrl is set', Type.Object({ export: ref('Export') }, { additionalProperties: false })),
-  'export.failed': webhook('export.failed', 'exportFailed', 'An export failed: its error says why (with the findings of a refused print)', Type.Object({ export: ref('Export') }, { additionalProperties: false })),
-  'project.updated': webhook('project.updated', 'projectUpdated', 'A project changed (an update or a restore)', Type.Object({ project: ProjectUpdated }, { additionalProperties: false })),
+  'export.succeeded': webhook(
+    'export.succeeded',
+    'exportSucceeded',
+    'An export finished: its downloadUrl is set',
+    Type.Object({ export: ref('Export') }, { additionalProperties: false }),
+  ),
+  'export.failed': webhook(
+    'export.failed',
+    'exportFailed',
+    'An export failed: its error says why (with the findings of a refused print)',
+    Type.Object({ export: ref('Export') }, { additionalProperties: false }),
+  ),
+  'project.updated': webhook(
+    'project.updated',
+    'projectUpdated',
+    'A project changed (an update or a restore)',
+    Type.Object({ project: ProjectUpdated }, { additionalProperties: false }),
+  ),
   'project.deleted': webhook(
     'project.deleted',
     'projectDeleted',

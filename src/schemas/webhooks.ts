@@ -64,7 +64,11 @@ export const DeliveryListReply = Type.Object({
       },
       { additionalProperties: false },
     ),
-    { description: 'One row per attempt, newest first (without limit, the latest 100). nextAttemptAt is set on the newest row of a message while another attempt is due.' },
+    {
+      description:
+        'One row per attempt, newest first (without limit, the latest 100). ' +
+        'nextAttemptAt is set on the newest row of a message while another attempt is due.',
+    },
   ),
   nextCursor: Type.Optional(NextCursor),
 });

@@ -109,7 +109,8 @@ export function createAssetService(
   const analyse = (input: ImageInput, mimeType: string, account: string, signal?: AbortSignal, fonts?: readonly FontFace[]) =>
     renderer.run('analysis', 'image.analyse', { input, mimeType, ...(fonts ? { fonts } : {}) }, account, signal);
   /** An SVG's thumbnail outlines its text with the owner's fonts. */
-  const fontsFor = async (userId: string, mimeType: string) => (mimeType === SVG_IMAGE.mime && ownerFonts ? (await ownerFonts(userId)).faces : undefined);
+  const fontsFor = async (userId: string, mimeType: string) =>
+    mimeType === SVG_IMAGE.mime && ownerFonts ? (await ownerFonts(userId)).faces : undefined;
 
   /** The stored bytes under name, whole, or null when storage has no such object. */
   async function readStored(name: string): Promise<Buffer | null> {

@@ -91,7 +91,20 @@ export function projectThicknessMm(template: Template, state: Project['artworkJs
 function cacheKey(spec: DielineSpec): string {
   const { templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part } = spec;
   const containers = containerOptionsKey(getTemplate(templateId)!, spec.containers);
-  return JSON.stringify([templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part.part, part.turnInMm, containers, spec.structure, spec.dieOnly]);
+  return JSON.stringify([
+    templateId,
+    widthMm,
+    heightMm,
+    depthMm,
+    thicknessMm,
+    bleedMm,
+    format,
+    part.part,
+    part.turnInMm,
+    containers,
+    spec.structure,
+    spec.dieOnly,
+  ]);
 }
 
 async function encode(dieline: Dieline, format: DielineFormat, dieOnly: boolean): Promise<{ contentType: string; body: string | Buffer }> {

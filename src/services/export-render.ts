@@ -78,7 +78,12 @@ export function createExportOptionsCheck() {
   };
 }
 
-export async function renderExport(renderers: ExportRenderers, project: Project, format: ExportFormat, options: Record<string, unknown>): Promise<ExportFile> {
+export async function renderExport(
+  renderers: ExportRenderers,
+  project: Project,
+  format: ExportFormat,
+  options: Record<string, unknown>,
+): Promise<ExportFile> {
   switch (format) {
     case 'print-pdf': {
       const file = await (await renderers.print.print(project, options as PrintQuery)).render();
@@ -86,7 +91,11 @@ export async function renderExport(renderers: ExportRenderers, project: Project,
     }
     case 'preview-png': {
       const body = await (await renderers.print.preview(project, options as PreviewQuery)).render();
-      return { body, contentType: 'image/png', downloadName: `${project.templateId}-${project.widthMm}x${project.depthMm}x${project.heightMm}-preview.png` };
+      return {
+        body,
+        contentType: 'image/png',
+        downloadName: `${project.templateId}-${project.widthMm}x${project.depthMm}x${project.heightMm}-preview.png`,
+      };
     }
     case 'model-glb': {
       const model = await renderers.models.forProject(project, options as ProjectModelQuery);

@@ -35,7 +35,12 @@ export interface OwnerFonts {
   identity: string;
 }
 
-export function createFontService(fonts: FontRepository, storage: FileStorage, janitor: FileJanitor, cacheDirectory = path.join(tmpdir(), 'packaging-fonts')) {
+export function createFontService(
+  fonts: FontRepository,
+  storage: FileStorage,
+  janitor: FileJanitor,
+  cacheDirectory = path.join(tmpdir(), 'packaging-fonts'),
+) {
   /**
    * A file holding the font's bytes: the stored file itself on local disk, else a copy in the
    * cache directory named by its digest (written whole, then renamed into place). Null when the

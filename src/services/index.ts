@@ -63,7 +63,13 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     storage,
     // Object storage hands out its own presigned URLs; the local disk's files are served by the service.
     links: storage.presign
-      ? { urlFor: (row) => storage.presign!(row.fileName, row.expiresAt, { fileName: row.downloadName ?? row.fileName, contentType: row.contentType ?? 'application/octet-stream' }) }
+      ? {
+          urlFor: (row) =>
+            storage.presign!(row.fileName, row.expiresAt, {
+              fileName: row.downloadName ?? row.fileName,
+              contentType: row.contentType ?? 'application/octet-stream',
+            }),
+        }
       : downloadLinks,
     cursors: listCursors,
     attempts: config.exports.attempts,

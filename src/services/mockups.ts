@@ -94,7 +94,11 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
         });
       }
       if (url.pathname === '/viewer/viewer.js') {
-        return await route.fulfill({ status: 200, contentType: 'text/javascript; charset=utf-8', body: (await viewer.load('viewer.js')).body });
+        return await route.fulfill({
+          status: 200,
+          contentType: 'text/javascript; charset=utf-8',
+          body: (await viewer.load('viewer.js')).body,
+        });
       }
       if (url.pathname === MODEL_PATH && slot.model) {
         return await route.fulfill({ status: 200, contentType: 'model/gltf-binary', body: slot.model });
@@ -125,7 +129,10 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
     const timeout = target.timeoutMs;
     slot.model = model;
     await page.setViewportSize({ width, height });
-    await page.goto(`${ORIGIN}/viewer?model=${encodeURIComponent(MODEL_PATH)}&lighting=${lighting}&controls=none`, { waitUntil: 'domcontentloaded', timeout });
+    await page.goto(`${ORIGIN}/viewer?model=${encodeURIComponent(MODEL_PATH)}&lighting=${lighting}&controls=none`, {
+      waitUntil: 'domcontentloaded',
+      timeout,
+    });
     await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout });
     if ((await page.getAttribute('body', 'data-state')) !== 'ready') {
       throw new Error(`The viewer could not show the model: ${(await page.textContent('#status')) ?? ''}`);

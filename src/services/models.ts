@@ -89,7 +89,12 @@ export function createModelService(textures: ProjectTextures) {
       if (error instanceof DielineSizeError) throw badRequest(error.message);
       throw error;
     }
-    const model: RenderedModel = { contentType: MODEL_CONTENT_TYPE, fileName: fileName(input.templateId, input.dimensions), body, etag: strongEtag(body) };
+    const model: RenderedModel = {
+      contentType: MODEL_CONTENT_TYPE,
+      fileName: fileName(input.templateId, input.dimensions),
+      body,
+      etag: strongEtag(body),
+    };
     cache.set(key, model);
     return model;
   }

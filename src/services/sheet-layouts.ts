@@ -16,7 +16,14 @@ import type { LayoutQuery, LayoutReplyBody } from '../schemas/sheet-layouts.js';
 import { strongEtag } from '../lib/entity-tags.js';
 import { projectThicknessMm, requireDielineTemplate, type RenderedDielineReply } from './dielines.js';
 
-export const DEFAULT_SHEET: Required<SheetSpec> = { widthMm: 787, heightMm: 1092, gripperMm: 10, gapMm: 3, marginMm: DEFAULT_MARGIN_MM, grain: 'any' };
+export const DEFAULT_SHEET: Required<SheetSpec> = {
+  widthMm: 787,
+  heightMm: 1092,
+  gripperMm: 10,
+  gapMm: 3,
+  marginMm: DEFAULT_MARGIN_MM,
+  grain: 'any',
+};
 
 const FILE_TYPES = { pdf: 'application/pdf', dxf: 'application/dxf', cf2: 'application/vnd.cf2' } as const;
 

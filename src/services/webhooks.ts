@@ -129,13 +129,19 @@ export function createWebhookService(
       const id = createId();
       const secret = `whsec_${randomBytes(SECRET_BYTES).toString('base64')}`;
       const events = [...new Set(input.events)];
-      const row = await repository.createCapped({ id, userId, url: input.url, events, sealedSecret: sealer.seal(secret, id) }, WEBHOOKS_PER_ACCOUNT);
+      const row = await repository.createCapped(
+        { id, userId, url: input.url, events, sealedSecret: sealer.seal(secret, id) },
+        WEBHOOKS_PER_ACCOUNT,
+      );
       if (row === 'limit-reached') throw conflict(WEBHOOK_MESSAGES.limit);
       return { ...toDto(row), secret };
     },
 
     /** Newest first; a page (with nextCursor) when `limit` is given. */
-    async list(userId: string, query: { limit?: number; cursor?: string } = {}): Promise<{ webhooks: WebhookDto[]; nextCursor?: string | null }> {
+    async list(
+      userId: string,
+      query: { limit?: number; cursor?: string } = {},
+    ): Promise<{ webhooks: WebhookDto[]; nextCursor?: string | null }> {
       if (query.limit === undefined && query.cursor === undefined) return { webhooks: (await repository.list(userId)).map(toDto) };
       const listCursors = cursors('webhooks', userId);
       const after = query.cursor === undefined ? null : listCursors.decode(query.cursor);
@@ -158,7 +164,11 @@ export function createWebhookService(
       const rows = await repository.deliveries(id, { limit: paged ? limit + 1 : limit, after });
       const { page, nextCursor } = pageOf(rows, limit, listCursors);
       return {
-        deliveries: page.map((row) => ({ ...row, nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null, createdAt: row.createdAt.toISOString() })),
+        deliveries: page.map((row) => ({
+          ...row,
+          nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+          createdAt: row.createdAt.toISOString(),
+        })),
         ...(paged ? { nextCursor } : {}),
       };
     },
@@ -167,8 +177,15 @@ export function createWebhookService(
     async sendTest(userId: string, id: string): Promise<QueuedMessageDto> {
       const webhook = await owned(userId, id);
       const timestamp = new Date();
-      const payload = JSON.stringify({ type: WEBHOOK_TEST_EVENT, timestamp: timestamp.toISOString(), data: { webhook: { id: webhook.id } } });
-      const message = await repository.enqueueOne({ id: `msg_${createId()}`, webhookId: webhook.id, event: WEBHOOK_TEST_EVENT, exportId: null, payload }, timestamp);
+      const payload = JSON.stringify({
+        type: WEBHOOK_TEST_EVENT,
+        timestamp: timestamp.toISOString(),
+        data: { webhook: { id: webhook.id } },
+      });
+      const message = await repository.enqueueOne(
+        { id: `msg_${createId()}`, webhookId: webhook.id, event: WEBHOOK_TEST_EVENT, exportId: null, payload },
+        timestamp,
+      );
       wake();
       return messageDto(message);
     },

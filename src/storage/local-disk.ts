@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createId } from '../lib/ids.js';
-import type { FileStorage, OpenedFile, PendingFile } from './index.js';
+import type { FileStorage, OpenedFile, PendingFile } from './file-storage.js';
 
 export const TEMP_PREFIX = '.tmp-';
 

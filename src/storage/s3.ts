@@ -24,7 +24,7 @@ import { Upload } from '@aws-sdk/lib-storage';
 import { createId } from '../lib/ids.js';
 import type { S3Target } from '../config.js';
 import { StorageUnavailableError } from '../errors.js';
-import type { FileStorage, OpenedFile, PendingFile } from './index.js';
+import type { FileStorage, OpenedFile, PendingFile } from './file-storage.js';
 import { assertSafeName, STALE_TEMP_MS, TEMP_PREFIX } from './local-disk.js';
 
 /** lib-storage's minimum part size (S3's lower bound for every part but the last). */

@@ -1,7 +1,7 @@
 // Which FileStorage the service uses: the S3-compatible bucket when S3_BUCKET is set, otherwise
 // the local directory UPLOAD_DIR.
 import type { Config } from '../config.js';
-import type { FileStorage } from './index.js';
+import type { FileStorage } from './file-storage.js';
 import { createLocalDiskStorage } from './local-disk.js';
 import { createS3Storage } from './s3.js';
 

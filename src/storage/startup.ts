@@ -27,7 +27,12 @@ export function isStorageUnreachable(error: unknown): boolean {
 /** The reason in one line, e.g. "connect ECONNREFUSED 127.0.0.1:9" or "NotFound (HTTP 404)". */
 export function describeStorageError(error: unknown): string {
   const cause = (error as { cause?: unknown }).cause ?? error;
-  const { name, message, code, $metadata } = cause as { name?: string; message?: string; code?: string; $metadata?: { httpStatusCode?: number } };
+  const { name, message, code, $metadata } = cause as {
+    name?: string;
+    message?: string;
+    code?: string;
+    $metadata?: { httpStatusCode?: number };
+  };
   const status = $metadata?.httpStatusCode;
   const text = message && message !== 'UnknownError' ? message : (name ?? String(cause));
   return `${code && !text.includes(code) ? `${code} ` : ''}${text}${status ? ` (HTTP ${status})` : ''}`;

@@ -80,7 +80,10 @@ export function checkContainerOptions(templateId: string, kind: ContainerKind | 
 }
 
 /** Only the options that change the layout, with their defaults: what a cache key or ETag needs. */
-export function resolvedContainerOptions(kind: ContainerKind, options: ContainerOptions): Required<ContainerOptions> | Record<string, never> {
+export function resolvedContainerOptions(
+  kind: ContainerKind,
+  options: ContainerOptions,
+): Required<ContainerOptions> | Record<string, never> {
   if (kind === 'bottle' || kind === 'jar') {
     return {
       labelStyle: options.labelStyle ?? 'label',

@@ -89,7 +89,12 @@ export function layoutPanel(
     pieceId,
     polygon: rounded,
     bounds: boundsOf(rounded),
-    frame: { center: [round3(frame.center[0]), round3(frame.center[1])], rotationDeg: frame.rotationDeg, width: round3(frame.width), height: round3(frame.height) },
+    frame: {
+      center: [round3(frame.center[0]), round3(frame.center[1])],
+      rotationDeg: frame.rotationDeg,
+      width: round3(frame.width),
+      height: round3(frame.height),
+    },
   };
 }
 

@@ -89,7 +89,13 @@ export function buildDoyenPouch(context: LayoutContext): ContainerLayout {
   const m = SAFE_MARGIN_MM;
   const subject = 'a stand-up pouch';
   // The front keeps room for the top seal, zipper, the bottom seal and a printable field between them.
-  requireAtLeast('heightMm', h, zTop + z + g / 2 + 2 * m + 10, subject, `the zipper ends ${zTop + z} mm below the top and the bottom seal rises ${g / 2} mm.`);
+  requireAtLeast(
+    'heightMm',
+    h,
+    zTop + z + g / 2 + 2 * m + 10,
+    subject,
+    `the zipper ends ${zTop + z} mm below the top and the bottom seal rises ${g / 2} mm.`,
+  );
   const total = 2 * h + g;
   const pieceId = 'web';
   const notchY = (t + zTop) / 2;
@@ -125,7 +131,12 @@ export function buildDoyenPouch(context: LayoutContext): ContainerLayout {
     zonePath('zipper', rect(0, total - zTop - z, w, total - zTop), 'back'),
     zonePath('fold', [[0, h + g / 2], [w, h + g / 2]], 'gusset', false),
     layoutPath('cut', outline(w, total, notchY), true, { role: 'outline', pieceId }),
-    layoutPath('eyemark', rect(w - EYE_MARK.fromSeamMm - EYE_MARK.widthMm, 0, w - EYE_MARK.fromSeamMm, Math.min(EYE_MARK.heightMm, t)), true, { panelId: 'front' }),
+    layoutPath(
+      'eyemark',
+      rect(w - EYE_MARK.fromSeamMm - EYE_MARK.widthMm, 0, w - EYE_MARK.fromSeamMm, Math.min(EYE_MARK.heightMm, t)),
+      true,
+      { panelId: 'front' },
+    ),
   );
   return {
     dieline: assembleLayout({

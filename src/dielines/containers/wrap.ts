@@ -6,7 +6,17 @@
  * other half, centred on the seam; its artwork continues across the two ends).
  */
 import type { DielinePath, Point, ZoneKind } from '../types.js';
-import { assembleLayout, layoutPanel, type LayoutBase, layoutPath, rect, roundedRect, SAFE_MARGIN_MM, zonePath, type ContainerLayout } from './layout.js';
+import {
+  assembleLayout,
+  layoutPanel,
+  type LayoutBase,
+  layoutPath,
+  rect,
+  roundedRect,
+  SAFE_MARGIN_MM,
+  zonePath,
+  type ContainerLayout,
+} from './layout.js';
 
 /** A zone across the whole band between two heights (mm from the layout's top edge). */
 export interface BandZone {
@@ -45,7 +55,12 @@ export function buildWrap(spec: WrapSpec): ContainerLayout {
   const band = (x0: number, x1: number): Point[] => rect(x0, 0, x1, h);
   const panels = [
     layoutPanel('label', 'Label', 'wall', pieceId, band(0, width), { center: [p / 2, h / 2], rotationDeg: 0, width: p, height: h }),
-    layoutPanel('front', 'Front', 'wall', pieceId, band(p / 4, (3 * p) / 4), { center: [p / 2, h / 2], rotationDeg: 0, width: p / 2, height: h }),
+    layoutPanel('front', 'Front', 'wall', pieceId, band(p / 4, (3 * p) / 4), {
+      center: [p / 2, h / 2],
+      rotationDeg: 0,
+      width: p / 2,
+      height: h,
+    }),
     layoutPanel('back', 'Back', 'wall', pieceId, band((3 * p) / 4, width), { center: [p, h / 2], rotationDeg: 0, width: p / 2, height: h }),
   ];
   const paths: DielinePath[] = [];
@@ -53,7 +68,10 @@ export function buildWrap(spec: WrapSpec): ContainerLayout {
   const printBottom = unprintedMm > 0 ? h - unprintedMm : h + b;
   const printRight = stripUnprinted ? p : width + b;
   const radius = spec.cutCornerRadius ?? 0;
-  const bleed = unprintedMm > 0 || stripUnprinted ? rect(-b, printTop, printRight, printBottom) : roundedRect(-b, -b, width + b, h + b, radius > 0 ? radius + b : 0);
+  const bleed =
+    unprintedMm > 0 || stripUnprinted
+      ? rect(-b, printTop, printRight, printBottom)
+      : roundedRect(-b, -b, width + b, h + b, radius > 0 ? radius + b : 0);
   paths.push(layoutPath('bleed', bleed, true, { pieceId }));
   const m = SAFE_MARGIN_MM;
   paths.push(layoutPath('safe', rect(strip + m, spec.safe.y0, p - m, spec.safe.y1), true, { panelId: 'label' }));

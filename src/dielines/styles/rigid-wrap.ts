@@ -63,7 +63,13 @@ function addWrap(draft: DielineDraft, origin: Point, inside: TrayInside, t: numb
 
   const r = names.rotations;
   const label = names.prefix === 'base' ? 'Base' : 'Lid';
-  const panel = (id: string, name: string, role: 'bottom' | 'lid' | 'wall' | 'rim' | 'inner-wall' | 'corner-flap', polygon: Point[], rotation: FrameRotation): void => {
+  const panel = (
+    id: string,
+    name: string,
+    role: 'bottom' | 'lid' | 'wall' | 'rim' | 'inner-wall' | 'corner-flap',
+    polygon: Point[],
+    rotation: FrameRotation,
+  ): void => {
     draft.addPanel(`${names.prefix}-${id}`, name, role, polygon.map(at), pieceId, rotation);
   };
   const fold = (a: Point, b: Point): void => {
@@ -80,7 +86,13 @@ function addWrap(draft: DielineDraft, origin: Point, inside: TrayInside, t: numb
     const title = side === 'back' ? 'back' : 'front';
     panel(side, `${label} ${title} wall`, 'wall', rect(0, Math.min(edge, y(Hw)), Lo, Math.max(edge, y(Hw))), rotation);
     panel(`${side}-rim`, `${label} ${title} rim`, 'rim', rect(0, Math.min(y(Hw), y(s)), Lo, Math.max(y(Hw), y(s))), rotation);
-    panel(`${side}-turn-in`, `${label} ${title} turn-in`, 'inner-wall', rect(t, Math.min(y(s), y(u)), Lo - t, Math.max(y(s), y(u))), halfTurn(rotation));
+    panel(
+      `${side}-turn-in`,
+      `${label} ${title} turn-in`,
+      'inner-wall',
+      rect(t, Math.min(y(s), y(u)), Lo - t, Math.max(y(s), y(u))),
+      halfTurn(rotation),
+    );
     for (const [end, x0, dx] of [[names.west, 0, -1], [names.east, Lo, 1]] as const) {
       const ear: Point[] = [[x0, edge], [x0, y(Hw)], [x0 + dx * E, y(Hw)], [x0 + dx * E, edge + sign * E]];
       panel(`${side}-ear-${end}`, `${label} ${title} corner ear (${end})`, 'corner-flap', ear, rotation);
@@ -97,7 +109,13 @@ function addWrap(draft: DielineDraft, origin: Point, inside: TrayInside, t: numb
     const rotation = r[which];
     panel(end, `${label} ${end} wall`, 'wall', rect(Math.min(edge, x(Hw)), 0, Math.max(edge, x(Hw)), Wo), rotation);
     panel(`${end}-rim`, `${label} ${end} rim`, 'rim', rect(Math.min(x(Hw), x(s)), t, Math.max(x(Hw), x(s)), Wo - t), rotation);
-    panel(`${end}-turn-in`, `${label} ${end} turn-in`, 'inner-wall', rect(Math.min(x(s), x(u)), t, Math.max(x(s), x(u)), Wo - t), halfTurn(rotation));
+    panel(
+      `${end}-turn-in`,
+      `${label} ${end} turn-in`,
+      'inner-wall',
+      rect(Math.min(x(s), x(u)), t, Math.max(x(s), x(u)), Wo - t),
+      halfTurn(rotation),
+    );
     fold([edge, 0], [edge, Wo]);
     fold([x(Hw), t], [x(Hw), Wo - t]);
     fold([x(s), t], [x(s), Wo - t]);

@@ -75,7 +75,8 @@ function crashLockSizes(inside: BoxDimensions, t: number, bodyHeight: number): C
     D,
     minHeight,
     AUTO_BOTTOM_SUBJECT,
-    `the ${formatNumber(lockFlapDepth)} mm bottom lock flaps fold inside the flattened carton and need at least ${formatNumber(ceilTenth(minHeight))} mm of wall.`,
+    `the ${formatNumber(lockFlapDepth)} mm bottom lock flaps fold inside the flattened ` +
+      `carton and need at least ${formatNumber(ceilTenth(minHeight))} mm of wall.`,
   );
   return { sideFlapDepth, glueTab, lockOverlap, lockFlapDepth };
 }
