@@ -33,6 +33,13 @@ interface PrintInput {
   imageCache?: ImageCacheSettings | null;
 }
 
+interface TextureTask {
+  placement: Placement<PrintSurface>;
+  sizePx: number;
+  window?: Bounds;
+  look: TextureLook;
+}
+
 export const TASKS = {
   /**
    * An upload's facts and thumbnail; an SVG is held to the cost model (svg-filters.ts) before it is

@@ -8,6 +8,7 @@ import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
 import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
 import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/templates.js';
+import type { TemplateRoutesOptions } from './context-options.js';
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import templateModelRoutes from './template-model.js';
 
