@@ -28,7 +28,7 @@ import { randomBytes } from 'node:crypto';
 import { chmod, lstat, mkdir, open, readdir, readFile, rename, stat, unlink, utimes } from 'node:fs/promises';
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
-import type { PdfImageData } from './images.js';
+import type { PdfImageData } from './types.js';
 
 export interface ImageCacheSettings {
   /** The directory of the entries (created when missing). */

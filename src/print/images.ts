@@ -21,22 +21,9 @@ export const loadSharp = () => (sharpModule ??= import('sharp').then((module) =>
 
 export type PrintColorSpace = 'rgb' | 'cmyk';
 
-/** What an image XObject needs: dictionary values and the already-encoded stream. */
-export interface PdfImageData {
-  width: number;
-  height: number;
-  /**
-   * `sRGB`: the document's shared ICC-based sRGB colour space; `{ icc }`: an ICC-based colour space
-   * of the RGB profile the image carries.
-   */
-  colorSpace: 'sRGB' | { icc: Buffer } | 'DeviceCMYK' | 'DeviceGray';
-  filter: 'DCTDecode' | 'FlateDecode';
-  /** Adobe CMYK JPEGs are stored inverted. */
-  decode?: number[];
-  data: Buffer;
-  /** The alpha channel as a Flate-encoded DeviceGray soft mask, when the image has one. */
-  smask?: Buffer;
-}
+import type { PdfImageData } from './types.js';
+
+export type { PdfImageData };
 
 /** How images are prepared for one print file. */
 export interface ImageTarget {

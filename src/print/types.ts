@@ -135,3 +135,20 @@ export interface Placement<S extends PrintSurface = Dieline> {
   /** The owner's fonts, as files, that SVG text is outlined with besides the bundled ones. */
   fonts?: readonly FontFace[];
 }
+
+/** What an image XObject needs: dictionary values and the already-encoded stream. */
+export interface PdfImageData {
+  width: number;
+  height: number;
+  /**
+   * `sRGB`: the document's shared ICC-based sRGB colour space; `{ icc }`: an ICC-based colour space
+   * of the RGB profile the image carries.
+   */
+  colorSpace: 'sRGB' | { icc: Buffer } | 'DeviceCMYK' | 'DeviceGray';
+  filter: 'DCTDecode' | 'FlateDecode';
+  /** Adobe CMYK JPEGs are stored inverted. */
+  decode?: number[];
+  data: Buffer;
+  /** The alpha channel as a Flate-encoded DeviceGray soft mask, when the image has one. */
+  smask?: Buffer;
+}
