@@ -57,7 +57,10 @@ describe(`framework answers are ApiErrors (${engineName()})`, () => {
     // A first request still in progress keeps the connection busy while the app starts closing;
     // the second, pipelined behind it, arrives after.
     const body = JSON.stringify({ email: 'nobody@example.com', password: 'password1' });
-    socket.write(`POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`);
+    socket.write(
+      `POST /auth/login HTTP/1.1\r\nHost: localhost\r\nContent-Type: ` +
+        `application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 5)}`,
+    );
     await sleep(100);
     const closed = closing.close();
     await sleep(100);

@@ -15,13 +15,19 @@ describe('OpenAPI transforms', () => {
   it('merges a route patch into its operation: content replaces, other fields merge, headers add up', () => {
     const paths: PathsObject = {
       '/things': {
-        post: { requestBody: { required: true, content: { 'application/json': { schema: {} } } }, responses: { '200': { description: 'OK', headers: { a: 1 } } } },
+        post: {
+          requestBody: { required: true, content: { 'application/json': { schema: {} } } },
+          responses: { '200': { description: 'OK', headers: { a: 1 } } },
+        },
       },
     };
     applyOperationPatches(
       paths,
       new Map([
-        ['post /things', { requestBody: { required: false }, responses: { '200': { headers: { b: 2 } }, '304': { description: 'Not Modified' } } }],
+        [
+          'post /things',
+          { requestBody: { required: false }, responses: { '200': { headers: { b: 2 } }, '304': { description: 'Not Modified' } } },
+        ],
         ['get /missing', { requestBody: { required: false } }],
       ]),
     );
@@ -56,12 +62,16 @@ describe('OpenAPI transforms', () => {
   });
 
   it('gives every operation the shared answers and refuses a duplicate operationId', () => {
-    const paths: PathsObject = { '/z': { post: { operationId: 'makeZ', responses: { '201': { description: 'Created' }, '409': { description: 'Conflict' } } } } };
+    const paths: PathsObject = {
+      '/z': { post: { operationId: 'makeZ', responses: { '201': { description: 'Created' }, '409': { description: 'Conflict' } } } },
+    };
     applyConventions(paths);
     const responses = paths['/z']!.post!.responses!;
     expect(Object.keys(responses).sort()).toEqual(['201', '409', '413', '415', 'default']);
     expect(responses['409']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ApiError' });
     expect(responses['201']!.headers).toHaveProperty('x-request-id');
-    expect(() => applyConventions({ '/a': { get: { operationId: 'same', responses: {} } }, '/b': { get: { operationId: 'same', responses: {} } } })).toThrow(/operationId same/);
+    expect(() =>
+      applyConventions({ '/a': { get: { operationId: 'same', responses: {} } }, '/b': { get: { operationId: 'same', responses: {} } } }),
+    ).toThrow(/operationId same/);
   });
 });
