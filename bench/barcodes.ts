@@ -42,7 +42,8 @@ function main(): void {
     samples.sort((a, b) => a - b);
     const mean = samples.reduce((sum, value) => sum + value, 0) / samples.length;
     console.log(
-      `${request.type.padEnd(16)}${String(request.data.length).padStart(11)}${mean.toFixed(2).padStart(9)}${percentile(samples, 99).toFixed(2).padStart(9)}${(bytes / 1024).toFixed(1).padStart(9)}`,
+      `${request.type.padEnd(16)}${String(request.data.length).padStart(11)}${mean.toFixed(2).padStart(9)}` +
+        `${percentile(samples, 99).toFixed(2).padStart(9)}${(bytes / 1024).toFixed(1).padStart(9)}`,
     );
   }
 }

@@ -25,7 +25,10 @@ export function buildBaseline(ref = process.env.BENCH_BASELINE_REF ?? PRE_VERSIO
     execFileSync('tar', ['-x', '-C', dir], { input: archive });
     symlinkSync(path.join(ROOT, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
     execFileSync(process.execPath, ['scripts/prisma-generate.mjs'], { cwd: dir, stdio: 'ignore' });
-    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], { cwd: dir, stdio: 'inherit' });
+    execFileSync(process.execPath, [path.join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.build.json'], {
+      cwd: dir,
+      stdio: 'inherit',
+    });
   } catch (error) {
     rmSync(dir, { recursive: true, force: true });
     throw error;

@@ -24,12 +24,28 @@ export async function benchContainerPrint(rounds = 5): Promise<ContainerPrintRow
   const assets = new Map<string, ResolvedAsset>(
     images.map((bytes, i) => [
       `photo${i}.jpg`,
-      { name: `photo${i}.jpg`, mimeType: 'image/jpeg', widthPx: 6000, heightPx: 4000, orientation: 1, sizeBytes: bytes.length, load: async () => bytes },
+      {
+        name: `photo${i}.jpg`,
+        mimeType: 'image/jpeg',
+        widthPx: 6000,
+        heightPx: 4000,
+        orientation: 1,
+        sizeBytes: bytes.length,
+        load: async () => bytes,
+      },
     ]),
   );
   const state = {
     background: { kind: 'color', value: '#f4efe6' },
-    artworks: ['front', 'back'].map((panelId, i) => ({ id: `art-${i + 1}`, panelId, imageUrl: `/files/photo${i}.jpg`, offsetX: 0, offsetY: 0, scale: 0.8, rotationDeg: 0 })),
+    artworks: ['front', 'back'].map((panelId, i) => ({
+      id: `art-${i + 1}`,
+      panelId,
+      imageUrl: `/files/photo${i}.jpg`,
+      offsetX: 0,
+      offsetY: 0,
+      scale: 0.8,
+      rotationDeg: 0,
+    })),
   };
   const options = { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' as const };
   const rows: ContainerPrintRow[] = [];
@@ -63,5 +79,7 @@ export async function benchContainerPrint(rounds = 5): Promise<ContainerPrintRow
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of await benchContainerPrint(Number(process.argv[2]) || 5)) console.log(row.workload, row.figures, row.met ? 'met' : 'MISSED');
+  for (const row of await benchContainerPrint(Number(process.argv[2]) || 5)) {
+    console.log(row.workload, row.figures, row.met ? 'met' : 'MISSED');
+  }
 }

@@ -63,7 +63,8 @@ export function benchDieFormats(iterations = 100): DieFormatBenchRow[] {
       figures,
       target: `< ${DIE_FORMAT_TARGET_MS} ms each, layout < ${LAYOUT_TARGET_MS} ms`,
       met:
-        Math.max(dxf, cf2, dxfNicks, cf2Nicks) < DIE_FORMAT_TARGET_MS && (figures['ms layout'] === undefined || figures['ms layout'] < LAYOUT_TARGET_MS),
+        Math.max(dxf, cf2, dxfNicks, cf2Nicks) < DIE_FORMAT_TARGET_MS &&
+        (figures['ms layout'] === undefined || figures['ms layout'] < LAYOUT_TARGET_MS),
     });
   }
   return rows;
@@ -73,13 +74,19 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const iterations = Number(process.argv[2]);
   const rows = benchDieFormats(Number.isFinite(iterations) && iterations > 0 ? iterations : 100);
   const r = (v: number | undefined) => (v === undefined ? '–' : String(Math.round(v * 100) / 100));
-  console.log(`Node ${process.version}; median of ${Number.isFinite(iterations) && iterations > 0 ? iterations : 100} runs, dieline generation included`);
-  console.log('| template | DXF ms | CF2 ms | DXF ms, 2 nicks | CF2 ms, 2 nicks | layout ms (787 × 1092) | DXF/CF2 < 20 ms, layout < 200 ms |');
+  console.log(
+    `Node ${process.version}; median of ${Number.isFinite(iterations) && iterations > 0 ? iterations : 100} runs, ` +
+      `dieline generation included`,
+  );
+  console.log(
+    '| template | DXF ms | CF2 ms | DXF ms, 2 nicks | CF2 ms, 2 nicks | layout ms (787 × 1092) | DXF/CF2 < 20 ms, layout < 200 ms |',
+  );
   console.log('|---|---|---|---|---|---|---|');
   for (const row of rows) {
     const f = row.figures;
     console.log(
-      `| ${row.workload.replace('DXF and CF2 ', '')} | ${r(f['ms dxf'])} | ${r(f['ms cf2'])} | ${r(f['ms dxf nicks'])} | ${r(f['ms cf2 nicks'])} | ${r(f['ms layout'])} | ${row.met ? 'yes' : 'no'} |`,
+      `| ${row.workload.replace('DXF and CF2 ', '')} | ${r(f['ms dxf'])} | ${r(f['ms cf2'])} | ` +
+        `${r(f['ms dxf nicks'])} | ${r(f['ms cf2 nicks'])} | ${r(f['ms layout'])} | ${row.met ? 'yes' : 'no'} |`,
     );
   }
   if (rows.some((row) => !row.met)) process.exitCode = 1;

@@ -57,7 +57,9 @@ async function measure(format: DielineFormat, templateId: string, dims: BoxDimen
 
 async function main(): Promise<void> {
   const rows: string[] = [];
-  const header = `${'template'.padEnd(22)}${'style'.padEnd(24)}${'format'.padEnd(8)}${'mean ms'.padStart(9)}${'p99 ms'.padStart(9)}${'target'.padStart(8)}  ok`;
+  const header =
+    `${'template'.padEnd(22)}${'style'.padEnd(24)}${'format'.padEnd(8)}` +
+    `${'mean ms'.padStart(9)}${'p99 ms'.padStart(9)}${'target'.padStart(8)}  ok`;
   rows.push(header, '-'.repeat(header.length));
   let failures = 0;
   for (const [templateId, style] of Object.entries(DIELINE_STYLES)) {
@@ -68,11 +70,14 @@ async function main(): Promise<void> {
       const ok = mean < TARGET_MS[format];
       if (!ok) failures++;
       rows.push(
-        `${templateId.padEnd(22)}${style.padEnd(24)}${format.padEnd(8)}${mean.toFixed(3).padStart(9)}${p99.toFixed(3).padStart(9)}${`<${TARGET_MS[format]}`.padStart(8)}  ${ok ? 'yes' : 'NO'}`,
+        `${templateId.padEnd(22)}${style.padEnd(24)}${format.padEnd(8)}` +
+          `${mean.toFixed(3).padStart(9)}${p99.toFixed(3).padStart(9)}${`<${TARGET_MS[format]}`.padStart(8)}  ${ok ? 'yes' : 'NO'}`,
       );
     }
   }
-  console.log(`Node ${process.version}, iterations json/svg ${ITERATIONS.json}, pdf ${ITERATIONS.pdf}, dxf/cf2 ${ITERATIONS.dxf}, warm-up ${WARMUP}`);
+  console.log(
+    `Node ${process.version}, iterations json/svg ${ITERATIONS.json}, pdf ${ITERATIONS.pdf}, dxf/cf2 ${ITERATIONS.dxf}, warm-up ${WARMUP}`,
+  );
   console.log(rows.join('\n'));
   if (failures > 0) process.exitCode = 1;
 }

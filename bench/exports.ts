@@ -53,7 +53,10 @@ function healthProbe(url: string, seconds: number): Promise<{ p50: number; p99: 
   );
 }
 
-export async function benchExports(baseDatabaseUrl: string, redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379'): Promise<Record<string, number>> {
+export async function benchExports(
+  baseDatabaseUrl: string,
+  redisUrl = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379',
+): Promise<Record<string, number>> {
   const database = await createDatabase(baseDatabaseUrl, 'pf_bench_exports');
   const uploadDir = mkdtempSync(path.join(tmpdir(), 'pf-bench-exports-'));
   const shared = { REDIS_URL: redisUrl, EXPORT_QUEUE_PREFIX: `pf-bench-${randomBytes(4).toString('hex')}`, EXPORT_CONCURRENCY: '2' };
@@ -114,7 +117,9 @@ export async function benchExports(baseDatabaseUrl: string, redisUrl = process.e
       headers: { ...auth, 'content-type': 'application/json' },
       body: JSON.stringify({ format: 'print-pdf', options: { marks: true } }),
     });
-    if (posted['2xx'] !== EXPORTS_TOTAL) throw new Error(`${posted['2xx']} of ${EXPORTS_TOTAL} POSTs answered 2xx (non-2xx: ${posted.non2xx})`);
+    if (posted['2xx'] !== EXPORTS_TOTAL) {
+      throw new Error(`${posted['2xx']} of ${EXPORTS_TOTAL} POSTs answered 2xx (non-2xx: ${posted.non2xx})`);
+    }
 
     const client = new pg.Client({ connectionString: database.url });
     await client.connect();
@@ -129,7 +134,9 @@ export async function benchExports(baseDatabaseUrl: string, redisUrl = process.e
       if (performance.now() - started > 600_000) throw new Error(`only ${finished.done} exports finished in 10 minutes`);
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    const { rows: firstRows } = await client.query<{ first: Date }>(`SELECT min("createdAt") AS first FROM exports WHERE format = 'print-pdf'`);
+    const { rows: firstRows } = await client.query<{ first: Date }>(
+      `SELECT min("createdAt") AS first FROM exports WHERE format = 'print-pdf'`,
+    );
     await client.end();
     const renderSeconds = (finished.last!.getTime() - firstRows[0]!.first.getTime()) / 1000;
     const health = await probe;
@@ -145,7 +152,9 @@ export async function benchExports(baseDatabaseUrl: string, redisUrl = process.e
     };
   } finally {
     for (const worker of workers) worker.kill('SIGTERM');
-    await Promise.all(workers.map((worker) => new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve)))));
+    await Promise.all(
+      workers.map((worker) => new Promise((resolve) => (worker.exitCode !== null ? resolve(null) : worker.once('exit', resolve)))),
+    );
     await service.stop();
     await database.drop();
   }

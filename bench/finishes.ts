@@ -25,19 +25,53 @@ const asset = (name: string, mimeType: string, widthPx: number, heightPx: number
 
 async function design() {
   const dieline = generateDieline('mailer-box', { widthMm: 300, depthMm: 220, heightMm: 80 });
-  const logo = await sharp(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><circle cx="1000" cy="1000" r="800" fill="#c00"/></svg>'))
+  const logo = await sharp(
+    Buffer.from(
+      '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><circle cx="1000" cy="1000" r="800" fill="#c00"/></svg>',
+    ),
+  )
     .png()
     .toBuffer();
-  const mark = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200"><path d="M20 20h160v40H60v120H20z" fill="#123"/></svg>');
+  const mark = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" ' +
+      'viewBox="0 0 200 200"><path d="M20 20h160v40H60v120H20z" fill="#123"/></svg>',
+  );
   const assets = new Map([
     ['logo.png', asset('logo.png', 'image/png', 2000, 2000, logo)],
     ['photo.jpg', asset('photo.jpg', 'image/jpeg', 6000, 4000, await photo(1))],
     ['mark.svg', asset('mark.svg', 'image/svg+xml', 200, 200, mark)],
   ]);
   const artworks = (effects: boolean): DesignState['artworks'] => [
-    { id: 'logo', panelId: 'lid', imageUrl: '/files/logo.png', offsetX: 0, offsetY: 0, scale: 0.4, rotationDeg: 0, ...(effects ? { effect: 'foil-gold' } : {}) },
-    { id: 'photo', panelId: 'front', imageUrl: '/files/photo.jpg', offsetX: 0, offsetY: 0, scale: 0.8, rotationDeg: 0, ...(effects ? { effect: 'spot-uv' } : {}) },
-    { id: 'mark', panelId: 'left', imageUrl: '/files/mark.svg', offsetX: 0, offsetY: 0, scale: 0.3, rotationDeg: 0, ...(effects ? { effect: 'emboss' } : {}) },
+    {
+      id: 'logo',
+      panelId: 'lid',
+      imageUrl: '/files/logo.png',
+      offsetX: 0,
+      offsetY: 0,
+      scale: 0.4,
+      rotationDeg: 0,
+      ...(effects ? { effect: 'foil-gold' } : {}),
+    },
+    {
+      id: 'photo',
+      panelId: 'front',
+      imageUrl: '/files/photo.jpg',
+      offsetX: 0,
+      offsetY: 0,
+      scale: 0.8,
+      rotationDeg: 0,
+      ...(effects ? { effect: 'spot-uv' } : {}),
+    },
+    {
+      id: 'mark',
+      panelId: 'left',
+      imageUrl: '/files/mark.svg',
+      offsetX: 0,
+      offsetY: 0,
+      scale: 0.3,
+      rotationDeg: 0,
+      ...(effects ? { effect: 'emboss' } : {}),
+    },
   ];
   const place = (effects: boolean) =>
     placeDesign({ dieline, state: { background: { kind: 'color', value: '#e8dcc0' }, artworks: artworks(effects) }, assets });
@@ -67,5 +101,8 @@ export async function benchFinishes(rounds = 5): Promise<{ plainMs: number; fini
 if (import.meta.url === `file://${process.argv[1]}`) {
   const rounds = Number(process.argv[2] ?? 5);
   const { plainMs, finishedMs, ratio } = await benchFinishes(rounds);
-  console.log(`finishes print, mailer (cmyk)    plain ${plainMs.toFixed(0)} ms   foil + spot UV + emboss + white ${finishedMs.toFixed(0)} ms   ratio ${ratio.toFixed(2)} (target ≤ ${FINISHES_TARGET_RATIO})`);
+  console.log(
+    `finishes print, mailer (cmyk)    plain ${plainMs.toFixed(0)} ms   foil + spot UV + emboss + ` +
+      `white ${finishedMs.toFixed(0)} ms   ratio ${ratio.toFixed(2)} (target ≤ ${FINISHES_TARGET_RATIO})`,
+  );
 }

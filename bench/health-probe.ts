@@ -16,7 +16,9 @@ function probe(): Promise<number> {
     const started = performance.now();
     get(url, { agent }, (response) => {
       response.resume();
-      response.on('end', () => (response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${response.statusCode}`))));
+      response.on('end', () =>
+        response.statusCode === 200 ? resolve(performance.now() - started) : reject(new Error(`status ${response.statusCode}`)),
+      );
     }).on('error', reject);
   });
 }
@@ -34,4 +36,6 @@ agent.destroy();
 latencies.sort((a, b) => a - b);
 const at = (fraction: number) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * fraction))]!;
 const round = (value: number) => Math.round(value * 100) / 100;
-process.stdout.write(`${JSON.stringify({ probes: latencies.length, p50: round(at(0.5)), p99: round(at(0.99)), max: round(latencies.at(-1)!) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ probes: latencies.length, p50: round(at(0.5)), p99: round(at(0.99)), max: round(latencies.at(-1)!) })}\n`,
+);

@@ -80,6 +80,9 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   for (const row of rows) {
     const f = row.figures;
     const r = (v: number) => Math.round(v * 10) / 10;
-    console.log(`| ${row.workload.replace('3D model ', '')} | ${r(f['ms']!)} | ${r(f['KB']!)} | ${r(f['ms 2048 px']!)} | ${r(f['KB 2048 px']!)} | ${row.met ? 'yes' : 'no'} |`);
+    console.log(
+      `| ${row.workload.replace('3D model ', '')} | ${r(f['ms']!)} | ${r(f['KB']!)} | ` +
+        `${r(f['ms 2048 px']!)} | ${r(f['KB 2048 px']!)} | ${row.met ? 'yes' : 'no'} |`,
+    );
   }
 }

@@ -33,7 +33,15 @@ const upload = (auth: Record<string, string>, data: Buffer, type: string, name: 
 };
 
 async function project(auth: Record<string, string>, images: string[], copies: number): Promise<string> {
-  const artworks = Array.from({ length: copies }, (_, i) => ({ id: `a${i}`, panelId: 'front', imageUrl: `/files/${images[i % images.length]}`, offsetX: 0, offsetY: 0, scale: 0.2, rotationDeg: 0 }));
+  const artworks = Array.from({ length: copies }, (_, i) => ({
+    id: `a${i}`,
+    panelId: 'front',
+    imageUrl: `/files/${images[i % images.length]}`,
+    offsetX: 0,
+    offsetY: 0,
+    scale: 0.2,
+    rotationDeg: 0,
+  }));
   const response = await fetch(`${service.url}/projects`, {
     method: 'POST',
     headers: { ...auth, 'content-type': 'application/json' },
@@ -43,7 +51,9 @@ async function project(auth: Record<string, string>, images: string[], copies: n
 }
 
 function nestedUse(): Buffer {
-  let svg = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>';
+  let svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ' +
+      'width="100" height="100"><defs><rect id="l0" width="1" height="1"/>';
   for (let level = 1; level <= 10; level++) svg += `<g id="l${level}">${`<use xlink:href="#l${level - 1}"/>`.repeat(10)}</g>`;
   return Buffer.from(`${svg}</defs><use xlink:href="#l10"/></svg>`);
 }
@@ -63,10 +73,18 @@ const quietProject = await project(quiet.auth, [quietImage], 1);
 
 const quietRound = async () => ({
   upload: await timed(() => upload(quiet.auth, small, 'image/png', 'small.png')),
-  preview: await timed(() => fetch(`${service.url}/projects/${quietProject}/preview?width=${800 + Math.floor(Math.random() * 400)}`, { headers: quiet.auth })),
-  layout: await timed(() => fetch(`${service.url}/projects/${quietProject}/layout?sheetWidthMm=${700 + Math.floor(Math.random() * 300)}`, { headers: quiet.auth })),
+  preview: await timed(() =>
+    fetch(`${service.url}/projects/${quietProject}/preview?width=${800 + Math.floor(Math.random() * 400)}`, { headers: quiet.auth }),
+  ),
+  layout: await timed(() =>
+    fetch(`${service.url}/projects/${quietProject}/layout?sheetWidthMm=${700 + Math.floor(Math.random() * 300)}`, { headers: quiet.auth }),
+  ),
   login: await timed(() =>
-    fetch(`${service.url}/auth/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: quiet.email, password: 'correct horse battery' }) }),
+    fetch(`${service.url}/auth/login`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ email: quiet.email, password: 'correct horse battery' }),
+    }),
   ),
 });
 
@@ -74,11 +92,17 @@ await quietRound();
 const unloaded = await quietRound();
 
 const cpuBefore = cpuMicros(service.pid);
-const preflights = await Promise.all(Array.from({ length: 6 }, () => timed(() => fetch(`${service.url}/projects/${noisyProject}/preflight`, { headers: noisy.auth }))));
+const preflights = await Promise.all(
+  Array.from({ length: 6 }, () => timed(() => fetch(`${service.url}/projects/${noisyProject}/preflight`, { headers: noisy.auth }))),
+);
 const preflightCpuS = (cpuMicros(service.pid) - cpuBefore) / 1e6;
 
 const load = Promise.all([
-  ...Array.from({ length: 6 }, (_, i) => timed(() => fetch(`${service.url}/projects/${noisyProject}/preflight?condition=${i % 2 ? 'fogra39' : 'gracol2006'}`, { headers: noisy.auth }))),
+  ...Array.from({ length: 6 }, (_, i) =>
+    timed(() =>
+      fetch(`${service.url}/projects/${noisyProject}/preflight?condition=${i % 2 ? 'fogra39' : 'gracol2006'}`, { headers: noisy.auth }),
+    ),
+  ),
   ...Array.from({ length: 2 }, () => timed(() => upload(noisy.auth, nestedUse(), 'image/svg+xml', 'nested.svg'))),
   ...Array.from({ length: 6 }, (_, i) => timed(() => upload(noisy.auth, big, 'image/png', `big-load${i}.png`))),
 ]);
@@ -92,6 +116,11 @@ console.log(`noisy neighbour — ${row('small upload', unloaded.upload, loaded.u
 console.log(`noisy neighbour — ${row('preview', unloaded.preview, loaded.preview)}`);
 console.log(`noisy neighbour — ${row('layout', unloaded.layout, loaded.layout)}`);
 console.log(`noisy neighbour — ${row('login', unloaded.login, loaded.login)}`);
-console.log(`noisy neighbour — six preflights (40 artworks of four 100 MP PNGs): ${preflights.map((p) => `${p.status}/${p.ms}`).join(', ')} ms; web process CPU ${preflightCpuS.toFixed(2)} s`);
-console.log(`noisy neighbour — the noisy account's own answers under load (status/ms): ${noisyAnswers.map((a) => `${a.status}/${a.ms}`).join(', ')}`);
+console.log(
+  `noisy neighbour — six preflights (40 artworks of four 100 MP PNGs): ` +
+    `${preflights.map((p) => `${p.status}/${p.ms}`).join(', ')} ms; web process CPU ${preflightCpuS.toFixed(2)} s`,
+);
+console.log(
+  `noisy neighbour — the noisy account's own answers under load (status/ms): ${noisyAnswers.map((a) => `${a.status}/${a.ms}`).join(', ')}`,
+);
 await service.stop();

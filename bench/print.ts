@@ -25,10 +25,13 @@ export const PRESS_RGB_TARGET_MS = 2000;
 export async function photo(index: number): Promise<Buffer> {
   const gradient = Buffer.from(
     `<svg xmlns="http://www.w3.org/2000/svg" width="6000" height="4000"><defs><linearGradient id="g" x1="0" y1="0" x2="1" y2="1">` +
-      `<stop offset="0" stop-color="rgb(${40 * index},120,200)"/><stop offset="1" stop-color="rgb(240,${200 - 30 * index},60)"/></linearGradient></defs>` +
+      `<stop offset="0" stop-color="rgb(${40 * index},120,200)"/><stop offset="1" ` +
+      `stop-color="rgb(240,${200 - 30 * index},60)"/></linearGradient></defs>` +
       `<rect width="6000" height="4000" fill="url(#g)"/></svg>`,
   );
-  const grain = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 12 } } })
+  const grain = await sharp({
+    create: { width: 6000, height: 4000, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 12 } },
+  })
     .raw()
     .toBuffer();
   return sharp(gradient)
@@ -61,13 +64,29 @@ async function fiveJpegMailer() {
   const assets = new Map<string, ResolvedAsset>(
     images.map((bytes, i) => [
       `photo${i}.jpg`,
-      { name: `photo${i}.jpg`, mimeType: 'image/jpeg', widthPx: 6000, heightPx: 4000, orientation: 1, sizeBytes: bytes.length, load: async () => bytes },
+      {
+        name: `photo${i}.jpg`,
+        mimeType: 'image/jpeg',
+        widthPx: 6000,
+        heightPx: 4000,
+        orientation: 1,
+        sizeBytes: bytes.length,
+        load: async () => bytes,
+      },
     ]),
   );
   const panels = ['front', 'back', 'lid', 'bottom', 'left'];
   const state = {
     background: { kind: 'color', value: '#f4efe6' },
-    artworks: panels.map((panelId, i) => ({ id: `art-${i + 1}`, panelId, imageUrl: `/files/photo${i}.jpg`, offsetX: 0, offsetY: 0, scale: 0.8, rotationDeg: 0 })),
+    artworks: panels.map((panelId, i) => ({
+      id: `art-${i + 1}`,
+      panelId,
+      imageUrl: `/files/photo${i}.jpg`,
+      offsetX: 0,
+      offsetY: 0,
+      scale: 0.8,
+      rotationDeg: 0,
+    })),
   };
   const place = () => placeDesign({ dieline, state, assets });
   return { images, place };
@@ -130,7 +149,12 @@ export async function benchPressPrint(rounds = 3): Promise<Record<string, number
       const used = process.cpuUsage(cpu);
       results.push({ ...measured, cpuMs: (used.user + used.system) / 1000 });
     }
-    return { ms: median(results.map((r) => r.ms)), cpuMs: median(results.map((r) => r.cpuMs)), rssMb: Math.max(...results.map((r) => r.rssMb)), pdf };
+    return {
+      ms: median(results.map((r) => r.ms)),
+      cpuMs: median(results.map((r) => r.cpuMs)),
+      rssMb: Math.max(...results.map((r) => r.rssMb)),
+      pdf,
+    };
   };
   const cmyk = await run('cmyk');
   const rgb = await run('rgb');

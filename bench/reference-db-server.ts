@@ -29,7 +29,8 @@ function statement(text: string, values: unknown[]): pg.QueryConfig {
   return { name, text, values };
 }
 
-const COLUMNS = `"id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt", "updatedAt", "version"`;
+const COLUMNS = `"id", "userId", "name", "templateId", "widthMm", ` +
+  `"heightMm", "depthMm", "artworkJson", "createdAt", "updatedAt", "version"`;
 
 interface ProjectRow {
   id: string;
@@ -101,7 +102,9 @@ const newId = () => `r${randomBytes(12).toString('hex')}`;
 async function handle(request: IncomingMessage, response: ServerResponse) {
   const claims = verifyToken(request.headers.authorization);
   if (!claims) return error(response, 401, 'Unauthorized', 'Invalid or expired token.');
-  const account = await pool.query<{ tokenGeneration: number }>(statement('SELECT "tokenGeneration" FROM "users" WHERE "id" = $1', [claims.sub]));
+  const account = await pool.query<{ tokenGeneration: number }>(
+    statement('SELECT "tokenGeneration" FROM "users" WHERE "id" = $1', [claims.sub]),
+  );
   if (account.rows[0]?.tokenGeneration !== claims.gen) return error(response, 401, 'Unauthorized', 'Invalid or expired token.');
   const userId = claims.sub;
   const url = request.url ?? '/';
@@ -130,7 +133,9 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
     const client = await pool.connect();
     try {
       await client.query('BEGIN');
-      const owner = await client.query<{ plan: string }>(statement('SELECT "plan"::text AS "plan" FROM "users" WHERE "id" = $1 FOR UPDATE', [userId]));
+      const owner = await client.query<{ plan: string }>(
+        statement('SELECT "plan"::text AS "plan" FROM "users" WHERE "id" = $1 FOR UPDATE', [userId]),
+      );
       const count = await client.query<{ count: string }>(statement('SELECT count(*) FROM "projects" WHERE "userId" = $1', [userId]));
       if (owner.rows[0]?.plan === 'free' && Number(count.rows[0]!.count) >= FREE_PLAN_PROJECTS) {
         await client.query('ROLLBACK');
@@ -140,7 +145,16 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
         statement(
           `INSERT INTO "projects" ("id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson")
            VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-          [newId(), userId, body.name.trim(), body.templateId, dimensions.widthMm, dimensions.heightMm, dimensions.depthMm, JSON.stringify(artworkJson)],
+          [
+            newId(),
+            userId,
+            body.name.trim(),
+            body.templateId,
+            dimensions.widthMm,
+            dimensions.heightMm,
+            dimensions.depthMm,
+            JSON.stringify(artworkJson),
+          ],
         ),
       );
       await client.query('COMMIT');
@@ -158,7 +172,8 @@ async function handle(request: IncomingMessage, response: ServerResponse) {
     const { rows } = await pool.query<ProjectRow>(
       statement(
         `WITH "recorded" AS (
-           INSERT INTO "project_versions" ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
+           INSERT INTO "project_versions"
+                  ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
            SELECT "id", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "updatedAt"
              FROM "projects" WHERE "id" = $1 AND "userId" = $2
          )

@@ -25,7 +25,11 @@ const announce = () => writeSync(3, 'listening\n');
 if (kind === 'fastify' || kind === 'fastify-logging') {
   // pino's default destination, as the logging reference's.
   const logger: FastifyBaseLogger | undefined = kind === 'fastify-logging' ? pino({ level: 'info' }) : undefined;
-  const app = Fastify({ loggerInstance: logger, logController: new LogController({ disableRequestLogging: true }), keepAliveTimeout: 72_000 });
+  const app = Fastify({
+    loggerInstance: logger,
+    logController: new LogController({ disableRequestLogging: true }),
+    keepAliveTimeout: 72_000,
+  });
   if (logger) {
     app.addHook('onResponse', (request, reply, done) => {
       request.log.info(

@@ -13,7 +13,11 @@ async function register(): Promise<Record<string, string>> {
   const response = await fetch(`${service.url}/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ email: `bench-${Math.random().toString(36).slice(2)}@example.com`, password: 'correct horse battery', name: 'Bench' }),
+    body: JSON.stringify({
+      email: `bench-${Math.random().toString(36).slice(2)}@example.com`,
+      password: 'correct horse battery',
+      name: 'Bench',
+    }),
   });
   return { authorization: `Bearer ${(await json<{ token: string }>(response)).token}` };
 }
@@ -32,7 +36,9 @@ const other = await register();
 const png = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
 console.log(`small PNG: ${png.length} bytes; warm-up upload ${JSON.stringify(await upload(other, png, 'image/png'))}`);
 const pair = await Promise.all([upload(other, png, 'image/png'), upload(other, png, 'image/png')]);
-console.log(`two small PNG uploads at once, one analysis child ready and a second one starting: ${pair.map((answer) => answer.ms).join(', ')} ms`);
+console.log(
+  `two small PNG uploads at once, one analysis child ready and a second one starting: ${pair.map((answer) => answer.ms).join(', ')} ms`,
+);
 for (const [name, svg] of [['blur/morphology bomb', blurMorphologyBomb()], ['turbulence bomb', turbulenceBomb()]] as const) {
   console.log(`${name} (${svg.length} bytes): ${JSON.stringify(await upload(attacker, svg, 'image/svg+xml'))}`);
 }
@@ -50,4 +56,7 @@ const signalled = performance.now();
 const exited = new Promise<void>((resolve) => service.process.once('exit', () => resolve()));
 service.process.kill('SIGTERM');
 await exited;
-console.log(`SIGTERM during an analysis → exit in ${Math.round(performance.now() - signalled)} ms (exit code ${service.process.exitCode}); the upload: ${JSON.stringify(await again.catch((error: Error) => error.message))}`);
+console.log(
+  `SIGTERM during an analysis → exit in ${Math.round(performance.now() - signalled)} ms (exit code ${service.process.exitCode}); ` +
+    `the upload: ${JSON.stringify(await again.catch((error: Error) => error.message))}`,
+);

@@ -13,16 +13,43 @@ const dieline = generateDieline('mailer-box', { widthMm: 300, heightMm: 80, dept
 const panels = ['front', 'back', 'lid', 'left'];
 const assets = new Map<string, ResolvedAsset>();
 for (let i = 0; i < count; i++) {
-  const bytes = await sharp({ create: { width: side, height: side, channels: 4, background: { r: 40 * i, g: 120, b: 200, alpha: 0.8 } } }).png().toBuffer();
+  const bytes = await sharp({ create: { width: side, height: side, channels: 4, background: { r: 40 * i, g: 120, b: 200, alpha: 0.8 } } })
+    .png()
+    .toBuffer();
   const name = `image${i}.png`;
-  assets.set(name, { name, mimeType: 'image/png', widthPx: side, heightPx: side, orientation: 1, sizeBytes: bytes.length, load: async () => bytes });
+  assets.set(name, {
+    name,
+    mimeType: 'image/png',
+    widthPx: side,
+    heightPx: side,
+    orientation: 1,
+    sizeBytes: bytes.length,
+    load: async () => bytes,
+  });
 }
-const state = { artworks: [...assets.keys()].map((name, i) => ({ id: `art-${i}`, panelId: panels[i % panels.length]!, imageUrl: `/files/${name}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 })) };
+const state = {
+  artworks: [...assets.keys()].map((name, i) => ({
+    id: `art-${i}`,
+    panelId: panels[i % panels.length]!,
+    imageUrl: `/files/${name}`,
+    offsetX: 0,
+    offsetY: 0,
+    scale: 0.5,
+    rotationDeg: 0,
+  })),
+};
 const placement = placeDesign({ dieline, state, assets });
 const pool = createRenderPool({ name: 'print', size: 1, queue: 0, accountQueue: 1, memoryMb: 16384, heapMb: 512, idleMs: 60_000 });
 const started = Date.now();
-const pdf = await pool.run('print.pdf', { placement, options: { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' } }, { deadlineMs: 600_000, label: 'print file', account: 'bench' });
+const pdf = await pool.run(
+  'print.pdf',
+  { placement, options: { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' } },
+  { deadlineMs: 600_000, label: 'print file', account: 'bench' },
+);
 const [pid] = pool.stats().pids;
 const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
-console.log(`${count} × ${side}×${side} RGBA PNG (${((count * side * side) / 1e6).toFixed(0)} MP): PDF ${(pdf.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms; child peak RSS ${(Number(peak) / 1024).toFixed(0)} MB`);
+console.log(
+  `${count} × ${side}×${side} RGBA PNG (${((count * side * side) / 1e6).toFixed(0)} MP): ` +
+    `PDF ${(pdf.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms; child peak RSS ${(Number(peak) / 1024).toFixed(0)} MB`,
+);
 await pool.close();

@@ -121,7 +121,11 @@ class Client {
 
   constructor(private readonly port: number) {}
 
-  send(method: string, url: string, options: { token?: string; apiKey?: string; json?: unknown; body?: Buffer; contentType?: string } = {}): Promise<Answer> {
+  send(
+    method: string,
+    url: string,
+    options: { token?: string; apiKey?: string; json?: unknown; body?: Buffer; contentType?: string } = {},
+  ): Promise<Answer> {
     const headers: Record<string, string> = {};
     let body: Buffer | undefined = options.body;
     if (options.json !== undefined) body = Buffer.from(JSON.stringify(options.json));
@@ -152,7 +156,14 @@ class Client {
 }
 
 /** Sends, times and checks one request; returns the parsed body, or null after recording an error. */
-async function step<T>(client: Client, route: string, expected: number, method: string, url: string, options: Parameters<Client['send']>[2] = {}): Promise<T | null> {
+async function step<T>(
+  client: Client,
+  route: string,
+  expected: number,
+  method: string,
+  url: string,
+  options: Parameters<Client['send']>[2] = {},
+): Promise<T | null> {
   const started = performance.now();
   let answer: Answer;
   try {
@@ -199,7 +210,9 @@ async function virtualUser(port: number, worker: number, until: number): Promise
   const email = () => `soak-${worker}-${Date.now()}-${sequence++}@example.com`;
   try {
     const first = email();
-    const account = await step<{ token: string }>(client, 'POST /auth/register', 201, 'POST', '/auth/register', { json: { email: first, password: PASSWORD, name: 'Soak' } });
+    const account = await step<{ token: string }>(client, 'POST /auth/register', 201, 'POST', '/auth/register', {
+      json: { email: first, password: PASSWORD, name: 'Soak' },
+    });
     if (!account) return;
     let token = account.token;
     const issued = await step<{ apiKey: { key: string } }>(client, 'POST /api-keys', 201, 'POST', '/api-keys', { token });
@@ -208,22 +221,36 @@ async function virtualUser(port: number, worker: number, until: number): Promise
     while (Date.now() < until) {
       const dice = Math.random();
       if (dice < 0.05) {
-        await step(client, 'POST /auth/register', 201, 'POST', '/auth/register', { json: { email: email(), password: PASSWORD, name: 'Soak' } });
+        await step(client, 'POST /auth/register', 201, 'POST', '/auth/register', {
+          json: { email: email(), password: PASSWORD, name: 'Soak' },
+        });
       } else if (dice < 0.12) {
-        const login = await step<{ token: string }>(client, 'POST /auth/login', 200, 'POST', '/auth/login', { json: { email: first, password: PASSWORD } });
+        const login = await step<{ token: string }>(client, 'POST /auth/login', 200, 'POST', '/auth/login', {
+          json: { email: first, password: PASSWORD },
+        });
         if (login) token = login.token;
       } else if (dice < 0.5) {
-        const created = await step<{ project: { id: string } }>(client, 'POST /projects', 201, 'POST', '/projects', { token, json: { name: `soak ${sequence++}`, templateId: 'mailer-box' } });
+        const created = await step<{ project: { id: string } }>(client, 'POST /projects', 201, 'POST', '/projects', {
+          token,
+          json: { name: `soak ${sequence++}`, templateId: 'mailer-box' },
+        });
         if (created) {
           const id = created.project.id;
           await step(client, 'GET /projects/:id', 200, 'GET', `/projects/${id}`, { token });
-          await step(client, 'PUT /projects/:id', 200, 'PUT', `/projects/${id}`, { token, json: { name: `renamed ${sequence++}`, widthMm: 120 } });
+          await step(client, 'PUT /projects/:id', 200, 'PUT', `/projects/${id}`, {
+            token,
+            json: { name: `renamed ${sequence++}`, widthMm: 120 },
+          });
           await step(client, 'GET /projects', 200, 'GET', '/projects', { token });
           await step(client, 'DELETE /projects/:id', 204, 'DELETE', `/projects/${id}`, { token });
         }
       } else if (dice < 0.6) {
         const upload = multipart(IMAGE);
-        const asset = await step<{ asset: { name: string } }>(client, 'POST /assets', 201, 'POST', '/assets', { token, body: upload.body, contentType: upload.contentType });
+        const asset = await step<{ asset: { name: string } }>(client, 'POST /assets', 201, 'POST', '/assets', {
+          token,
+          body: upload.body,
+          contentType: upload.contentType,
+        });
         const file = asset && (await step<{ bytes: Buffer }>(client, 'GET /files/:name', 200, 'GET', `/files/${asset.asset.name}`));
         if (file && !file.bytes.equals(IMAGE)) fail('GET /files/:name: served bytes differ from the upload');
       } else if (dice < 0.65) {
@@ -247,10 +274,16 @@ const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
 function report(interval: Interval, pid: number, secondsSoFar: number, label = `interval ${interval.index}`): void {
   const rss = safeRss(pid);
-  console.log(`\n== ${secondsSoFar}s (${label}): ${interval.requests} requests, ${interval.errors} errors, server RSS ${rss === null ? 'n/a' : mb(rss)}`);
+  console.log(
+    `\n== ${secondsSoFar}s (${label}): ${interval.requests} requests, ` +
+      `${interval.errors} errors, server RSS ${rss === null ? 'n/a' : mb(rss)}`,
+  );
   const rows = [...interval.latencies.entries()].sort(([a], [b]) => a.localeCompare(b));
   for (const [route, values] of rows) {
-    console.log(`   ${route.padEnd(24)} n=${String(values.length).padStart(6)}  p50=${percentile(values, 50).toFixed(1).padStart(7)} ms  p99=${percentile(values, 99).toFixed(1).padStart(7)} ms`);
+    console.log(
+      `   ${route.padEnd(24)} n=${String(values.length).padStart(6)}  ` +
+        `p50=${percentile(values, 50).toFixed(1).padStart(7)} ms  p99=${percentile(values, 99).toFixed(1).padStart(7)} ms`,
+    );
   }
 }
 
@@ -267,7 +300,10 @@ async function main(): Promise<void> {
   const database: BenchDatabase | null = baseUrl ? await createDatabase(baseUrl, 'pf_soak') : null;
   const work = mkdtempSync(path.join(tmpdir(), 'pf-soak-'));
   const entry = chooseEntry();
-  console.log(`soak: ${SECONDS}s, ${CONNECTIONS} connections, report every ${REPORT_SECONDS}s, ${database ? 'PostgreSQL (fresh database)' : 'embedded database'}, ${entry.label}, bcrypt cost ${BCRYPT_COST}`);
+  console.log(
+    `soak: ${SECONDS}s, ${CONNECTIONS} connections, report every ${REPORT_SECONDS}s, ` +
+      `${database ? 'PostgreSQL (fresh database)' : 'embedded database'}, ${entry.label}, bcrypt cost ${BCRYPT_COST}`,
+  );
   let server: Server | undefined;
   try {
     server = await startServer(entry.args, {
@@ -300,7 +336,9 @@ async function main(): Promise<void> {
     }
 
     const all = new Map<string, number[]>();
-    for (const interval of intervals) for (const [route, values] of interval.latencies) all.set(route, [...(all.get(route) ?? []), ...values]);
+    for (const interval of intervals) {
+      for (const [route, values] of interval.latencies) all.set(route, [...(all.get(route) ?? []), ...values]);
+    }
     const total = [...all.values()].reduce((sum, values) => sum + values.length, 0);
     console.log(`\n== total: ${total} requests in ${SECONDS}s (${(total / SECONDS).toFixed(0)}/s), ${totalErrors} errors`);
     for (const [route, values] of [...all.entries()].sort(([a], [b]) => a.localeCompare(b))) {
