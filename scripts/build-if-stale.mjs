@@ -22,7 +22,11 @@ try {
 const inputs = ['src', 'viewer', 'scripts/build-viewer.mjs', 'tsconfig.json', 'tsconfig.build.json', 'package.json', 'package-lock.json'];
 const changed = inputs.some((input) => newest(path.join(root, input)) > built);
 if (changed) {
-  console.error(built ? 'Sources changed since the last build: compiling (a few seconds)…' : 'First start: compiling TypeScript to dist/ (a few seconds)…');
+  console.error(
+    built
+      ? 'Sources changed since the last build: compiling (a few seconds)…'
+      : 'First start: compiling TypeScript to dist/ (a few seconds)…',
+  );
   execFileSync(process.execPath, [path.join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json'], {
     cwd: root,
     stdio: 'inherit',

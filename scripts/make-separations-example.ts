@@ -18,23 +18,35 @@ const gs = (...args: string[]) => execFileSync('gs', ['-q', '-dSAFER', '-dBATCH'
 
 async function photo(): Promise<Buffer> {
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1800" height="1200"><defs><radialGradient id="g" cx="0.3" cy="0.3" r="0.9">
-    <stop offset="0" stop-color="#ffd27f"/><stop offset="0.5" stop-color="#e8572a"/><stop offset="1" stop-color="#3b1f6b"/></radialGradient></defs>
+    <stop offset="0" stop-color="#ffd27f"/><stop offset="0.5" stop-color="#e8572a"/><stop offset="1" stop-color="#3b1f6b"/>
+    </radialGradient></defs>
     <rect width="1800" height="1200" fill="url(#g)"/><circle cx="1250" cy="700" r="300" fill="#2e8b57"/></svg>`;
   return sharp(Buffer.from(svg)).jpeg({ quality: 90 }).toBuffer();
 }
 
 function cmykJpeg(): Buffer {
   const out = path.join(work, 'cmyk.jpg');
-  gs('-sDEVICE=jpegcmyk', '-r72', '-g900x1200', `-sOutputFile=${out}`, '-c', '0 0.1 0.9 0 setcmykcolor 0 0 900 1200 rectfill 1 0.2 0 0.1 setcmykcolor 150 150 600 900 rectfill showpage');
+  gs(
+    '-sDEVICE=jpegcmyk', '-r72', '-g900x1200', `-sOutputFile=${out}`, '-c',
+    '0 0.1 0.9 0 setcmykcolor 0 0 900 1200 rectfill 1 0.2 0 0.1 setcmykcolor 150 150 600 900 rectfill showpage',
+  );
   return readFileSync(out);
 }
 
 const logo = Buffer.from(
   '<svg xmlns="http://www.w3.org/2000/svg" width="240" height="120"><rect width="240" height="120" rx="16" fill="#ffe066"/>' +
-    '<circle cx="60" cy="60" r="40" fill="#0055a4"/><text x="115" y="76" font-family="sans-serif" font-weight="bold" font-size="44" fill="#e30613">LOGO</text></svg>',
+    '<circle cx="60" cy="60" r="40" fill="#0055a4"/><text x="115" y="76" ' +
+    'font-family="sans-serif" font-weight="bold" font-size="44" fill="#e30613">LOGO</text></svg>',
 );
 const badge = await sharp({ create: { width: 600, height: 600, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
-  .composite([{ input: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600"><circle cx="300" cy="300" r="280" fill="#8bc34a" fill-opacity="0.8"/></svg>') }])
+  .composite([
+    {
+      input: Buffer.from(
+        '<svg xmlns="http://www.w3.org/2000/svg" width="600" height="600">' +
+          '<circle cx="300" cy="300" r="280" fill="#8bc34a" fill-opacity="0.8"/></svg>',
+      ),
+    },
+  ])
   .png()
   .toBuffer();
 
@@ -47,23 +59,47 @@ const files: Record<string, { mimeType: string; bytes: Buffer; width: number; he
 const assets = new Map<string, ResolvedAsset>(
   Object.entries(files).map(([name, f]) => [
     name,
-    { name, mimeType: f.mimeType, widthPx: f.width, heightPx: f.height, orientation: 1, sizeBytes: f.bytes.length, load: async () => f.bytes },
+    {
+      name,
+      mimeType: f.mimeType,
+      widthPx: f.width,
+      heightPx: f.height,
+      orientation: 1,
+      sizeBytes: f.bytes.length,
+      load: async () => f.bytes,
+    },
   ]),
 );
 const dieline = generateDieline('straight-tuck-box', { widthMm: 70, depthMm: 50, heightMm: 120 });
-const art = (id: string, panelId: string, file: string, scale: number) => ({ id, panelId, imageUrl: `/files/${file}`, offsetX: 0, offsetY: 0, scale, rotationDeg: 0 });
+const art = (id: string, panelId: string, file: string, scale: number) => ({
+  id,
+  panelId,
+  imageUrl: `/files/${file}`,
+  offsetX: 0,
+  offsetY: 0,
+  scale,
+  rotationDeg: 0,
+});
 const placement = placeDesign({
   dieline,
   assets,
   state: {
     background: { kind: 'color', value: '#000' },
-    artworks: [art('photo', 'front', 'photo.jpg', 0.9), art('separated', 'back', 'separated.jpg', 0.8), art('badge', 'left', 'badge.png', 0.8), art('logo', 'right', 'logo.svg', 0.8)],
+    artworks: [
+      art('photo', 'front', 'photo.jpg', 0.9),
+      art('separated', 'back', 'separated.jpg', 0.8),
+      art('badge', 'left', 'badge.png', 0.8),
+      art('logo', 'right', 'logo.svg', 0.8),
+    ],
   },
 });
 const pdf = await renderPrintPdf(placement, { bleedMm: 3, marks: true, dieline: true, colorSpace: 'cmyk', condition: 'fogra39' });
 writeFileSync(path.join(work, 'print.pdf'), pdf);
 gs('-sDEVICE=tiffsep', '-r40', '-dFirstPage=1', '-dLastPage=1', `-sOutputFile=${path.join(work, 'sep.tif')}`, path.join(work, 'print.pdf'));
-gs('-sDEVICE=png16m', '-r40', '-dFirstPage=1', '-dLastPage=1', `-sOutputFile=${path.join(work, 'composite.png')}`, path.join(work, 'print.pdf'));
+gs(
+  '-sDEVICE=png16m', '-r40', '-dFirstPage=1', '-dLastPage=1',
+  `-sOutputFile=${path.join(work, 'composite.png')}`, path.join(work, 'print.pdf'),
+);
 
 const plates: [label: string, file: string, tint: string][] = [
   ['Composite', 'composite.png', ''],
@@ -96,7 +132,8 @@ for (const [label, file, tint] of plates) {
   tileWidth = info.width;
   tileHeight = info.height;
   const caption = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${info.width}" height="28"><rect width="100%" height="100%" fill="#fff"/><text x="50%" y="20" font-family="sans-serif" font-size="18" text-anchor="middle" fill="#222">${label}</text></svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${info.width}" height="28"><rect width="100%" height="100%" fill="#fff"/>` +
+      `<text x="50%" y="20" font-family="sans-serif" font-size="18" text-anchor="middle" fill="#222">${label}</text></svg>`,
   );
   tiles.push(
     await sharp({ create: { width: info.width, height: info.height + 28, channels: 3, background: '#fff' } })
@@ -109,9 +146,20 @@ const gap = 12;
 const columns = 4;
 const rows = Math.ceil(tiles.length / columns);
 const montage = await sharp({
-  create: { width: columns * tileWidth + (columns + 1) * gap, height: rows * (tileHeight + 28) + (rows + 1) * gap, channels: 3, background: '#e6e6e6' },
+  create: {
+    width: columns * tileWidth + (columns + 1) * gap,
+    height: rows * (tileHeight + 28) + (rows + 1) * gap,
+    channels: 3,
+    background: '#e6e6e6',
+  },
 })
-  .composite(tiles.map((input, i) => ({ input, left: gap + (i % columns) * (tileWidth + gap), top: gap + Math.floor(i / columns) * (tileHeight + 28 + gap) })))
+  .composite(
+    tiles.map((input, i) => ({
+      input,
+      left: gap + (i % columns) * (tileWidth + gap),
+      top: gap + Math.floor(i / columns) * (tileHeight + 28 + gap),
+    })),
+  )
   .png({ compressionLevel: 9, palette: true })
   .toBuffer();
 const out = path.join(path.dirname(new URL(import.meta.url).pathname), '..', 'docs', 'print-separations.png');

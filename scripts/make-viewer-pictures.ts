@@ -38,9 +38,17 @@ interface Picture {
 
 const pictures: Picture[] = [
   ...MODELS.flatMap(({ name, model }) =>
-    PRESETS.map((preset) => ({ file: `viewer-${name}-${preset}.png`, query: `model=${encodeURIComponent(model)}&lighting=${preset}&controls=none` })),
+    PRESETS.map((preset) => ({
+      file: `viewer-${name}-${preset}.png`,
+      query: `model=${encodeURIComponent(model)}&lighting=${preset}&controls=none`,
+    })),
   ),
-  { file: 'viewer-mailer-box-fold-half.png', query: `model=${encodeURIComponent(MODELS[0].model)}&lighting=studio&controls=none`, fold: 0.5, zoomOut: 3 },
+  {
+    file: 'viewer-mailer-box-fold-half.png',
+    query: `model=${encodeURIComponent(MODELS[0].model)}&lighting=studio&controls=none`,
+    fold: 0.5,
+    zoomOut: 3,
+  },
 ];
 
 await (buildViewer as () => Promise<string>)();
@@ -67,7 +75,10 @@ try {
       throw new Error(`${picture.file}: the viewer says ${await page.textContent('#status')}`);
     }
     if (picture.fold !== undefined) {
-      await page.evaluate((amount) => (globalThis as unknown as { packagingViewer: { setFold(amount: number): void } }).packagingViewer.setFold(amount), picture.fold);
+      await page.evaluate(
+        (amount) => (globalThis as unknown as { packagingViewer: { setFold(amount: number): void } }).packagingViewer.setFold(amount),
+        picture.fold,
+      );
     }
     for (let press = 0; press < (picture.zoomOut ?? 0); press++) await page.keyboard.press('-');
     // Two frames, so the last change is drawn.

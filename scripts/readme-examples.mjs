@@ -48,7 +48,8 @@ const parts = [
   'set -euo pipefail',
   `export BASE_URL=${JSON.stringify(baseUrl)}`,
   'CURRENT_BLOCK=""',
-  `trap 'status=$?; if [ "$status" -ne 0 ] && [ -n "$CURRENT_BLOCK" ]; then echo; echo "FAILED (exit $status): ${name} $CURRENT_BLOCK:"; cat "blocks/$CURRENT_FILE"; fi >&2' EXIT`,
+  `trap 'status=$?; if [ "$status" -ne 0 ] && [ -n "$CURRENT_BLOCK" ]; then echo; ` +
+    `echo "FAILED (exit $status): ${name} $CURRENT_BLOCK:"; cat "blocks/$CURRENT_FILE"; fi >&2' EXIT`,
 ];
 const blockDir = path.join(work, 'blocks');
 spawnSync('mkdir', ['-p', blockDir]);

@@ -22,7 +22,7 @@ describe('two machines behind nginx, sharing PostgreSQL, S3 and Redis', () => {
   const localDirs = [mkdtempSync(path.join(tmpdir(), 'pf-machine-a-')), mkdtempSync(path.join(tmpdir(), 'pf-machine-b-'))];
   let database: ScratchDatabase | undefined;
   let bucket: TestBucket | undefined;
-  let machines: ServerProcess[] = [];
+  const machines: ServerProcess[] = [];
   let nginx: NginxProcess | undefined;
   let api = '';
   let a = '';

@@ -129,7 +129,11 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
     const register = await call('/auth/register', {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `proxy-${randomBytes(6).toString('hex')}@example.com`, password: 'correct horse battery', name: 'Proxy' }),
+      body: JSON.stringify({
+        email: `proxy-${randomBytes(6).toString('hex')}@example.com`,
+        password: 'correct horse battery',
+        name: 'Proxy',
+      }),
     });
     expect(register.status).toBe(201);
     token = ((await register.json()) as { token: string }).token;
@@ -216,7 +220,14 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
     const origin = new URL(api);
     return new Promise<{ status: number; type: string; body: string }>((resolve, reject) => {
       const req = httpRequest(
-        { host: origin.hostname, port: origin.port, path: pathAsSent, method: init.method ?? 'GET', headers: init.headers, timeout: REQUEST_TIMEOUT_MS },
+        {
+          host: origin.hostname,
+          port: origin.port,
+          path: pathAsSent,
+          method: init.method ?? 'GET',
+          headers: init.headers,
+          timeout: REQUEST_TIMEOUT_MS,
+        },
         (res) => {
           let text = '';
           res.setEncoding('utf8');
@@ -231,12 +242,21 @@ describe(`the service behind nginx under /api (${ADMIN_URL ? 'postgres' : 'embed
   }
 
   it('answers paths nginx would normalise out of /api/ with the service’s own ApiError', async () => {
-    for (const pathAsSent of ['/api/files/../../etc/passwd', '/api/../api/health/../../etc/passwd', '/api/files/%2e%2e/%2e%2e/etc/passwd', '/api/templates/./../../x']) {
+    for (const pathAsSent of [
+      '/api/files/../../etc/passwd',
+      '/api/../api/health/../../etc/passwd',
+      '/api/files/%2e%2e/%2e%2e/etc/passwd',
+      '/api/templates/./../../x',
+    ]) {
       const answer = await rawCall(pathAsSent);
       expect(answer.status, pathAsSent).toBe(404);
       expect(answer.type, pathAsSent).toMatch(/^application\/json/);
       const body = JSON.parse(answer.body) as { statusCode: number; error: string; message: string };
-      expect(body, pathAsSent).toEqual({ statusCode: 404, error: 'Not Found', message: expect.stringMatching(/^(Route GET \/.* not found\.|File not found\.)$/) });
+      expect(body, pathAsSent).toEqual({
+        statusCode: 404,
+        error: 'Not Found',
+        message: expect.stringMatching(/^(Route GET \/.* not found\.|File not found\.)$/),
+      });
     }
     // The API itself is still reached through the same location.
     expect((await rawCall('/api/health')).status).toBe(200);

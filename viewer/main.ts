@@ -106,7 +106,8 @@ function loadFailure(httpStatus: number | null, shared: boolean): string {
 function embedSnippet(shared: boolean): string {
   if (!shared) return 'Embedding needs a share link: create one for this project (Share), open it, and copy the snippet there.';
   const src = window.location.href.replace(/"/g, '&quot;');
-  return `<iframe src="${src}" width="640" height="480" style="border:0;max-width:100%" allow="fullscreen" loading="lazy" title="3D packaging preview"></iframe>`;
+  return `<iframe src="${src}" width="640" height="480" style="border:0;max-width:100%" ` +
+    `allow="fullscreen" loading="lazy" title="3D packaging preview"></iframe>`;
 }
 
 function start(): void {
@@ -239,7 +240,14 @@ function start(): void {
           directional.shadow.mapSize.set(512, 512);
           directional.shadow.radius = 6;
           const extent = size * 1.2;
-          Object.assign(directional.shadow.camera, { left: -extent, right: extent, top: extent, bottom: -extent, near: size * 0.05, far: size * 8 });
+          Object.assign(directional.shadow.camera, {
+            left: -extent,
+            right: extent,
+            top: extent,
+            bottom: -extent,
+            near: size * 0.05,
+            far: size * 8,
+          });
           directional.shadow.bias = -0.0005;
           scene.add(directional.target);
           lights.push(directional.target);
@@ -400,7 +408,8 @@ function start(): void {
         f: playFold,
       };
       const preset = LIGHTING_PRESETS[Number(event.key) - 1];
-      const action = keys[event.key.length === 1 ? event.key.toLowerCase() : event.key] ?? (preset ? () => applyLighting(preset) : undefined);
+      const action =
+        keys[event.key.length === 1 ? event.key.toLowerCase() : event.key] ?? (preset ? () => applyLighting(preset) : undefined);
       if (!action) return;
       event.preventDefault();
       action();
@@ -418,7 +427,9 @@ function start(): void {
     const extent = box.getSize(new Vector3());
     size = extent.length();
     handle.dimensionsMm = { width: Math.round(extent.x * 1000), height: Math.round(extent.y * 1000), depth: Math.round(extent.z * 1000) };
-    if (chrome) element('dimensions').textContent = `${handle.dimensionsMm.width} × ${handle.dimensionsMm.depth} × ${handle.dimensionsMm.height} mm`;
+    if (chrome) {
+      element('dimensions').textContent = `${handle.dimensionsMm.width} × ${handle.dimensionsMm.depth} × ${handle.dimensionsMm.height} mm`;
+    }
     ground.scale.setScalar(size * 8);
     // The closed model stands on y = 0; the ground stays there while the blank is lifted and turned.
     ground.position.set(centre.x, Math.min(0, box.min.y), centre.z);

@@ -17,7 +17,10 @@ try {
   process.exit(1);
 }
 
-const common = ['index.ts', '--declaration', '--strict', '--skipLibCheck', '--target', 'es2022', '--lib', 'es2022,dom', '--types', 'node', '--rootDir', '.'];
+const common = [
+  'index.ts', '--declaration', '--strict', '--skipLibCheck', '--target', 'es2022', '--lib', 'es2022,dom',
+  '--types', 'node', '--rootDir', '.',
+];
 const builds = [
   { dir: 'dist/esm', flags: ['--module', 'nodenext', '--moduleResolution', 'nodenext'] },
   { dir: 'dist/cjs', flags: ['--module', 'commonjs', '--moduleResolution', 'node10', '--esModuleInterop'], type: 'commonjs' },

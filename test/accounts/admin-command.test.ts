@@ -43,13 +43,17 @@ describe(`npm run admin (${engineName()})`, () => {
   /** An app on the command's database. The embedded database admits one process at a time: close it before running the command. */
   function openApp(): Promise<App> {
     const config = testConfig(env);
-    return createTestApp(env, databaseUrl() ? config : { ...config, database: { ...embeddedTestDatabase(), dataDir: path.join(dataDir, 'pgdata') } });
+    return createTestApp(
+      env,
+      databaseUrl() ? config : { ...config, database: { ...embeddedTestDatabase(), dataDir: path.join(dataDir, 'pgdata') } },
+    );
   }
 
   // Each run starts tsx and, on the embedded engine, opens the database from disk: slow on a busy machine.
   function admin(...args: string[]): Promise<Run> {
     return new Promise((resolve) => {
-      execFile(process.execPath, ['--import', 'tsx', 'src/cli/admin.ts', ...args], { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
+      const command = ['--import', 'tsx', 'src/cli/admin.ts', ...args];
+      execFile(process.execPath, command, { cwd: ROOT, env, timeout: 60_000 }, (error, stdout, stderr) => {
         resolve({ code: error ? Number(error.code ?? 1) : 0, stdout: stdout.trim(), stderr: stderr.trim() });
       });
     });
@@ -76,7 +80,11 @@ describe(`npm run admin (${engineName()})`, () => {
     const [first, second] = [await registerAccount(app), await registerAccount(app)];
     await app.close();
 
-    expect(await admin('grant', `  ${first.email.toUpperCase()} `)).toEqual({ code: 0, stdout: `${first.email} is now an administrator.`, stderr: '' });
+    expect(await admin('grant', `  ${first.email.toUpperCase()} `)).toEqual({
+      code: 0,
+      stdout: `${first.email} is now an administrator.`,
+      stderr: '',
+    });
     expect(await rolesOf(first, second)).toEqual(['admin', 'user']);
     expect(await admin('revoke', first.email)).toEqual({ code: 1, stdout: '', stderr: 'At least one administrator must remain.' });
 

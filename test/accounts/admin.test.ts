@@ -104,7 +104,8 @@ describe(`/admin (${engineName()})`, () => {
       for (let i = 0; i < 5; i++) owners.push(await registerAccount(app, { email: uniqueEmail(`${tag}-${i}`) }));
       await issueKey(app, owners[0]!);
       await issueKey(app, owners[0]!);
-      expect((await app.inject({ method: 'POST', url: '/projects', headers: owners[0]!.auth, payload: { name: 'P', templateId: 'mailer-box' } })).statusCode).toBe(201);
+      const project = { name: 'P', templateId: 'mailer-box' };
+      expect((await app.inject({ method: 'POST', url: '/projects', headers: owners[0]!.auth, payload: project })).statusCode).toBe(201);
 
       const seen: AdminUser[] = [];
       let cursor: string | null = null;
@@ -130,7 +131,9 @@ describe(`/admin (${engineName()})`, () => {
       });
 
       // Case-insensitive, and one exact account by its full address.
-      expect((await page(admin, `q=${encodeURIComponent(owners[3]!.email.toUpperCase())}`)).users.map((user) => user.id)).toEqual([owners[3]!.id]);
+      expect((await page(admin, `q=${encodeURIComponent(owners[3]!.email.toUpperCase())}`)).users.map((user) => user.id)).toEqual([
+        owners[3]!.id,
+      ]);
       // The default page size is 20; without q every account is listed, newest first.
       const all = await page(admin, '');
       expect(all.users.length).toBeLessThanOrEqual(20);
@@ -176,8 +179,20 @@ describe(`/admin (${engineName()})`, () => {
       // The last character of the 22-character MAC carries 2 bits: A and B spell the same bytes.
       const respelled = `${mac.slice(0, -1)}${{ A: 'B', B: 'A' }[mac.at(-1) as string] ?? 'A'}`;
       const flipped = `${mac.slice(0, 5)}${mac[5] === 'x' ? 'y' : 'x'}${mac.slice(6)}`;
-      for (const cursor of ['x', 'abc.def', `${forgedPayload}.${mac}`, `${payload}.${flipped}`, `${payload}.${respelled}`, `${payload}`, `${nextCursor}x`]) {
-        expectError(await get(admin, `/admin/users?cursor=${encodeURIComponent(cursor)}`), 400, 'cursor is not a cursor this service issued.');
+      for (const cursor of [
+        'x',
+        'abc.def',
+        `${forgedPayload}.${mac}`,
+        `${payload}.${flipped}`,
+        `${payload}.${respelled}`,
+        `${payload}`,
+        `${nextCursor}x`,
+      ]) {
+        expectError(
+          await get(admin, `/admin/users?cursor=${encodeURIComponent(cursor)}`),
+          400,
+          'cursor is not a cursor this service issued.',
+        );
       }
     });
   });
@@ -188,7 +203,9 @@ describe(`/admin (${engineName()})`, () => {
       await issueKey(app, user);
       const response = await get(admin, `/admin/users/${user.id}`);
       expect(response.statusCode).toBe(200);
-      expect(response.json()).toMatchObject({ user: { id: user.id, email: user.email, plan: 'free', role: 'user', counts: { projects: 0, assets: 0, apiKeys: 1 } } });
+      expect(response.json()).toMatchObject({
+        user: { id: user.id, email: user.email, plan: 'free', role: 'user', counts: { projects: 0, assets: 0, apiKeys: 1 } },
+      });
       for (const id of ['nobodyhere00000000000000', 'UPPER', 'a%00b']) {
         expectError(await get(admin, `/admin/users/${id}`), 404, 'User not found.');
         expectError(await put(admin, id, { plan: 'pro' }), 404, 'User not found.');
@@ -198,13 +215,16 @@ describe(`/admin (${engineName()})`, () => {
 
     it('a plan change applies to the very next create, both ways', async () => {
       const user = await registerAccount(app);
-      const create = () => app.inject({ method: 'POST', url: '/projects', headers: user.auth, payload: { name: 'P', templateId: 'mailer-box' } });
+      const create = () =>
+        app.inject({ method: 'POST', url: '/projects', headers: user.auth, payload: { name: 'P', templateId: 'mailer-box' } });
       for (let i = 0; i < 3; i++) expect((await create()).statusCode).toBe(201);
       expectError(await create(), 403, PROJECT_CAP_MESSAGE);
 
       const upgraded = await put(admin, user.id, { plan: 'pro' });
       expect(upgraded.statusCode).toBe(200);
-      expect(upgraded.json()).toEqual({ user: { id: user.id, email: user.email, name: 'Test User', plan: 'pro', role: 'user', createdAt: expect.any(String) } });
+      expect(upgraded.json()).toEqual({
+        user: { id: user.id, email: user.email, name: 'Test User', plan: 'pro', role: 'user', createdAt: expect.any(String) },
+      });
       expect((await me(app, user.auth)).json()).toMatchObject({ user: { plan: 'pro' } });
       expect((await create()).statusCode).toBe(201);
       expect((await create()).statusCode).toBe(201);
@@ -240,7 +260,9 @@ describe(`/admin (${engineName()})`, () => {
       const key = await issueKey(app, user);
       expect((await app.inject({ method: 'GET', url: '/v1/templates', headers: { 'x-api-key': key.key } })).statusCode).toBe(200);
       expect((await remove(admin, user.id)).statusCode).toBe(204);
-      expect((await app.inject({ method: 'GET', url: '/v1/templates', headers: { 'x-api-key': key.key } })).json()).toEqual(apiError(401, 'Invalid API key.'));
+      expect((await app.inject({ method: 'GET', url: '/v1/templates', headers: { 'x-api-key': key.key } })).json()).toEqual(
+        apiError(401, 'Invalid API key.'),
+      );
       expect((await me(app, user.auth)).json()).toEqual(INVALID_TOKEN);
       expectError(await remove(admin, user.id), 404, 'User not found.');
       expectError(await get(admin, `/admin/users/${user.id}`), 404, 'User not found.');
@@ -254,7 +276,12 @@ describe(`/admin (${engineName()})`, () => {
       expect(admins.map((user) => user.id)).toEqual([admin.id]);
       expectError(await put(admin, admin.id, { role: 'user' }), 409, 'At least one administrator must remain.');
       expectError(await remove(admin, admin.id), 409, 'At least one administrator must remain.');
-      const ownDeletion = await app.inject({ method: 'DELETE', url: '/auth/me', headers: admin.auth, payload: { password: admin.password } });
+      const ownDeletion = await app.inject({
+        method: 'DELETE',
+        url: '/auth/me',
+        headers: admin.auth,
+        payload: { password: admin.password },
+      });
       expectError(ownDeletion, 409, 'At least one administrator must remain.');
       // Re-granting an admin is not a removal; a plan change of the last admin is fine.
       expect((await put(admin, admin.id, { role: 'admin', plan: 'pro' })).statusCode).toBe(200);

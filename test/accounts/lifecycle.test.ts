@@ -60,7 +60,11 @@ describe(`account lifecycle (${engineName()})`, () => {
     it('refuses a wrong current password with 403 and changes nothing', async () => {
       const account = await registerAccount(app);
       for (const currentPassword of ['wrong password', 'x'.repeat(73), 'short', `${account.password}\u0000`]) {
-        expectError(await changePassword(account.auth, { currentPassword, newPassword: 'another secret' }), 403, 'Current password is incorrect.');
+        expectError(
+          await changePassword(account.auth, { currentPassword, newPassword: 'another secret' }),
+          403,
+          'Current password is incorrect.',
+        );
       }
       expect((await me(app, account.auth)).statusCode).toBe(200);
       expect((await login(account.email, account.password)).statusCode).toBe(200);
@@ -97,7 +101,8 @@ describe(`account lifecycle (${engineName()})`, () => {
       ]);
       const statuses = [first.statusCode, second.statusCode].sort();
       expect(statuses).toEqual([200, 401]);
-      const [winner, loser] = first.statusCode === 200 ? ['first new secret', 'second new secret'] : ['second new secret', 'first new secret'];
+      const [winner, loser] =
+        first.statusCode === 200 ? ['first new secret', 'second new secret'] : ['second new secret', 'first new secret'];
       expect((await login(account.email, winner)).statusCode).toBe(200);
       expect((await login(account.email, loser)).statusCode).toBe(401);
     });
@@ -134,7 +139,12 @@ describe(`account lifecycle (${engineName()})`, () => {
     it('deletes the account, its projects, assets with their files, and keys', async () => {
       const account = await registerAccount(app);
       const bystander = await registerAccount(app);
-      const project = await app.inject({ method: 'POST', url: '/projects', headers: account.auth, payload: { name: 'P', templateId: 'mailer-box' } });
+      const project = await app.inject({
+        method: 'POST',
+        url: '/projects',
+        headers: account.auth,
+        payload: { name: 'P', templateId: 'mailer-box' },
+      });
       expect(project.statusCode).toBe(201);
       const asset = await uploadAsset(app, account, imageFixture('tiny.png'));
       const kept = await uploadAsset(app, bystander, imageFixture('tiny.png'));
@@ -147,7 +157,9 @@ describe(`account lifecycle (${engineName()})`, () => {
       expect(response.body).toBe('');
       expect(existsSync(file)).toBe(false);
       expect((await app.inject({ method: 'GET', url: `/files/${asset.name}` })).statusCode).toBe(404);
-      expect((await app.inject({ method: 'GET', url: '/v1/templates', headers: { 'x-api-key': key.key } })).json()).toEqual(apiError(401, 'Invalid API key.'));
+      expect((await app.inject({ method: 'GET', url: '/v1/templates', headers: { 'x-api-key': key.key } })).json()).toEqual(
+        apiError(401, 'Invalid API key.'),
+      );
       expect((await me(app, account.auth)).json()).toEqual(INVALID_TOKEN);
       expectError(await login(account.email, account.password), 401, 'Invalid email or password.');
       const rows = await app.db.prisma.$queryRaw<Array<{ n: number }>>`
@@ -197,7 +209,9 @@ describe(`per-account rate limit on password change and deletion (${engineName()
     const other = await registerAccount(app);
     const wrong = { currentPassword: 'wrong password', newPassword: 'another secret' };
     expect((await app.inject({ method: 'PUT', url: '/auth/password', headers: account.auth, payload: wrong })).statusCode).toBe(403);
-    expect((await app.inject({ method: 'DELETE', url: '/auth/me', headers: account.auth, payload: { password: 'wrong password' } })).statusCode).toBe(403);
+    expect(
+      (await app.inject({ method: 'DELETE', url: '/auth/me', headers: account.auth, payload: { password: 'wrong password' } })).statusCode,
+    ).toBe(403);
     const limited = await app.inject({ method: 'PUT', url: '/auth/password', headers: account.auth, payload: wrong });
     expect(limited.statusCode).toBe(429);
     expect(limited.json()).toMatchObject({ statusCode: 429, error: 'Too Many Requests' });

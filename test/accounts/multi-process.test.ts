@@ -27,7 +27,10 @@ describe(`account changes across servers: ${twoServersSetup()} (${engineName()})
   it('a password changed on A refuses the old token on B at the next request; the new token works on B', async () => {
     const account = await register(a);
     expect((await me(b, account.auth)).status).toBe(200);
-    const changed = await a.send('PUT', '/auth/password', account.auth, { currentPassword: account.password, newPassword: 'the next secret' });
+    const changed = await a.send('PUT', '/auth/password', account.auth, {
+      currentPassword: account.password,
+      newPassword: 'the next secret',
+    });
     expect(changed.status).toBe(200);
     expect(await me(b, account.auth)).toEqual({ status: 401, body: INVALID_TOKEN });
     expect((await me(b, bearer((changed.body as { token: string }).token))).status).toBe(200);
@@ -72,6 +75,7 @@ describe(`account changes across servers: ${twoServersSetup()} (${engineName()})
       expect((await on.send('POST', '/auth/login', {}, { email: account.email, password: account.password })).status).toBe(401);
     }
     // The email is free again, on either server.
-    expect((await b.send('POST', '/auth/register', {}, { email: account.email, password: account.password, name: 'Again' })).status).toBe(201);
+    const again = await b.send('POST', '/auth/register', {}, { email: account.email, password: account.password, name: 'Again' });
+    expect(again.status).toBe(201);
   });
 });

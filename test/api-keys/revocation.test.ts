@@ -10,7 +10,12 @@ describe(`revocation across servers: ${twoServersSetup()} (${engineName()})`, ()
   const { a, b } = withTwoServers();
 
   async function register(on: Surface): Promise<Record<string, string>> {
-    const reply = await on.send('POST', '/auth/register', {}, { email: uniqueEmail('revoke'), password: 'correct horse battery', name: 'Revoker' });
+    const reply = await on.send(
+      'POST',
+      '/auth/register',
+      {},
+      { email: uniqueEmail('revoke'), password: 'correct horse battery', name: 'Revoker' },
+    );
     expect(reply.status).toBe(201);
     return { authorization: `Bearer ${(reply.body as { token: string }).token}` };
   }

@@ -43,7 +43,8 @@ describe(`account limits (${engineName()})`, () => {
 
   it('sign-out everywhere keeps the API keys; with apiKeys=true it revokes them too', async () => {
     const account = await registerAccount(app);
-    const key = (await app.inject({ method: 'POST', url: '/api-keys', headers: account.auth })).json<{ apiKey: { key: string } }>().apiKey.key;
+    const created = await app.inject({ method: 'POST', url: '/api-keys', headers: account.auth });
+    const key = created.json<{ apiKey: { key: string } }>().apiKey.key;
     expect((await app.inject({ method: 'DELETE', url: '/auth/sessions', headers: account.auth })).statusCode).toBe(204);
     expect((await useKey(key)).statusCode).toBe(200);
 
@@ -65,7 +66,12 @@ describe(`account limits (${engineName()})`, () => {
   it('webhook URLs whose IPv6 address reaches loopback or private ranges are refused', async () => {
     const account = await registerAccount(app);
     for (const host of ['[64:ff9b:1::a00:1]', '[::127.0.0.1]', '[::7f00:1]', '[2002:7f00:1::]', '[2002:a00:1::1]', '[64:ff9b::7f00:1]']) {
-      const created = await app.inject({ method: 'POST', url: '/webhooks', headers: account.auth, payload: { url: `http://${host}/hook`, events: ['export.succeeded'] } });
+      const created = await app.inject({
+        method: 'POST',
+        url: '/webhooks',
+        headers: account.auth,
+        payload: { url: `http://${host}/hook`, events: ['export.succeeded'] },
+      });
       expectApiError(created, 400, 'Webhook URL must be a public http(s) address.');
     }
   });
@@ -73,7 +79,12 @@ describe(`account limits (${engineName()})`, () => {
   it('deleting a project deletes its exports: the export is 404 and its file is gone', async () => {
     const account = await registerProAccount(app);
     const projectId = await createProject(app, account, 'mailer-box', {}, MAILER);
-    const created = await app.inject({ method: 'POST', url: `/projects/${projectId}/exports`, headers: account.auth, payload: { format: 'dieline-svg' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: `/projects/${projectId}/exports`,
+      headers: account.auth,
+      payload: { format: 'dieline-svg' },
+    });
     expect(created.statusCode, created.body).toBe(202);
     const id = created.json<{ export: ExportBody }>().export.id;
     const done = await pollInjected(app, `/exports/${id}`, account.auth, 60_000);
@@ -102,10 +113,12 @@ describe(`queued exports per account (${engineName()}, exports queued on Redis w
     await queuedDb?.drop();
   });
 
-  it('50 unfinished exports: the 51st is 429 "Too many exports are queued." with Retry-After; another account is not affected', async () => {
+  it('50 unfinished exports: the 51st is 429 "Too many exports are queued." ' +
+    'with Retry-After; another account is not affected', async () => {
     const account: TestAccount = await registerProAccount(queued);
     const projectId = await createProject(queued, account, 'mailer-box', {}, MAILER);
-    const post = (who: TestAccount, id: string) => queued.inject({ method: 'POST', url: `/projects/${id}/exports`, headers: who.auth, payload: { format: 'dieline-svg' } });
+    const post = (who: TestAccount, id: string) =>
+      queued.inject({ method: 'POST', url: `/projects/${id}/exports`, headers: who.auth, payload: { format: 'dieline-svg' } });
     for (let i = 0; i < 50; i++) expect((await post(account, projectId)).statusCode).toBe(202);
     const refused = await post(account, projectId);
     expectApiError(refused, 429, 'Too many exports are queued.');

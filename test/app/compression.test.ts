@@ -15,7 +15,8 @@ describe(`compression (${engineName()})`, () => {
     await app?.close();
   });
 
-  const get = (url: string, encoding?: string) => app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+  const get = (url: string, encoding?: string) =>
+    app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
 
   it.each([
     ['/viewer/viewer.js', 'br', 'br'],

@@ -80,7 +80,8 @@ describe('configuration', () => {
   it('requires the secrets in production', () => {
     // Both missing: one message names both.
     expect(() => loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir() })).toThrow(
-      'Invalid configuration: JWT_SECRET (at least 32 characters) and API_KEY_SECRET (64 hexadecimal characters) are required in production.',
+      'Invalid configuration: JWT_SECRET (at least 32 characters) ' +
+        'and API_KEY_SECRET (64 hexadecimal characters) are required in production.',
     );
     expect(() =>
       loadConfig({ NODE_ENV: 'production', DATA_DIR: tempDir(), JWT_SECRET: 'x'.repeat(32) }),

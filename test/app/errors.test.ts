@@ -81,7 +81,11 @@ describe(`error contract (${engineName()})`, () => {
   });
 
   it('answers 415 naming application/json for a JSON body sent without a Content-Type', async () => {
-    const response = await app.inject({ method: 'POST', url: '/auth/login', payload: Buffer.from('{"email":"a@b.co","password":"12345678"}') });
+    const response = await app.inject({
+      method: 'POST',
+      url: '/auth/login',
+      payload: Buffer.from('{"email":"a@b.co","password":"12345678"}'),
+    });
     expect(response.statusCode).toBe(415);
     expect(response.json()).toEqual({
       statusCode: 415,
@@ -123,7 +127,12 @@ describe(`error contract (${engineName()})`, () => {
             res.setEncoding('utf8');
             res.on('data', (chunk: string) => (text += chunk));
             res.once('end', () =>
-              resolve({ status: res.statusCode ?? 0, connection: res.headers.connection, body: JSON.parse(text), reused: req.reusedSocket }),
+              resolve({
+                status: res.statusCode ?? 0,
+                connection: res.headers.connection,
+                body: JSON.parse(text),
+                reused: req.reusedSocket,
+              }),
             );
           },
         );

@@ -40,17 +40,33 @@ describe(`metadata backfill of older assets (${engineName()})`, () => {
     const first = await start();
     const account = await registerAccount(first);
     const jpeg = await uploadAsset(first, account, await made.jpeg(900, 600, { density: 300 }), { contentType: 'image/jpeg' });
-    const svg = await uploadAsset(first, account, '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"/>', { contentType: 'image/svg+xml' });
+    const svg = await uploadAsset(first, account, '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"/>', {
+      contentType: 'image/svg+xml',
+    });
     const expected = { jpeg: await fetchAsset(first, account, jpeg.id), svg: await fetchAsset(first, account, svg.id) };
     // A file accepted once but that no longer decodes, and a row whose file is not in this storage.
     const brokenName = `${createId()}.png`;
     const brokenBytes = made.truncated(await made.png(100, 100));
     await writeFile(path.join(config.uploadDir, brokenName), brokenBytes);
     const broken = await first.db.prisma.asset.create({
-      data: { id: createId(), userId: account.id, name: brokenName, filename: 'old.png', mimeType: 'image/png', sizeBytes: brokenBytes.length },
+      data: {
+        id: createId(),
+        userId: account.id,
+        name: brokenName,
+        filename: 'old.png',
+        mimeType: 'image/png',
+        sizeBytes: brokenBytes.length,
+      },
     });
     const elsewhere = await first.db.prisma.asset.create({
-      data: { id: createId(), userId: account.id, name: `${createId()}.png`, filename: 'elsewhere.png', mimeType: 'image/png', sizeBytes: 10 },
+      data: {
+        id: createId(),
+        userId: account.id,
+        name: `${createId()}.png`,
+        filename: 'elsewhere.png',
+        mimeType: 'image/png',
+        sizeBytes: 10,
+      },
     });
     await makeLegacy(first, jpeg);
     await makeLegacy(first, svg);
@@ -74,8 +90,14 @@ describe(`metadata backfill of older assets (${engineName()})`, () => {
         colorSpace: 'other',
         sha256: createHash('sha256').update(await readFile(path.join(config.uploadDir, brokenName))).digest('hex'),
       });
-      const rows = await second.db.prisma.asset.findMany({ where: { id: { in: [broken.id, elsewhere.id] } }, select: { id: true, metadataReadAt: true } });
-      expect(Object.fromEntries(rows.map((row) => [row.id, row.metadataReadAt !== null]))).toEqual({ [broken.id]: true, [elsewhere.id]: false });
+      const rows = await second.db.prisma.asset.findMany({
+        where: { id: { in: [broken.id, elsewhere.id] } },
+        select: { id: true, metadataReadAt: true },
+      });
+      expect(Object.fromEntries(rows.map((row) => [row.id, row.metadataReadAt !== null]))).toEqual({
+        [broken.id]: true,
+        [elsewhere.id]: false,
+      });
     } finally {
       await second.close();
     }
@@ -100,7 +122,11 @@ describe(`metadata backfill of older assets (${engineName()})`, () => {
       await makeLegacy(app, c);
       expect(await app.services.assets.backfill()).toMatchObject({ filled: 1, unreadable: 0 });
       for (const [asset, size] of [[a, 20], [b, 30], [c, 40]] as const) {
-        expect(await fetchAsset(app, account, asset.id)).toMatchObject({ widthPx: size, heightPx: size, thumbnailUrl: `/files/${thumbnailNameOf(asset.name)}` });
+        expect(await fetchAsset(app, account, asset.id)).toMatchObject({
+          widthPx: size,
+          heightPx: size,
+          thumbnailUrl: `/files/${thumbnailNameOf(asset.name)}`,
+        });
       }
     } finally {
       await app.close();

@@ -177,7 +177,11 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
       expect(response.headers['content-length']).toBe(String(response.rawPayload.length));
       expect(response.headers.etag).toMatch(/^"[^"]+"$/);
       expect(response.headers.etag).not.toBe(original.headers.etag);
-      const again = await app.inject({ method: 'GET', url: asset.thumbnailUrl!, headers: { 'if-none-match': String(response.headers.etag) } });
+      const again = await app.inject({
+        method: 'GET',
+        url: asset.thumbnailUrl!,
+        headers: { 'if-none-match': String(response.headers.etag) },
+      });
       expect(again.statusCode).toBe(304);
       const head = await app.inject({ method: 'HEAD', url: asset.thumbnailUrl! });
       expect([head.statusCode, head.headers['content-length']]).toEqual([200, String(response.rawPayload.length)]);
@@ -198,7 +202,11 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
 
     it('a name that only looks like a thumbnail is a 404', async () => {
       const asset = await stored(await made.png(4, 4), 'image/png');
-      for (const name of [`${asset.name}-thumb.webp`, thumbnailNameOf(asset.name).replace('-thumb', '-thumbs'), 'abcdefghijklmnopqrstuvwx-thumb.webp']) {
+      for (const name of [
+        `${asset.name}-thumb.webp`,
+        thumbnailNameOf(asset.name).replace('-thumb', '-thumbs'),
+        'abcdefghijklmnopqrstuvwx-thumb.webp',
+      ]) {
         expectApiError(await app.inject({ method: 'GET', url: `/files/${name}` }), 404, 'File not found.');
       }
     });
@@ -307,12 +315,18 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
       await expectRefused(made.truncated(await make()), type, 400, UNREADABLE);
     });
 
-    it.each(LENIENT_DECODERS)('a truncated %s → refused (or, where the decoder recovers, stored with its metadata)', async (_label, make, type) => {
+    it.each(LENIENT_DECODERS)('a truncated %s → refused (or, where the decoder recovers, ' +
+      'stored with its metadata)', async (_label, make, type) => {
       await expectStoredOrRefused(made.truncated(await make()), type);
     });
 
     it('a truncated SVG → 400', async () => {
-      await expectRefused(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="'), 'image/svg+xml', 400, UNREADABLE);
+      await expectRefused(
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="5" height="'),
+        'image/svg+xml',
+        400,
+        UNREADABLE,
+      );
     });
 
     it.each(STRICT_DECODERS)('a corrupt %s (bytes overwritten in the middle) → 400', async (_label, make, type) => {
@@ -324,7 +338,12 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
     });
 
     it('an SVG that is not well-formed XML → 400', async () => {
-      await expectRefused(Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><g></svg>'), 'image/svg+xml', 400, UNREADABLE);
+      await expectRefused(
+        Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><g></svg>'),
+        'image/svg+xml',
+        400,
+        UNREADABLE,
+      );
     });
 
     it('a PNG whose header claims 200,000 × 200,000 pixels → 413 before decoding', async () => {
@@ -366,7 +385,8 @@ describe(`asset metadata and thumbnails (${engineName()})`, () => {
       );
     };
 
-    it('an upload is analysed in a render child whose every thread (libvips included) runs at nice WORKER_NICE; the web process keeps its own', async () => {
+    it('an upload is analysed in a render child whose every thread (libvips included) ' +
+      'runs at nice WORKER_NICE; the web process keeps its own', async () => {
       const before = getPriority(process.pid);
       await stored(await made.png(1200, 900), 'image/png');
       const [pid] = app.services.renderer.stats().analysis.pids;

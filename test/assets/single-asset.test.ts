@@ -39,7 +39,13 @@ describe(`GET and DELETE /assets/:id (${engineName()})`, () => {
 
   it("another account's asset, an unknown id and malformed ids (a space, a NUL byte, an emoji) → 404 \"Asset not found.\"", async () => {
     const asset = await uploadAsset(app, owner, await made.png(4, 4));
-    for (const [account, id] of [[stranger, asset.id], [owner, 'nosuchassetid0000000000000'], [owner, 'not%20an%20id'], [owner, 'nul%00byte'], [owner, '%F0%9F%98%80']] as const) {
+    for (const [account, id] of [
+      [stranger, asset.id],
+      [owner, 'nosuchassetid0000000000000'],
+      [owner, 'not%20an%20id'],
+      [owner, 'nul%00byte'],
+      [owner, '%F0%9F%98%80'],
+    ] as const) {
       expectApiError(await get(account, id), 404, 'Asset not found.');
       expectApiError(await remove(account, id), 404, 'Asset not found.');
     }
@@ -111,10 +117,14 @@ describe(`the deletion outbox across failures and restarts (${engineName()})`, (
     }
   });
 
-  it('an account deletion records its files and thumbnails in the same outbox: a file that cannot be removed is removed by the next start-up', async () => {
+  it('an account deletion records its files and thumbnails in the same outbox: ' +
+    'a file that cannot be removed is removed by the next start-up', async () => {
     const first = await start();
     const account = await registerAccount(first);
-    const [one, two] = [await uploadAsset(first, account, await made.png(20, 20)), await uploadAsset(first, account, await made.png(24, 24))];
+    const [one, two] = [
+      await uploadAsset(first, account, await made.png(20, 20)),
+      await uploadAsset(first, account, await made.png(24, 24)),
+    ];
     const stuck = thumbnailNameOf(two.name);
     const stuckPath = path.join(config.uploadDir, stuck);
     await rm(stuckPath);

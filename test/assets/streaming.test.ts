@@ -77,7 +77,11 @@ describe(`uploads over real HTTP (${engineName()})`, () => {
     upload.socket.write(pngOfSize(8 * MiB).subarray(0, sent));
     await eventually(async () => (await temporaryFileSizes()).length > 0, 10_000, 'the temporary file');
     upload.socket.destroy();
-    await eventually(async () => JSON.stringify(await uploadDirEntries(app)) === JSON.stringify(before), 10_000, 'the temporary file to go');
+    await eventually(
+      async () => JSON.stringify(await uploadDirEntries(app)) === JSON.stringify(before),
+      10_000,
+      'the temporary file to go',
+    );
     expect(await assetCount(app, account.id)).toBe(0);
   });
 

@@ -95,13 +95,29 @@ describe(`POST /assets (${engineName()})`, () => {
     const disguised: Array<[string, string | Buffer, string]> = [
       ['HTML bytes declared image/png', imageFixture('page-disguised.png'), 'image/png'],
       ['HTML bytes declared image/svg+xml', imageFixture('page-disguised.png'), 'image/svg+xml'],
-      ['an XML document that is not SVG', '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>', 'image/svg+xml'],
+      [
+        'an XML document that is not SVG',
+        '<?xml version="1.0"?><html xmlns="http://www.w3.org/1999/xhtml"><script>alert(1)</script></html>',
+        'image/svg+xml',
+      ],
       ['an <svg> hidden in a comment before HTML', '<!-- <svg> --><html><script>alert(1)</script></html>', 'image/svg+xml'],
-      ['an SVG behind an xml-stylesheet instruction', '<?xml-stylesheet type="text/xsl" href="x.xsl"?><svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml'],
-      ['an SVG with a DOCTYPE internal subset (entities)', '<!DOCTYPE svg [<!ENTITY a "b">]><svg xmlns="http://www.w3.org/2000/svg"/>', 'image/svg+xml'],
+      [
+        'an SVG behind an xml-stylesheet instruction',
+        '<?xml-stylesheet type="text/xsl" href="x.xsl"?><svg xmlns="http://www.w3.org/2000/svg"/>',
+        'image/svg+xml',
+      ],
+      [
+        'an SVG with a DOCTYPE internal subset (entities)',
+        '<!DOCTYPE svg [<!ENTITY a "b">]><svg xmlns="http://www.w3.org/2000/svg"/>',
+        'image/svg+xml',
+      ],
       ['a PDF declared image/png', '%PDF-1.7\n1 0 obj\n<<>>\nendobj\n', 'image/png'],
       ['a ZIP declared image/png', Buffer.from('504b0304140000000800', 'hex'), 'image/png'],
-      ['a BMP (a real image, not on the list)', Buffer.concat([Buffer.from('424d3a000000000000003600000028000000010000000100000001001800', 'hex'), Buffer.alloc(28)]), 'image/bmp'],
+      [
+        'a BMP (a real image, not on the list)',
+        Buffer.concat([Buffer.from('424d3a000000000000003600000028000000010000000100000001001800', 'hex'), Buffer.alloc(28)]),
+        'image/bmp',
+      ],
       ['plain text declared image/png', 'just some words, nothing more', 'image/png'],
       ['an empty file', '', 'image/png'],
     ];
@@ -167,7 +183,10 @@ describe(`POST /assets (${engineName()})`, () => {
     });
 
     it('a field declared as JSON that does not parse → 400', async () => {
-      const response = await upload(app, owner, [{ name: 'meta', contentType: 'application/json', data: '{nope' }, filePart(imageFixture('tiny.png'))]);
+      const response = await upload(app, owner, [
+        { name: 'meta', contentType: 'application/json', data: '{nope' },
+        filePart(imageFixture('tiny.png')),
+      ]);
       expectApiError(response, 400);
     });
 
@@ -176,7 +195,12 @@ describe(`POST /assets (${engineName()})`, () => {
       const before = await uploadDirEntries(app);
       const { body, contentType } = multipartBody([filePart(imageFixture('tiny.png'))]);
       const cut = body.subarray(0, body.length - 20);
-      const response = await app.inject({ method: 'POST', url: '/assets', headers: { ...account.auth, 'content-type': contentType }, payload: cut });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/assets',
+        headers: { ...account.auth, 'content-type': contentType },
+        payload: cut,
+      });
       expectApiError(response, 400);
       expect(await uploadDirEntries(app)).toEqual(before);
       expect(await assetCount(app, account.id)).toBe(0);
@@ -220,7 +244,12 @@ describe(`POST /assets (${engineName()})`, () => {
 
     it('an unknown query parameter → 400', async () => {
       const { body, contentType } = multipartBody([filePart(imageFixture('tiny.png'))]);
-      const response = await app.inject({ method: 'POST', url: '/assets?x=1', headers: { ...owner.auth, 'content-type': contentType }, payload: body });
+      const response = await app.inject({
+        method: 'POST',
+        url: '/assets?x=1',
+        headers: { ...owner.auth, 'content-type': contentType },
+        payload: body,
+      });
       expectApiError(response, 400);
     });
 

@@ -49,7 +49,11 @@ describe(`accounts (${engineName()})`, () => {
 
     it.each([
       ['not an email', { email: 'nope' }, 'email must be a valid email address of at most 254 characters.'],
-      ['an email over 254 characters', { email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com` }, 'email must be a valid email address of at most 254 characters.'],
+      [
+        'an email over 254 characters',
+        { email: `${'a'.repeat(64)}@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.com` },
+        'email must be a valid email address of at most 254 characters.',
+      ],
       ['a 7-byte password', { password: '1234567' }, 'password must be 8 to 72 bytes long in UTF-8.'],
       ['a 73-byte password', { password: 'a'.repeat(73) }, 'password must be 8 to 72 bytes long in UTF-8.'],
       ['a 37-character password of 74 bytes', { password: 'é'.repeat(37) }, 'password must be 8 to 72 bytes long in UTF-8.'],
@@ -147,12 +151,32 @@ describe(`accounts (${engineName()})`, () => {
         ['two spaces', { authorization: `Bearer  ${account.token}` }, 'Invalid or expired token.'],
         ['garbage', { authorization: 'Bearer not-a-token' }, 'Invalid or expired token.'],
         ['a truncated signature', { authorization: `Bearer ${account.token.slice(0, -3)}` }, 'Invalid or expired token.'],
-        ['a wrong secret', { authorization: `Bearer ${forgeToken({ sub: account.id, iat: now, exp: now + 60 }, { secret: 'x'.repeat(40) })}` }, 'Invalid or expired token.'],
-        ['alg none', { authorization: `Bearer ${forgeToken({ sub: account.id, iat: now, exp: now + 60 }, { alg: 'none' })}` }, 'Invalid or expired token.'],
-        ['HS512 with the right secret', { authorization: `Bearer ${forgeToken({ sub: account.id, iat: now, exp: now + 60 }, { alg: 'HS512' })}` }, 'Invalid or expired token.'],
-        ['an expired token', { authorization: `Bearer ${forgeToken({ sub: account.id, iat: now - 100, exp: now - 10 })}` }, 'Invalid or expired token.'],
+        [
+          'a wrong secret',
+          { authorization: `Bearer ${forgeToken({ sub: account.id, iat: now, exp: now + 60 }, { secret: 'x'.repeat(40) })}` },
+          'Invalid or expired token.',
+        ],
+        [
+          'alg none',
+          { authorization: `Bearer ${forgeToken({ sub: account.id, iat: now, exp: now + 60 }, { alg: 'none' })}` },
+          'Invalid or expired token.',
+        ],
+        [
+          'HS512 with the right secret',
+          { authorization: `Bearer ${forgeToken({ sub: account.id, iat: now, exp: now + 60 }, { alg: 'HS512' })}` },
+          'Invalid or expired token.',
+        ],
+        [
+          'an expired token',
+          { authorization: `Bearer ${forgeToken({ sub: account.id, iat: now - 100, exp: now - 10 })}` },
+          'Invalid or expired token.',
+        ],
         ['no subject', { authorization: `Bearer ${forgeToken({ iat: now, exp: now + 60 })}` }, 'Invalid or expired token.'],
-        ['an unknown account', { authorization: `Bearer ${forgeToken({ sub: 'nobody', iat: now, exp: now + 60 })}` }, 'Invalid or expired token.'],
+        [
+          'an unknown account',
+          { authorization: `Bearer ${forgeToken({ sub: 'nobody', iat: now, exp: now + 60 })}` },
+          'Invalid or expired token.',
+        ],
         ['an API key only', { 'x-api-key': `pf_${'a'.repeat(48)}` }, 'Authentication required.'],
         ['an over-long token', { authorization: `Bearer ${'a'.repeat(600)}.${'b'.repeat(600)}.c` }, 'Invalid or expired token.'],
       ];

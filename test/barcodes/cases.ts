@@ -13,5 +13,10 @@ export const CASES: { request: BarcodeRequest; data: string; format: ReadInputBa
   { request: { type: 'itf14', data: '1540014128876' }, data: '15400141288763', format: 'ITF', decoded: '15400141288763' },
   { request: { type: 'gs1-128', data: GS1 }, data: GS1, format: 'Code128', decoded: GS1 },
   { request: { type: 'gs1-datamatrix', data: GS1 }, data: GS1, format: 'DataMatrix', decoded: GS1 },
-  { request: { type: 'qrcode', data: 'https://id.gs1.org/01/09501101530003/10/AB12' }, data: 'https://id.gs1.org/01/09501101530003/10/AB12', format: 'QRCode', decoded: 'https://id.gs1.org/01/09501101530003/10/AB12' },
+  {
+    request: { type: 'qrcode', data: 'https://id.gs1.org/01/09501101530003/10/AB12' },
+    data: 'https://id.gs1.org/01/09501101530003/10/AB12',
+    format: 'QRCode',
+    decoded: 'https://id.gs1.org/01/09501101530003/10/AB12',
+  },
 ];

@@ -17,7 +17,11 @@ const CARTON = { widthMm: 200, heightMm: 200, depthMm: 80 };
 let app: App;
 let owner: TestAccount;
 let dieline: Dieline;
-let ean: { url: string; name: string; barcode: { widthMm: number; heightMm: number; moduleMm: number; type: 'ean13'; data: string; magnification: number } };
+let ean: {
+  url: string;
+  name: string;
+  barcode: { widthMm: number; heightMm: number; moduleMm: number; type: 'ean13'; data: string; magnification: number };
+};
 let qr: { url: string; barcode: { widthMm: number } };
 
 beforeAll(async () => {
@@ -39,7 +43,11 @@ afterAll(async () => {
 const front = () => dieline.panels.find((panel) => panel.id === 'front')!;
 /** The EAN-13 on the front at `magnification` (its asset is made at 1.0). */
 const eanAt = (magnification: number, offset: [number, number] = [0, 0], id = 'code') =>
-  artwork(id, 'front', ean.url, { offsetX: offset[0], offsetY: offset[1], scale: (ean.barcode.widthMm * magnification) / front().frame.width });
+  artwork(id, 'front', ean.url, {
+    offsetX: offset[0],
+    offsetY: offset[1],
+    scale: (ean.barcode.widthMm * magnification) / front().frame.width,
+  });
 
 async function barcodeFindingsOf(design: object): Promise<PreflightFinding[]> {
   const { findings } = await projectPreflight(app, owner, 'reverse-tuck-carton', design, CARTON);
@@ -77,7 +85,8 @@ describe('barcode preflight', () => {
   });
 
   it('BARCODE_QUIET_ZONE: over a crease, touching another artwork, leaving the panel', async () => {
-    const quiet = async (artworks: object[]) => (await barcodeFindingsOf({ artworks })).filter((finding) => finding.code === 'BARCODE_QUIET_ZONE');
+    const quiet = async (artworks: object[]) =>
+      (await barcodeFindingsOf({ artworks })).filter((finding) => finding.code === 'BARCODE_QUIET_ZONE');
     // Centred on the crease between front and left.
     const overCrease = await quiet([eanAt(1, [-front().frame.width / 2 + 5, 0])]);
     expect(overCrease).toHaveLength(1);
@@ -94,7 +103,9 @@ describe('barcode preflight', () => {
     expect(await quiet([eanAt(1, [0, 0]), eanAt(1, [ean.barcode.widthMm + 0.5, 0], 'neighbour')])).toEqual([]);
     // Past the front's top edge (a cut edge, no crease): it leaves the panel.
     const past = await quiet([eanAt(1, [0, -front().frame.height / 2 + 5])]);
-    expect(past.map((finding) => finding.message)).toEqual(['code on front: its quiet zones leave the panel front; keep the whole symbol inside it.']);
+    expect(past.map((finding) => finding.message)).toEqual([
+      'code on front: its quiet zones leave the panel front; keep the whole symbol inside it.',
+    ]);
   });
 
   it('BARCODE_CONTRAST: a dark blue background is an error, red and yellow are not (red light reflects)', async () => {
@@ -105,7 +116,9 @@ describe('barcode preflight', () => {
       {
         severity: 'error',
         code: 'BARCODE_CONTRAST',
-        message: 'code on front: the background under it (#1a237e, red reflectance 0.01) is too dark for a red-light scanner; it needs at least 0.5.',
+        message:
+          'code on front: the background under it (#1a237e, red reflectance 0.01) ' +
+          'is too dark for a red-light scanner; it needs at least 0.5.',
         artworkId: 'code',
         panelId: 'front',
       },
@@ -119,7 +132,13 @@ describe('barcode preflight', () => {
     const onBack = await barcodeFindingsOf({ background: gradient, artworks: [{ ...eanAt(1), panelId: 'back' }] });
     expect(onBack.map((finding) => finding.code)).toEqual(['BARCODE_CONTRAST']);
     // The print is refused while the finding stands.
-    const { id } = await projectPreflight(app, owner, 'reverse-tuck-carton', { background: { kind: 'color', value: '#1a237e' }, artworks: [eanAt(1)] }, CARTON);
+    const { id } = await projectPreflight(
+      app,
+      owner,
+      'reverse-tuck-carton',
+      { background: { kind: 'color', value: '#1a237e' }, artworks: [eanAt(1)] },
+      CARTON,
+    );
     const response = await app.inject({ method: 'GET', url: `/projects/${id}/print`, headers: owner.auth });
     expect(response.statusCode).toBe(409);
   });

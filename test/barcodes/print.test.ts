@@ -62,7 +62,11 @@ function placements(types: readonly string[] = Object.keys(LAYOUT)) {
   return types.map((type) => {
     const { panelId, offset } = LAYOUT[type]!;
     const asset = made.get(type)!;
-    return artwork(type, panelId, asset.url, { offsetX: offset[0], offsetY: offset[1], scale: asset.barcode.widthMm / panel(panelId).frame.width });
+    return artwork(type, panelId, asset.url, {
+      offsetX: offset[0],
+      offsetY: offset[1],
+      scale: asset.barcode.widthMm / panel(panelId).frame.width,
+    });
   });
 }
 
@@ -90,7 +94,8 @@ async function print(id: string, query: string): Promise<Buffer> {
 function renderRegion(pdf: Buffer, rect: { x: number; y: number; width: number; height: number }, dpi: number): Buffer {
   const px = (mm: number) => String(Math.round((mm * dpi) / 25.4));
   return withPdfFile(pdf, (file, dir) => {
-    execFileSync('pdftoppm', ['-r', String(dpi), '-f', '1', '-l', '1', '-x', px(rect.x), '-y', px(rect.y), '-W', px(rect.width), '-H', px(rect.height), '-png', '-singlefile', file, path.join(dir, 'region')]);
+    const crop = ['-x', px(rect.x), '-y', px(rect.y), '-W', px(rect.width), '-H', px(rect.height)];
+    execFileSync('pdftoppm', ['-r', String(dpi), '-f', '1', '-l', '1', ...crop, '-png', '-singlefile', file, path.join(dir, 'region')]);
     return readFileSync(path.join(dir, 'region.png'));
   });
 }
@@ -110,7 +115,12 @@ function inkRange(plate: Plate, rect: { x: number; y: number; width: number; hei
   return { min, max };
 }
 
-const inset = (rect: { x: number; y: number; width: number; height: number }, mm: number) => ({ x: rect.x + mm, y: rect.y + mm, width: rect.width - 2 * mm, height: rect.height - 2 * mm });
+const inset = (rect: { x: number; y: number; width: number; height: number }, mm: number) => ({
+  x: rect.x + mm,
+  y: rect.y + mm,
+  width: rect.width - 2 * mm,
+  height: rect.height - 2 * mm,
+});
 
 describe('barcodes in print files', () => {
   let projectId: string;
@@ -128,7 +138,8 @@ describe('barcodes in print files', () => {
     expect(findings.filter((finding) => finding.code.startsWith('BARCODE_'))).toEqual([]);
   });
 
-  it.each(CASES)('$request.type, cut from the rgb and cmyk print at 600 dpi, reads as the data sent', async ({ request, format, decoded }) => {
+  it.each(CASES)('$request.type, cut from the rgb and cmyk print at 600 dpi, ' +
+    'reads as the data sent', async ({ request, format, decoded }) => {
     for (const pdf of [rgb, cmyk]) {
       const region = renderRegion(pdf, pageRect(request.type, 3), 600);
       const found = await decodeImage(region, [format]);
@@ -141,14 +152,18 @@ describe('barcodes in print files', () => {
       const objects = readPdf(pdf);
       expect(objects.streams((dict) => dict['/Subtype'] === '/Image')).toEqual([]);
       const states = Object.values(objects.objects).map((entry) => entry.value as Record<string, unknown> | undefined);
-      expect(states.some((state) => state?.['/Type'] === '/ExtGState' && state['/OP'] === true && state['/op'] === true && state['/OPM'] === 1)).toBe(true);
+      expect(
+        states.some((state) => state?.['/Type'] === '/ExtGState' && state['/OP'] === true && state['/op'] === true && state['/OPM'] === 1),
+      ).toBe(true);
     }
     const rgbContent = uncompressed(rgb);
     const cmykContent = uncompressed(cmyk);
     expect(rgbContent.match(/\/GsBarcode gs 0 g\b/g)).toHaveLength(CASES.length);
     expect(cmykContent.match(/\/GsBarcode gs 0 0 0 1 k\b/g)).toHaveLength(CASES.length);
     // Nothing else in the barcode blocks sets a colour.
-    for (const block of rgbContent.split('/GsBarcode gs').slice(1)) expect(block.split(/\bQ\b/)[0]).not.toMatch(/\b(rg|RG|k|K|scn|SCN|cs|CS)\b/);
+    for (const block of rgbContent.split('/GsBarcode gs').slice(1)) {
+      expect(block.split(/\bQ\b/)[0]).not.toMatch(/\b(rg|RG|k|K|scn|SCN|cs|CS)\b/);
+    }
   });
 
   it('separates every symbol onto the K plate alone in cmyk', async () => {
@@ -165,7 +180,13 @@ describe('barcodes in print files', () => {
   });
 
   it('overprints a coloured background: its inks stay under the bars', async () => {
-    const id = await createProject(app, owner, 'reverse-tuck-carton', { background: { kind: 'color', value: '#ff0000' }, artworks: placements(['ean13']) }, CARTON);
+    const id = await createProject(
+      app,
+      owner,
+      'reverse-tuck-carton',
+      { background: { kind: 'color', value: '#ff0000' }, artworks: placements(['ean13']) },
+      CARTON,
+    );
     const pdf = await print(id, 'colorSpace=cmyk&dieline=false');
     const dpi = 100;
     const plates = await separations(pdf, dpi);

@@ -31,7 +31,8 @@ interface BarcodeAsset {
   barcode: { type: string; data: string; magnification: number | null; moduleMm: number; widthMm: number; heightMm: number } | null;
 }
 
-const post = (payload: unknown, headers: Record<string, string> = owner.auth, url = '/barcodes') => app.inject({ method: 'POST', url, headers, payload: payload as object });
+const post = (payload: unknown, headers: Record<string, string> = owner.auth, url = '/barcodes') =>
+  app.inject({ method: 'POST', url, headers, payload: payload as object });
 
 async function assetCount(account: TestAccount): Promise<number> {
   const response = await app.inject({ method: 'GET', url: '/assets', headers: account.auth });
@@ -45,7 +46,14 @@ describe('POST /barcodes', () => {
     const { asset } = response.json<{ asset: BarcodeAsset }>();
     expect(asset.mimeType).toBe('image/svg+xml');
     expect(asset.filename).toBe('ean13-5901234123457.svg');
-    expect(asset.barcode).toEqual({ type: 'ean13', data: '5901234123457', magnification: 1, moduleMm: 0.33, widthMm: 37.29, heightMm: 25.93 });
+    expect(asset.barcode).toEqual({
+      type: 'ean13',
+      data: '5901234123457',
+      magnification: 1,
+      moduleMm: 0.33,
+      widthMm: 37.29,
+      heightMm: 25.93,
+    });
 
     const file = await app.inject({ method: 'GET', url: asset.url });
     expect(file.statusCode).toBe(200);
@@ -91,7 +99,10 @@ describe('POST /barcodes', () => {
     [{ type: 'gs1-datamatrix', data: '(01)09501101530003(17)251340' }, 'data: (17) is a date YYMMDD; 251340 has no month 13.'],
     [{ type: 'itf14', data: '1540014128876', moduleMm: 0.3 }, 'moduleMm: must be between 0.495 and 1.016 mm for itf14.'],
     [{ type: 'ean13', data: '590123412345', moduleMm: 0.5 }, 'moduleMm: does not apply to ean13, which is sized by magnification.'],
-    [{ type: 'gs1-128', data: '(01)09501101530003(10)ABCDEFGHIJKLMNOPQRST(21)ABCDEFGHIJKLMNOPQRST' }, 'data: a GS1-128 holds at most 48 data characters; this one needs 61.'],
+    [
+      { type: 'gs1-128', data: '(01)09501101530003(10)ABCDEFGHIJKLMNOPQRST(21)ABCDEFGHIJKLMNOPQRST' },
+      'data: a GS1-128 holds at most 48 data characters; this one needs 61.',
+    ],
   ])('refuses %j with a 400 naming the field, storing nothing', async (payload, message) => {
     const before = await assetCount(owner);
     const files = await uploadDirEntries(app);

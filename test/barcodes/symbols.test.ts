@@ -2,7 +2,14 @@
 // data sent; GS1 nominal sizes; check digits; GS1 element strings; bar width reduction; outlines only.
 import { describe, expect, it } from 'vitest';
 import bwipjs from 'bwip-js';
-import { BarcodeInputError, expandUpcE, gs1CheckDigit, makeSymbol, validateBarcode, type BarcodeRequest } from '../../src/barcodes/index.js';
+import {
+  BarcodeInputError,
+  expandUpcE,
+  gs1CheckDigit,
+  makeSymbol,
+  validateBarcode,
+  type BarcodeRequest,
+} from '../../src/barcodes/index.js';
 import { decodeImage, rasteriseSvg } from '../helpers/zxing.js';
 import { CASES, GS1 } from './cases.js';
 
@@ -42,7 +49,13 @@ describe('barcode symbols', () => {
     const nominal = { ean13: [37.29, 25.93], upca: [37.29, 25.93], upce: [22.11, 25.93], ean8: [26.73, 21.31] } as const;
     for (const [type, [width, height]] of Object.entries(nominal)) {
       for (const magnification of [0.8, 1, 2]) {
-        const { svg, facts } = makeSymbol(validateBarcode({ type: type as BarcodeRequest['type'], data: CASES.find((c) => c.request.type === type)!.request.data, magnification }));
+        const { svg, facts } = makeSymbol(
+          validateBarcode({
+            type: type as BarcodeRequest['type'],
+            data: CASES.find((c) => c.request.type === type)!.request.data,
+            magnification,
+          }),
+        );
         const size = svgSize(svg);
         expect(Math.abs(size.width - width * magnification), `${type} at ${magnification}`).toBeLessThan(0.1);
         expect(Math.abs(size.height - height * magnification), `${type} at ${magnification}`).toBeLessThan(0.1);
@@ -83,24 +96,38 @@ describe('barcode symbols', () => {
   });
 
   it('refuses wrong lengths, non-digits and sizes out of range, naming the field', () => {
-    expect(refusal({ type: 'ean13', data: '59012341234' })).toBe('data: an EAN-13 has 12 digits, or 13 with its check digit; 11 were sent.');
+    expect(refusal({ type: 'ean13', data: '59012341234' })).toBe(
+      'data: an EAN-13 has 12 digits, or 13 with its check digit; 11 were sent.',
+    );
     expect(refusal({ type: 'ean13', data: '59012341234X' })).toBe("data: only digits are allowed; 'X' is not a digit.");
     expect(refusal({ type: 'upce', data: '2123456' })).toBe('data: a UPC-E starts with its number system 0 or 1.');
-    expect(refusal({ type: 'ean13', data: '590123412345', magnification: 0.79 })).toBe('magnification: must be between 0.8 and 2.0 for ean13.');
-    expect(refusal({ type: 'ean13', data: '590123412345', moduleMm: 0.33 })).toBe('moduleMm: does not apply to ean13, which is sized by magnification.');
-    expect(refusal({ type: 'itf14', data: '1540014128876', moduleMm: 0.4 })).toBe('moduleMm: must be between 0.495 and 1.016 mm for itf14.');
+    expect(refusal({ type: 'ean13', data: '590123412345', magnification: 0.79 })).toBe(
+      'magnification: must be between 0.8 and 2.0 for ean13.',
+    );
+    expect(refusal({ type: 'ean13', data: '590123412345', moduleMm: 0.33 })).toBe(
+      'moduleMm: does not apply to ean13, which is sized by magnification.',
+    );
+    expect(refusal({ type: 'itf14', data: '1540014128876', moduleMm: 0.4 })).toBe(
+      'moduleMm: must be between 0.495 and 1.016 mm for itf14.',
+    );
     expect(refusal({ type: 'qrcode', data: 'x', moduleMm: 1.016 })).toBe('moduleMm: must be between 0.25 and 1 mm for qrcode.');
     expect(refusal({ type: 'qrcode', data: 'x'.repeat(1001) })).toBe('data: at most 1000 characters fit in a QR code here.');
-    expect(refusal({ type: 'ean13', data: '590123412345', barWidthReductionMm: 0.2 })).toBe('barWidthReductionMm: must be between 0 and 0.1 mm.');
+    expect(refusal({ type: 'ean13', data: '590123412345', barWidthReductionMm: 0.2 })).toBe(
+      'barWidthReductionMm: must be between 0 and 0.1 mm.',
+    );
   });
 
   it('checks GS1 element strings AI by AI', () => {
     expect(refusal({ type: 'gs1-128', data: '(17)251301' })).toBe('data: (17) is a date YYMMDD; 251301 has no month 13.');
-    expect(refusal({ type: 'gs1-datamatrix', data: '(01)09501101530003(17)250230' })).toBe('data: (17) is a date YYMMDD; month 2 has no day 30.');
+    expect(refusal({ type: 'gs1-datamatrix', data: '(01)09501101530003(17)250230' })).toBe(
+      'data: (17) is a date YYMMDD; month 2 has no day 30.',
+    );
     expect(refusal({ type: 'gs1-128', data: '(01)0950110153000' })).toBe('data: (01) takes 14 digits, not 13.');
     expect(refusal({ type: 'gs1-128', data: '(6000)ABC' })).toBe('data: (6000) is not a GS1 Application Identifier.');
     expect(refusal({ type: 'gs1-128', data: '(10)AB~' })).toBe('data: (10) invalid CSET 82 character.');
-    expect(refusal({ type: 'gs1-128', data: '01095011015300031' })).toBe('data: a GS1 element string starts with an AI in parentheses, e.g. (01)09501101530003.');
+    expect(refusal({ type: 'gs1-128', data: '01095011015300031' })).toBe(
+      'data: a GS1 element string starts with an AI in parentheses, e.g. (01)09501101530003.',
+    );
     expect(refusal({ type: 'gs1-128', data: '(01)' })).toBe('data: (01) has no value.');
     // A leap day is a date; 2100 is no leap year, but GS1 years run 2000–2099 here.
     expect(validateBarcode({ type: 'gs1-128', data: '(17)240229' }).data).toBe('(17)240229');

@@ -48,7 +48,9 @@ describe(`catalog caching (${engineName()})`, () => {
 
   it('gives different listings different ETags and the same listing the same one', async () => {
     const tags = await Promise.all(
-      ['/templates', '/templates?q=box', '/templates?category=product-boxes', '/templates?q=BOX'].map(async (url) => (await get(url)).headers.etag),
+      ['/templates', '/templates?q=box', '/templates?category=product-boxes', '/templates?q=BOX'].map(
+        async (url) => (await get(url)).headers.etag,
+      ),
     );
     expect(new Set(tags.slice(0, 3)).size).toBe(3);
     expect(tags[3]).toBe(tags[1]);

@@ -138,13 +138,17 @@ describe('Doyen pouch', () => {
   });
 
   it('a gusset too deep for the height is a size error naming heightMm', () => {
-    expect(() => generateContainerLayout('stand-up-pouch', 'pouch', dims(160, 100, 200))).toThrow(/heightMm 100 mm is too small for a stand-up pouch/);
+    expect(() => generateContainerLayout('stand-up-pouch', 'pouch', dims(160, 100, 200))).toThrow(
+      /heightMm 100 mm is too small for a stand-up pouch/,
+    );
   });
 });
 
 describe('options', () => {
   it('an option a template does not take is refused, naming it', () => {
-    expect(() => generateContainerLayout('beverage-can', 'can', dims(66, 115), { labelStyle: 'sleeve' })).toThrow("Option 'labelStyle' does not apply to template 'beverage-can'.");
+    expect(() => generateContainerLayout('beverage-can', 'can', dims(66, 115), { labelStyle: 'sleeve' })).toThrow(
+      "Option 'labelStyle' does not apply to template 'beverage-can'.",
+    );
     expect(() => generateContainerLayout('round-bottle', 'bottle', dims(70, 230), { fitMm: 2 })).toThrow(
       "Option 'fitMm' does not apply to template 'round-bottle' with labelStyle=label.",
     );

@@ -15,7 +15,19 @@ import { apiError } from '../api-keys/keys.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { decodeTexture, nodeNamed, readGlb } from '../models/glb.js';
-import { artwork, createProject, decodePng, expectColor, expectDominant, GREEN, pixel, rasterisePdf, RED, twoToneJpeg, uploadJpeg } from '../print/harness.js';
+import {
+  artwork,
+  createProject,
+  decodePng,
+  expectColor,
+  expectDominant,
+  GREEN,
+  pixel,
+  rasterisePdf,
+  RED,
+  twoToneJpeg,
+  uploadJpeg,
+} from '../print/harness.js';
 import { registerProAccount } from '../projects/fixtures.js';
 
 const CONTAINER_CODES = ['SEAL_AREA', 'OVERLAP_AREA', 'DISTORTION_ZONE'];
@@ -72,7 +84,10 @@ describe(`containers print (${engineName()})`, () => {
       const panels = (await dielineOf(empty)).panels.map((panel) => panel.id);
       if (kind === 'pouch') expect(panels).toEqual(expect.arrayContaining(['front', 'back', 'gusset', 'label']));
       else if (kind !== 'box') expect(panels).toEqual(['label', 'front', 'back']);
-      const design = { background: { kind: 'color', value: '#00ff00' }, artworks: panels.map((id, i) => artwork(`art-${i}`, id, imageUrl, { scale: 0.4 })) };
+      const design = {
+        background: { kind: 'color', value: '#00ff00' },
+        artworks: panels.map((id, i) => artwork(`art-${i}`, id, imageUrl, { scale: 0.4 })),
+      };
       const id = await createProject(app, owner, templateId, design);
       const preflight = await preflightOf(id);
       expect(preflight.ready, JSON.stringify(preflight.findings)).toBe(true);
@@ -131,7 +146,10 @@ describe(`containers print (${engineName()})`, () => {
       [`/projects/${can}/print?labelStyle=sleeve`, "Option 'labelStyle' does not apply to template 'beverage-can'."],
       [`/projects/${can}/preview?fitMm=2`, "Option 'fitMm' does not apply to template 'beverage-can'."],
       [`/projects/${bottle}/preflight?fitMm=2`, "Option 'fitMm' does not apply to template 'round-bottle' with labelStyle=label."],
-      [`/projects/${bottle}/model?labelStyle=sleeve&overlapMm=3`, "Option 'overlapMm' does not apply to template 'round-bottle' with labelStyle=sleeve."],
+      [
+        `/projects/${bottle}/model?labelStyle=sleeve&overlapMm=3`,
+        "Option 'overlapMm' does not apply to template 'round-bottle' with labelStyle=sleeve.",
+      ],
     ];
     for (const [url, message] of cases) {
       const response = await get(url);
@@ -145,7 +163,11 @@ describe(`containers print (${engineName()})`, () => {
     expect(sleeve.headers.etag).not.toBe(label.headers.etag);
     const sleeveModel = await get(`/projects/${bottle}/model?labelStyle=sleeve&textureSize=256`);
     expect(sleeveModel.statusCode, sleeveModel.body).toBe(200);
-    const again = await app.inject({ method: 'GET', url: `/projects/${bottle}/preview?labelStyle=sleeve&width=128`, headers: { ...owner.auth, 'if-none-match': String(sleeve.headers.etag) } });
+    const again = await app.inject({
+      method: 'GET',
+      url: `/projects/${bottle}/preview?labelStyle=sleeve&width=128`,
+      headers: { ...owner.auth, 'if-none-match': String(sleeve.headers.etag) },
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -163,7 +185,10 @@ describe(`containers print (${engineName()})`, () => {
     const front = artwork('art-front', 'front', imageUrl, { scale: 0.5 });
     const back = artwork('art-back', 'back', imageUrl, { scale: 0.5 });
     const plain = await createProject(app, owner, 'stand-up-pouch', { background: { kind: 'color', value: '#00ff00' }, artworks: [front] });
-    const withBack = await createProject(app, owner, 'stand-up-pouch', { background: { kind: 'color', value: '#00ff00' }, artworks: [front, back] });
+    const withBack = await createProject(app, owner, 'stand-up-pouch', {
+      background: { kind: 'color', value: '#00ff00' },
+      artworks: [front, back],
+    });
     const dieline = await dielineOf(withBack);
     const backFrame = dieline.panels.find((panel) => panel.id === 'back')!.frame;
     const [cx, cy] = backFrame.center;
@@ -189,7 +214,10 @@ describe(`containers print (${engineName()})`, () => {
       const doc = await readGlb(response.rawPayload);
       const material = nodeNamed(doc, 'back').getMesh()!.listPrimitives()[0]!.getMaterial()!;
       const png = await decodeTexture(material.getBaseColorTexture()!.getImage()!);
-      return { body: response.rawPayload, rgb: png.pixel((cx / 160) * png.width, ((cy + quarter) / dieline.blank.height) * png.height).slice(0, 3) };
+      return {
+        body: response.rawPayload,
+        rgb: png.pixel((cx / 160) * png.width, ((cy + quarter) / dieline.blank.height) * png.height).slice(0, 3),
+      };
     };
     const [withModel, plainModel] = [await textureAtBack(withBack), await textureAtBack(plain)];
     expect(Buffer.compare(withModel.body, plainModel.body)).not.toBe(0);
@@ -241,7 +269,8 @@ describe(`containers print (${engineName()})`, () => {
   });
 
   describe('container findings', () => {
-    const codes = (findings: Finding[]) => findings.filter((finding) => CONTAINER_CODES.includes(finding.code)).map((f) => `${f.severity}:${f.code}`);
+    const codes = (findings: Finding[]) =>
+      findings.filter((finding) => CONTAINER_CODES.includes(finding.code)).map((f) => `${f.severity}:${f.code}`);
 
     it.each([
       // The crimp at the tube's open end is the top of the front.

@@ -33,7 +33,8 @@ describe('the embedded data directory lock, in one process', () => {
       const error = await openDatabase({ kind: 'embedded', dataDir }).catch((failure: unknown) => failure);
       expect(error).toBeInstanceOf(DirectoryLockedError);
       expect((error as Error).message).toBe(
-        `The embedded database directory ${dataDir} is in use by a server (pid ${process.pid}, port 4321). Two processes on one directory would corrupt it: nothing was opened.`,
+        `The embedded database directory ${dataDir} is in use by a server (pid ${process.pid}, ` +
+          `port 4321). Two processes on one directory would corrupt it: nothing was opened.`,
       );
     } finally {
       await first.close();

@@ -75,7 +75,10 @@ describe(`migrated database matches schema.prisma (${engineName()})`, () => {
   });
 
   it('reads every model of the schema', () => {
-    expect(expected.map((table) => table.model).sort()).toEqual(['ApiKey', 'Asset', 'Export', 'FileDeletion', 'Font', 'Project', 'ProjectShare', 'ProjectVersion', 'User', 'Webhook', 'WebhookDelivery', 'WebhookMessage']);
+    expect(expected.map((table) => table.model).sort()).toEqual([
+      'ApiKey', 'Asset', 'Export', 'FileDeletion', 'Font', 'Project', 'ProjectShare', 'ProjectVersion', 'User', 'Webhook',
+      'WebhookDelivery', 'WebhookMessage',
+    ]);
   });
 
   it('has exactly the tables of the schema', () => {

@@ -34,7 +34,9 @@ const ARC_ALLOWANCE_MM = 0.05;
 
 function expectLength(actual: number | undefined, expected: number, what: string, arcs = 0): void {
   expect(actual, `${what}: no length`).toBeDefined();
-  expect(Math.abs(actual! - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(lengthTolerance(expected) + arcs * ARC_ALLOWANCE_MM);
+  expect(Math.abs(actual! - expected), `${what}: ${actual} vs ${expected}`).toBeLessThanOrEqual(
+    lengthTolerance(expected) + arcs * ARC_ALLOWANCE_MM,
+  );
 }
 
 function arcCount(dieline: Dieline, type: DielinePathType): number {
@@ -57,7 +59,9 @@ function expectDxfMatches(text: string, reading: DxfReading, dieline: Dieline, l
     expectLength(reading.lengths[layer], dielineLength(dieline, type), `${label} ${layer}`, arcCount(dieline, type));
   }
   // y up, print side up: every straight cut ends on a cut point of the model mirrored about the blank.
-  const mirrored = dieline.paths.filter((path) => path.type === 'cut').flatMap((path) => path.points.map(([x, y]) => [x, dieline.blank.height - y]));
+  const mirrored = dieline.paths
+    .filter((path) => path.type === 'cut')
+    .flatMap((path) => path.points.map(([x, y]) => [x, dieline.blank.height - y]));
   for (const [x, y] of reading.lineEnds.CUT ?? []) {
     expect(mirrored.some(([mx, my]) => Math.abs(mx! - x) < 1e-3 && Math.abs(my! - y) < 1e-3), `${label}: (${x}, ${y})`).toBe(true);
   }
@@ -83,7 +87,12 @@ function expectCf2Matches(text: string, dieline: Dieline, label: string): void {
     }
   }
   const total = (type: number) => cf2.rules.filter((rule) => rule.type === type).reduce((sum, rule) => sum + rule.length, 0);
-  expectLength(total(1), dieline.paths.filter((p) => p.type === 'cut').length ? dielineLength(dieline, 'cut') : 0, `${label} cut`, arcCount(dieline, 'cut'));
+  expectLength(
+    total(1),
+    dieline.paths.filter((p) => p.type === 'cut').length ? dielineLength(dieline, 'cut') : 0,
+    `${label} cut`,
+    arcCount(dieline, 'cut'),
+  );
   expectLength(total(2), dielineLength(dieline, 'crease'), `${label} crease`);
   expect(cf2.rules.some((rule) => rule.kind === 'A')).toBe(HAS_ARCS.has(dieline.templateId));
 }
@@ -126,7 +135,8 @@ describe('CF2 reader used by these tests', () => {
 });
 
 describe('lines and arcs recovered from the model’s polylines', () => {
-  const rounded = (points: [number, number][]) => points.map(([x, y]): [number, number] => [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000]);
+  const rounded = (points: [number, number][]) =>
+    points.map(([x, y]): [number, number] => [Math.round(x * 1000) / 1000, Math.round(y * 1000) / 1000]);
 
   it('a rounded rectangle is four lines and four quarter arcs; a square’s corners stay corners', () => {
     const corners = [[0, 0], [100, 0], [100, 60], [0, 60], [0, 0], [100, 0]].map((point, index, all) => ({
@@ -144,7 +154,8 @@ describe('lines and arcs recovered from the model’s polylines', () => {
     const square = curveSegments([[0, 0], [10, 0], [10, 10], [0, 10]], true);
     expect(square.map((s) => s.kind)).toEqual(['line', 'line', 'line', 'line']);
     // Equal sides and equal turns, but far from any circle the generator draws: a polygon.
-    const octagon = curveSegments([[50, 0], [35.355, 35.355], [0, 50], [-35.355, 35.355], [-50, 0], [-35.355, -35.355], [0, -50], [35.355, -35.355]], true);
+    const d = 35.355;
+    const octagon = curveSegments([[50, 0], [d, d], [0, 50], [-d, d], [-50, 0], [-d, -d], [0, -50], [d, -d]], true);
     expect(octagon.map((s) => s.kind)).toEqual(Array(8).fill('line'));
   });
 
@@ -271,7 +282,8 @@ describe(`format=dxf and format=cf2 on the dieline routes (${engineName()})`, ()
     }
   });
 
-  it("a container's print layout comes as DXF and CF2: a label's die-cut outline on CUT; a can band (trim only) has no cutting die", async () => {
+  it("a container's print layout comes as DXF and CF2: a label's die-cut outline on CUT; " +
+    "a can band (trim only) has no cutting die", async () => {
     const id = 'round-bottle';
     const dieline = (await get(`/templates/${id}/dieline`)).json<{ dieline: Dieline }>().dieline;
     const dxf = await get(`/templates/${id}/dieline?format=dxf`);

@@ -130,7 +130,14 @@ export function parseCf2(text: string): Cf2Reading {
           let sweep = full ? 2 * Math.PI : d === 1 ? a1 - a0 : a0 - a1;
           while (sweep <= 0) sweep += 2 * Math.PI;
           const radius = Math.hypot(sx! - cx!, sy! - cy!);
-          reading.rules.push({ kind: 'A', pointage: p!, type: t!, length: radius * sweep * scale, start: transform([sx!, sy!]), end: transform([ex!, ey!]) });
+          reading.rules.push({
+            kind: 'A',
+            pointage: p!,
+            type: t!,
+            length: radius * sweep * scale,
+            start: transform([sx!, sy!]),
+            end: transform([ex!, ey!]),
+          });
           break;
         }
         case 'C': {

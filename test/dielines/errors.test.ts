@@ -75,7 +75,9 @@ describe('size limits', () => {
           expect(tooSmall.dimension).toBe(dimension);
           expect(tooSmall.bound).toBe('min');
           expect(tooSmall.limitMm).toBe(info.limits[dimension].min);
-          expect(tooSmall.message).toMatch(new RegExp(`^${dimension} .* is too small for .*: the minimum is ${info.limits[dimension].min} mm\\.$`));
+          expect(tooSmall.message).toMatch(
+            new RegExp(`^${dimension} .* is too small for .*: the minimum is ${info.limits[dimension].min} mm\\.$`),
+          );
 
           const large: BoxDimensions = { ...base, [dimension]: info.limits[dimension].max + 1 };
           const tooLarge = sizeError(() => generateDieline(template.id, large));

@@ -222,6 +222,10 @@ export function expectRounded(d: Dieline): void {
   const check = (v: number): void => {
     expect(Math.abs(v * 1000 - Math.round(v * 1000))).toBeLessThan(1e-6);
   };
-  for (const path of d.paths) for (const [x, y] of path.points) (check(x), check(y));
-  for (const p of d.panels) for (const [x, y] of p.polygon) (check(x), check(y));
+  const checkPoint = ([x, y]: readonly [number, number]): void => {
+    check(x);
+    check(y);
+  };
+  for (const path of d.paths) path.points.forEach(checkPoint);
+  for (const p of d.panels) p.polygon.forEach(checkPoint);
 }

@@ -134,7 +134,11 @@ describe('layoutSheet', () => {
     expectValidLayout(dieline, layout, sheet, 'nested');
   });
 
-  const sheets: SheetSpec[] = [DEFAULT_SHEET, { widthMm: 1020, heightMm: 720, gripperMm: 12, gapMm: 0 }, { widthMm: 2000, heightMm: 1500, gripperMm: 0, gapMm: 8 }];
+  const sheets: SheetSpec[] = [
+    DEFAULT_SHEET,
+    { widthMm: 1020, heightMm: 720, gripperMm: 12, gapMm: 0 },
+    { widthMm: 2000, heightMm: 1500, gripperMm: 0, gapMm: 8 },
+  ];
   for (const template of BOX_TEMPLATES) {
     it(`${template.id}: every copy on the sheet, no two closer than the gap, at least the grid`, () => {
       const dieline = generateDieline(template.id, template.defaultDimensions);
@@ -263,7 +267,9 @@ describe(`GET /projects/:id/layout (${engineName()})`, () => {
       const first = await bounded.inject({ method: 'GET', url: `/projects/${id}/layout`, headers: account.auth });
       expect([200, 503], first.body).toContain(first.statusCode);
       const until = Date.now() + 60_000;
-      while (bounded.services.renderer.stats().print.starting > 0 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 20));
+      while (bounded.services.renderer.stats().print.starting > 0 && Date.now() < until) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
       expect(bounded.services.renderer.stats().print).toMatchObject({ children: 1, starting: 0, busy: 0 });
 
       const before = await deadlineKills();
@@ -286,7 +292,8 @@ describe(`GET /projects/:id/layout (${engineName()})`, () => {
   it.each([
     ['upright copies', 620, false],
     ['copies turned a quarter', 787, true],
-  ] as const)('format=pdf, %s: the press sheet, every copy’s die on the CutContour and Crease plates and nothing elsewhere', async (_label, sheetWidth, turned) => {
+  ] as const)('format=pdf, %s: the press sheet, every copy’s die on the CutContour ' +
+    'and Crease plates and nothing elsewhere', async (_label, sheetWidth, turned) => {
     const id = await createProject({ templateId: 'reverse-tuck-carton', widthMm: 70, depthMm: 70, heightMm: 180 });
     const query = `sheetWidthMm=${sheetWidth}&sheetHeightMm=1092`;
     const { layout } = (await get(`/projects/${id}/layout?${query}`)).json<{ layout: SheetLayout }>();
@@ -304,7 +311,8 @@ describe(`GET /projects/:id/layout (${engineName()})`, () => {
       expect(Number(size[1])).toBeCloseTo(sheetWidth * PT_PER_MM, 1);
       expect(Number(size[2])).toBeCloseTo(1092 * PT_PER_MM, 1);
       const dpi = 20;
-      await run('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=tiffsep', `-r${dpi}`, '-o', join(dir, 'sep.tif'), join(dir, 'sheet.pdf')]);
+      const separate = ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=tiffsep', `-r${dpi}`];
+      await run('gs', [...separate, '-o', join(dir, 'sep.tif'), join(dir, 'sheet.pdf')]);
       const boxes = layout.copies.map((copy) => {
         const points = placed(dieline, copy).flat();
         const xs = points.map((p) => p[0]);

@@ -174,7 +174,8 @@ describe(`dieline routes (${engineName()})`, () => {
       },
     );
 
-    it.each(CONTAINER_TEMPLATES.map((template) => template.id))('%s answers its print layout (label, sleeve, band, laminate or web)', async (id) => {
+    it.each(CONTAINER_TEMPLATES.map((template) => template.id))('%s answers its print layout (label, ' +
+      'sleeve, band, laminate or web)', async (id) => {
       const response = await get(`/templates/${id}/dieline`);
       expect(response.statusCode, response.body).toBe(200);
       expect(['wrap-label', 'can-band', 'tube-laminate', 'doyen-pouch']).toContain(response.json<{ dieline: Dieline }>().dieline.style);
@@ -290,7 +291,11 @@ describe(`dieline routes (${engineName()})`, () => {
 
     it('answers the same errors as /templates once the key is valid', async () => {
       const headers = { 'x-api-key': apiKey.key };
-      expectError(await get('/v1/templates/rsc-box/dieline?labelStyle=sleeve', headers), 400, "Option 'labelStyle' does not apply to template 'rsc-box'.");
+      expectError(
+        await get('/v1/templates/rsc-box/dieline?labelStyle=sleeve', headers),
+        400,
+        "Option 'labelStyle' does not apply to template 'rsc-box'.",
+      );
       expectError(await get('/v1/templates/hat-box/dieline', headers), 404, "Template 'hat-box' was not found.");
       expectError(await get('/v1/templates/mailer-box/dieline?x=1', headers), 400, "querystring has an unknown field 'x'.");
     });
@@ -374,7 +379,11 @@ describe(`dieline routes (${engineName()})`, () => {
       const account = await registerAccount(app);
       const bottle = await createProject(account, { templateId: 'round-bottle' });
       expect(dielineOf(await get(`/projects/${bottle}/dieline`, account.auth)).style).toBe('wrap-label');
-      expectError(await get(`/projects/${bottle}/dieline?seamMm=5`, account.auth), 400, "Option 'seamMm' does not apply to template 'round-bottle' with labelStyle=label.");
+      expectError(
+        await get(`/projects/${bottle}/dieline?seamMm=5`, account.auth),
+        400,
+        "Option 'seamMm' does not apply to template 'round-bottle' with labelStyle=label.",
+      );
       const tiny = await createProject(account, { templateId: 'rsc-box', widthMm: 10, heightMm: 300, depthMm: 300 });
       const message = sizeErrorMessage('rsc-box', { widthMm: 10, heightMm: 300, depthMm: 300 }, { thicknessMm: 3 });
       expect(message).toMatch(/^widthMm /);

@@ -28,7 +28,9 @@ describe(`structure options on the routes (${engineName()})`, () => {
   it('template dielines take lock, nicks and dieOnly; options a template does not take and bad values answer 400', async () => {
     const slit = await app.inject({ method: 'GET', url: '/templates/reverse-tuck-carton/dieline?lock=slit&nicks=2' });
     expect(slit.statusCode, slit.body).toBe(200);
-    const { dieline } = slit.json<{ dieline: { paths: { role?: string; closed: boolean; type: string }[]; pieces: { outline?: unknown }[] } }>();
+    const { dieline } = slit.json<{
+      dieline: { paths: { role?: string; closed: boolean; type: string }[]; pieces: { outline?: unknown }[] };
+    }>();
     expect(dieline.paths.filter((path) => path.role === 'slit')).toHaveLength(4);
     expect(dieline.paths.some((path) => path.type === 'cut' && !path.closed && path.role === 'outline')).toBe(true);
     expect(dieline.pieces[0]!.outline).toBeDefined();
@@ -91,8 +93,9 @@ describe(`structure options on the routes (${engineName()})`, () => {
 
   it('preflight warns BOARD_TOO_THIN for a tall carton on thin board, not for a small one', async () => {
     const tall = await createProject({ templateId: 'reverse-tuck-carton', widthMm: 300, depthMm: 100, heightMm: 400 });
-    const findings = (await get(`/projects/${tall}/preflight`)).json<{ preflight: { findings: { code: string; severity: string; message: string }[] } }>()
-      .preflight.findings;
+    const findings = (await get(`/projects/${tall}/preflight`)).json<{
+      preflight: { findings: { code: string; severity: string; message: string }[] };
+    }>().preflight.findings;
     const thin = findings.find((finding) => finding.code === 'BOARD_TOO_THIN');
     expect(thin?.severity).toBe('warning');
     expect(thin?.message).toMatch(/0\.67 mm/);

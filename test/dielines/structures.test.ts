@@ -118,7 +118,13 @@ async function readSheetDxf(texts: readonly string[]) {
     const { stdout } = await run('/usr/bin/python3', [SHEET_SCRIPT, ...files], { maxBuffer: 64 * 1024 * 1024 });
     const parsed = JSON.parse(stdout) as Record<
       string,
-      { version: string; errors: string[]; inserts: { block: string; x: number; y: number; rotation: number }[]; blocks: string[]; lengths: Record<string, number> }
+      {
+        version: string;
+        errors: string[];
+        inserts: { block: string; x: number; y: number; rotation: number }[];
+        blocks: string[];
+        lengths: Record<string, number>;
+      }
     >;
     return files.map((file) => parsed[file]!);
   } finally {
@@ -128,7 +134,8 @@ async function readSheetDxf(texts: readonly string[]) {
 
 describe('every box style and option in DXF and CF2', () => {
   for (const template of BOX_TEMPLATES) {
-    it(`${template.id}: ezdxf reads every variant clean; CF2 matches DXF; no short or doubled knife; even degree without locks and nicks`, async () => {
+    it(`${template.id}: ezdxf reads every variant clean; CF2 matches DXF; ` +
+      `no short or doubled knife; even degree without locks and nicks`, async () => {
       const cases = variants(template.id).map(({ label, structure }) => ({
         label,
         structure,
@@ -184,7 +191,9 @@ describe('nicks', () => {
         expect(line.split(',').slice(-2)).toEqual(['0', '0']);
       }
       // The outline for layout and clipping is whole; the cut paths are its runs between the nicks.
-      for (const piece of nicked.pieces) expect(piece.outline).toEqual(plain.paths.find((p) => p.role === 'outline' && p.pieceId === piece.id)!.points);
+      for (const piece of nicked.pieces) {
+        expect(piece.outline).toEqual(plain.paths.find((p) => p.role === 'outline' && p.pieceId === piece.id)!.points);
+      }
       expect(blankShape(nicked).outlines).toEqual(blankShape(plain).outlines);
       // SVG and PDF draw the runs.
       const svg = renderDielineSvg(nicked);
@@ -203,8 +212,12 @@ describe('nicks', () => {
 
   it('are rejected out of range', () => {
     expect(() => generateDieline('mailer-box', { widthMm: 300, depthMm: 220, heightMm: 80 }, { structure: { nicks: 5 } })).toThrow(/nicks/);
-    expect(() => generateDieline('mailer-box', { widthMm: 300, depthMm: 220, heightMm: 80 }, { structure: { nicks: 1.5 } })).toThrow(/nicks/);
-    expect(() => generateDieline('mailer-box', { widthMm: 300, depthMm: 220, heightMm: 80 }, { structure: { nickWidthMm: 1.2 } })).toThrow(/nickWidthMm/);
+    expect(() => generateDieline('mailer-box', { widthMm: 300, depthMm: 220, heightMm: 80 }, { structure: { nicks: 1.5 } })).toThrow(
+      /nicks/,
+    );
+    expect(() => generateDieline('mailer-box', { widthMm: 300, depthMm: 220, heightMm: 80 }, { structure: { nickWidthMm: 1.2 } })).toThrow(
+      /nickWidthMm/,
+    );
   });
 });
 
@@ -213,7 +226,13 @@ describe('tuck locks', () => {
   const t = 0.4;
   const tuckCreases = (d: Dieline) => {
     const depth = d.parameters.closureDepthMm!;
-    return d.paths.filter((p) => p.type === 'crease' && Math.abs(p.points[0]![1] - p.points[1]![1]) < 1e-9 && d.panels.some((panel) => panel.role === 'tuck' && panel.polygon.some(([, y]) => Math.abs(y - p.points[0]![1]) < 1e-9)) && depth > 0);
+    return d.paths.filter(
+      (p) =>
+        p.type === 'crease' &&
+        Math.abs(p.points[0]![1] - p.points[1]![1]) < 1e-9 &&
+        d.panels.some((panel) => panel.role === 'tuck' && panel.polygon.some(([, y]) => Math.abs(y - p.points[0]![1]) < 1e-9)) &&
+        depth > 0,
+    );
   };
 
   it('slit: a slit at each end of every tuck hinge from the side edge inward, 3 mm up to a quarter of the hinge, and crease relief', () => {
@@ -242,7 +261,11 @@ describe('tuck locks', () => {
 
   it('every lock: a half-round thumb notch of radius clamp(width / 8, 8, 12) biting into the wall the tuck closes on', () => {
     for (const lock of ['slit', 'friction'] as const) {
-      const d = generateDieline('reverse-tuck-carton', { widthMm: 120, depthMm: 50, heightMm: 150 }, { thicknessMm: t, structure: { lock } });
+      const d = generateDieline(
+        'reverse-tuck-carton',
+        { widthMm: 120, depthMm: 50, heightMm: 150 },
+        { thicknessMm: t, structure: { lock } },
+      );
       const front = d.panels.find((panel) => panel.id === 'front')!;
       const back = d.panels.find((panel) => panel.id === 'back')!;
       const outline = d.paths.find((p) => p.role === 'outline')!.points;
@@ -258,7 +281,11 @@ describe('tuck locks', () => {
       }
       expect(d.parameters.thumbNotchTopRadiusMm).toBeCloseTo(Math.min(12, Math.max(8, front.bounds.width / 8)), 6);
     }
-    const none = generateDieline('reverse-tuck-carton', { widthMm: 120, depthMm: 50, heightMm: 150 }, { thicknessMm: t, structure: { lock: 'none' } });
+    const none = generateDieline(
+      'reverse-tuck-carton',
+      { widthMm: 120, depthMm: 50, heightMm: 150 },
+      { thicknessMm: t, structure: { lock: 'none' } },
+    );
     expect(none.paths.some((p) => p.role === 'slit')).toBe(false);
     expect(none.parameters.thumbNotchTopRadiusMm).toBe(0);
   });
@@ -336,11 +363,19 @@ describe('line types', () => {
   });
 
   it('lidHeightMm sets the lid walls within 10 mm … base height + caliper', () => {
-    const d = generateDieline('rigid-lid-box', { widthMm: 250, depthMm: 180, heightMm: 100 }, { thicknessMm: 2, structure: { lidHeightMm: 60 } });
+    const d = generateDieline(
+      'rigid-lid-box',
+      { widthMm: 250, depthMm: 180, heightMm: 100 },
+      { thicknessMm: 2, structure: { lidHeightMm: 60 } },
+    );
     expect(d.parameters.lidHeightMm).toBe(60);
     expect(d.panels.find((panel) => panel.id === 'lid-front')!.bounds.height).toBeCloseTo(62, 6);
-    expect(() => generateDieline('rigid-lid-box', { widthMm: 250, depthMm: 180, heightMm: 100 }, { thicknessMm: 2, structure: { lidHeightMm: 103 } })).toThrow(/lidHeightMm/);
-    expect(() => generateDieline('rigid-lid-box', { widthMm: 250, depthMm: 180, heightMm: 100 }, { structure: { lidHeightMm: 9 } })).toThrow(/lidHeightMm/);
+    expect(() =>
+      generateDieline('rigid-lid-box', { widthMm: 250, depthMm: 180, heightMm: 100 }, { thicknessMm: 2, structure: { lidHeightMm: 103 } }),
+    ).toThrow(/lidHeightMm/);
+    expect(() =>
+      generateDieline('rigid-lid-box', { widthMm: 250, depthMm: 180, heightMm: 100 }, { structure: { lidHeightMm: 9 } }),
+    ).toThrow(/lidHeightMm/);
   });
 });
 
@@ -368,7 +403,9 @@ describe('sheet layouts', () => {
     expect(layout.count).toBe(9);
     // Side by side (their heights overlap) yet turned differently: alternating within a row.
     const side = dieline.blank.width;
-    const turnedInRow = layout.copies.some((a) => layout.copies.some((b) => a.rotationDeg !== b.rotationDeg && a.x !== b.x && Math.abs(a.y - b.y) < side / 2));
+    const turnedInRow = layout.copies.some((a) =>
+      layout.copies.some((b) => a.rotationDeg !== b.rotationDeg && a.x !== b.x && Math.abs(a.y - b.y) < side / 2),
+    );
     expect(turnedInRow).toBe(true);
     inMargins(layout, dieline, sheet, 5);
   });

@@ -97,7 +97,8 @@ const STYLE_CHECKS: Readonly<Record<string, Check>> = {
     const { widthMm: L, depthMm: W, heightMm: D } = d.dimensions.inside;
     const T = tuckDepth(W);
     // Lock flaps on the longer panels, reaching across the shorter span's mid-planes.
-    const [locks, sides, span, midPlaneSpan] = W <= L ? [['back', 'front'], ['left', 'right'], W, W + t] : [['left', 'right'], ['back', 'front'], L, L + 2 * t];
+    const [locks, sides, span, midPlaneSpan] =
+      W <= L ? [['back', 'front'], ['left', 'right'], W, W + t] : [['left', 'right'], ['back', 'front'], L, L + 2 * t];
     const overlap = Math.min(30, Math.max(6, 0.3 * span));
     const lockDepth = (midPlaneSpan + overlap) / 2;
     const sideDepth = 0.4 * Math.min(W + t, L + t);

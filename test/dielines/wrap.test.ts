@@ -25,8 +25,14 @@ describe('rigid-lid-box wraps', () => {
     const wrap = generateWrap('rigid-lid-box', dims, { thicknessMm: t, turnInMm: turnIn });
     const { lidInsideLengthMm, lidInsideDepthMm, lidHeightMm } = board.parameters as Record<string, number>;
     const expected = {
-      base: { width: dims.widthMm + 2 * t + 2 * (dims.heightMm + t + t + turnIn), height: dims.depthMm + 2 * t + 2 * (dims.heightMm + t + t + turnIn) },
-      lid: { width: lidInsideLengthMm! + 2 * t + 2 * (lidHeightMm! + t + t + turnIn), height: lidInsideDepthMm! + 2 * t + 2 * (lidHeightMm! + t + t + turnIn) },
+      base: {
+        width: dims.widthMm + 2 * t + 2 * (dims.heightMm + t + t + turnIn),
+        height: dims.depthMm + 2 * t + 2 * (dims.heightMm + t + t + turnIn),
+      },
+      lid: {
+        width: lidInsideLengthMm! + 2 * t + 2 * (lidHeightMm! + t + t + turnIn),
+        height: lidInsideDepthMm! + 2 * t + 2 * (lidHeightMm! + t + t + turnIn),
+      },
     };
     for (const piece of ['base', 'lid'] as const) {
       const bounds = wrap.pieces.find((p) => p.id === piece)!.bounds;
@@ -47,7 +53,8 @@ describe('rigid-lid-box wraps', () => {
       expect(paper.frame.width, tray.id).toBeCloseTo(tray.frame.width + (shortWall ? 2 * t : 0), 2);
     }
     // Turn-ins: turnIn deep, exactly as long as the inside face they cover.
-    const prefix = (piece: 'base' | 'lid') => (piece === 'base' ? { L: dims.widthMm, W: dims.depthMm } : { L: lidInsideLengthMm!, W: lidInsideDepthMm! });
+    const prefix = (piece: 'base' | 'lid') =>
+      piece === 'base' ? { L: dims.widthMm, W: dims.depthMm } : { L: lidInsideLengthMm!, W: lidInsideDepthMm! };
     for (const piece of ['base', 'lid'] as const) {
       const { L, W } = prefix(piece);
       for (const [side, length] of [['back', L], ['front', L], ['left', W], ['right', W]] as const) {
@@ -69,7 +76,11 @@ describe('rigid-lid-box wraps', () => {
       const touching = wrap.panels.filter((p) => p.polygon.some((a, i) => {
         const b = p.polygon[(i + 1) % p.polygon.length]!;
         const cross = (b[0] - a[0]) * (mid[1] - a[1]) - (b[1] - a[1]) * (mid[0] - a[0]);
-        const within = Math.min(a[0], b[0]) - ON_LINE_MM <= mid[0] && mid[0] <= Math.max(a[0], b[0]) + ON_LINE_MM && Math.min(a[1], b[1]) - ON_LINE_MM <= mid[1] && mid[1] <= Math.max(a[1], b[1]) + ON_LINE_MM;
+        const within =
+          Math.min(a[0], b[0]) - ON_LINE_MM <= mid[0] &&
+          mid[0] <= Math.max(a[0], b[0]) + ON_LINE_MM &&
+          Math.min(a[1], b[1]) - ON_LINE_MM <= mid[1] &&
+          mid[1] <= Math.max(a[1], b[1]) + ON_LINE_MM;
         return within && Math.abs(cross) / Math.hypot(b[0] - a[0], b[1] - a[1]) <= ON_LINE_MM;
       }));
       expect(touching.length).toBe(2);
@@ -83,7 +94,9 @@ describe('rigid-lid-box wraps', () => {
   it('turnInMm outside 8–30 mm is refused', () => {
     const dims = { widthMm: 250, depthMm: 180, heightMm: 100 };
     expect(() => generateWrap('rigid-lid-box', dims, { turnInMm: 7.9 })).toThrow(DielineSizeError);
-    expect(() => generateWrap('rigid-lid-box', dims, { turnInMm: 30.1 })).toThrow(/turnInMm 30\.1 mm is too large for a rigid box wrap: the maximum is 30 mm\./);
+    expect(() => generateWrap('rigid-lid-box', dims, { turnInMm: 30.1 })).toThrow(
+      /turnInMm 30\.1 mm is too large for a rigid box wrap: the maximum is 30 mm\./,
+    );
   });
 
   it('the folded wraps: walls over the trays, turn-ins upright from inside, ears under the short walls', () => {
@@ -99,7 +112,10 @@ describe('rigid-lid-box wraps', () => {
       if (p.role === 'inner-wall') {
         // Printed face towards the box's vertical axis: seen from inside.
         const centre = apply(transform.rotation, [p.frame.center[0], p.frame.center[1], 0]);
-        expect(printed[0]! * (centre[0] + transform.translation[0]) + printed[2]! * (centre[2] + transform.translation[2]), p.id).toBeLessThan(0);
+        expect(
+          printed[0]! * (centre[0] + transform.translation[0]) + printed[2]! * (centre[2] + transform.translation[2]),
+          p.id,
+        ).toBeLessThan(0);
       }
       if (p.role === 'bottom') expect(top).toEqual([0, 0, 1]);
       if (p.role === 'lid') expect(top).toEqual([0, 0, -1]);

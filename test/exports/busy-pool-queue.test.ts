@@ -44,7 +44,12 @@ async function upload(bytes: Buffer, type: string, filename: string): Promise<st
 }
 
 async function project(imageName: string): Promise<string> {
-  const created = await call<{ project: { id: string } }>('POST', '/projects', { name: 'Busy', templateId: 'mailer-box', ...MAILER, artworkJson: printableDesign(`/files/${imageName}`) });
+  const created = await call<{ project: { id: string } }>('POST', '/projects', {
+    name: 'Busy',
+    templateId: 'mailer-box',
+    ...MAILER,
+    artworkJson: printableDesign(`/files/${imageName}`),
+  });
   expect(created.status).toBe(201);
   return created.body.project.id;
 }
@@ -63,8 +68,15 @@ beforeAll(async () => {
   const env = { DATABASE_URL: scratch.url, UPLOAD_DIR: uploadDir, REDIS_URL: SHARED_REDIS_URL, EXPORT_QUEUE_PREFIX: uniqueNamespace() };
   // The first uploads start analysis children on a loaded machine: a long analysis deadline.
   web = await startServer({ databaseUrl: scratch.url, uploadDir, env: { ...env, RENDER_ANALYSIS_TIMEOUT_MS: '120000' } });
-  worker = await startWorker({ ...env, EXPORT_CONCURRENCY: '3', EXPORT_ATTEMPTS: '1', RENDER_ACCOUNT_QUEUE: '1', RENDER_PREVIEW_TIMEOUT_MS: '20000' }, 120_000);
-  const registered = await call<{ token: string; user: { id: string } }>('POST', '/auth/register', { email: `busy-${Date.now()}@example.com`, password: 'correct horse battery', name: 'Busy' });
+  worker = await startWorker(
+    { ...env, EXPORT_CONCURRENCY: '3', EXPORT_ATTEMPTS: '1', RENDER_ACCOUNT_QUEUE: '1', RENDER_PREVIEW_TIMEOUT_MS: '20000' },
+    120_000,
+  );
+  const registered = await call<{ token: string; user: { id: string } }>('POST', '/auth/register', {
+    email: `busy-${Date.now()}@example.com`,
+    password: 'correct horse battery',
+    name: 'Busy',
+  });
   auth = { authorization: `Bearer ${registered.body.token}` };
   const client = new pg.Client({ connectionString: scratch.url });
   await client.connect();

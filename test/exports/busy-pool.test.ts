@@ -22,7 +22,13 @@ let own: Awaited<ReturnType<typeof ownDatabase>>;
 beforeAll(async () => {
   own = await ownDatabase('pf_busy_exports');
   // One attempt per export; the account may have one render waiting behind its running one.
-  app = await createTestApp({ ...own.env, EXPORT_ATTEMPTS: '1', RENDER_ACCOUNT_QUEUE: '1', RENDER_PREVIEW_TIMEOUT_MS: '60000', RENDER_ANALYSIS_TIMEOUT_MS: '120000' });
+  app = await createTestApp({
+    ...own.env,
+    EXPORT_ATTEMPTS: '1',
+    RENDER_ACCOUNT_QUEUE: '1',
+    RENDER_PREVIEW_TIMEOUT_MS: '60000',
+    RENDER_ANALYSIS_TIMEOUT_MS: '120000',
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   base = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
   owner = await registerProAccount(app);
@@ -38,7 +44,13 @@ describe(`exports while the render pool is busy (${engineName()}, in process)`, 
     // A design whose raster takes librsvg minutes, stored as if before the upload checks existed.
     const slowImage = (await uploadAsset(app, owner, modestFilterSvg(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })).name;
     await app.services.storage.save(slowImage, translucentCircles());
-    const slowProject = await createProject(app, owner, 'mailer-box', { artworks: [{ id: 'a', panelId: 'front', imageUrl: `/files/${slowImage}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] }, MAILER);
+    const slowProject = await createProject(
+      app,
+      owner,
+      'mailer-box',
+      { artworks: [{ id: 'a', panelId: 'front', imageUrl: `/files/${slowImage}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
+      MAILER,
+    );
     const photo = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
     const photoName = (await uploadAsset(app, owner, photo, { filename: 'photo.jpg', contentType: 'image/jpeg' })).name;
     const project = await createProject(app, owner, 'mailer-box', printableDesign(`/files/${photoName}`), MAILER);
@@ -55,12 +67,18 @@ describe(`exports while the render pool is busy (${engineName()}, in process)`, 
     try {
       await eventually(async () => app.services.renderer.stats().print.busy === 1, 30_000, 'the costly preview to take a child');
       await sleep(500);
-      const created = await app.inject({ method: 'POST', url: `/projects/${project}/exports`, headers: owner.auth, payload: { format: 'preview-png' } });
+      const created = await app.inject({
+        method: 'POST',
+        url: `/projects/${project}/exports`,
+        headers: owner.auth,
+        payload: { format: 'preview-png' },
+      });
       expect(created.statusCode, created.body).toBe(202);
       const id = created.json<{ export: ExportBody }>().export.id;
       // Tried and refused (busy) at least once by now, and waiting: not failed.
       await sleep(3_000);
-      const waiting = (await app.inject({ method: 'GET', url: `/exports/${id}`, headers: owner.auth })).json<{ export: ExportBody }>().export;
+      const read = await app.inject({ method: 'GET', url: `/exports/${id}`, headers: owner.auth });
+      const waiting = read.json<{ export: ExportBody }>().export;
       expect(waiting.status).toBe('queued');
       expect(waiting.error).toBeNull();
       client.abort();

@@ -18,7 +18,12 @@ export interface ExportBody {
   createdAt: string;
   startedAt: string | null;
   finishedAt: string | null;
-  error: { statusCode: number; error: string; message: string; findings?: Array<{ severity: string; code: string; message: string }> } | null;
+  error: {
+    statusCode: number;
+    error: string;
+    message: string;
+    findings?: Array<{ severity: string; code: string; message: string }>;
+  } | null;
   downloadUrl: string | null;
   expiresAt: string | null;
 }

@@ -44,7 +44,14 @@ describe('exports rendered in the web process', () => {
     expect(created.statusCode, created.body).toBe(202);
     const queued = created.json<{ export: ExportBody }>().export;
     expect(created.headers.location).toBe(`/exports/${queued.id}`);
-    expect(queued).toMatchObject({ projectId, projectVersion: 1, format: 'print-pdf', options: { marks: false }, downloadUrl: null, error: null });
+    expect(queued).toMatchObject({
+      projectId,
+      projectVersion: 1,
+      format: 'print-pdf',
+      options: { marks: false },
+      downloadUrl: null,
+      error: null,
+    });
     expect(['queued', 'running', 'succeeded']).toContain(queued.status);
 
     // The design changes size right away; the export still renders version 1.
@@ -110,8 +117,16 @@ describe('exports rendered in the web process', () => {
     expect(again.statusCode, again.body).toBe(200);
     expect(again.headers.location).toBe(first.headers.location);
     expect(again.json<{ export: ExportBody }>().export.id).toBe(first.json<{ export: ExportBody }>().export.id);
-    expectApiError(await post(projectId, { format: 'dieline-svg', options: { bleedMm: 3 } }, key), 409, 'Idempotency-Key was used with another request.');
-    expectApiError(await post(otherProject, { format: 'dieline-svg', options: { bleedMm: 2 } }, key), 409, 'Idempotency-Key was used with another request.');
+    expectApiError(
+      await post(projectId, { format: 'dieline-svg', options: { bleedMm: 3 } }, key),
+      409,
+      'Idempotency-Key was used with another request.',
+    );
+    expectApiError(
+      await post(otherProject, { format: 'dieline-svg', options: { bleedMm: 2 } }, key),
+      409,
+      'Idempotency-Key was used with another request.',
+    );
     // Scoped to the account: another account may use the same key.
     const stranger = await registerAccount(app);
     const theirs = await createProject(app, stranger, 'mailer-box', {}, MAILER);
@@ -146,15 +161,27 @@ describe('exports rendered in the web process', () => {
 
   it('refuses options the synchronous route would refuse, and changes nothing', async () => {
     const projectId = await createProject(app, owner, 'mailer-box', printableDesign(imageUrl), MAILER);
-    expectApiError(await post(projectId, { format: 'print-pdf', options: { bleedMm: 'three' } }), 400, 'body/options/bleedMm must be number.');
-    expectApiError(await post(projectId, { format: 'preview-png', options: { size: 3 } }), 400, "body/options has an unknown field 'size'.");
+    expectApiError(
+      await post(projectId, { format: 'print-pdf', options: { bleedMm: 'three' } }),
+      400,
+      'body/options/bleedMm must be number.',
+    );
+    expectApiError(
+      await post(projectId, { format: 'preview-png', options: { size: 3 } }),
+      400,
+      "body/options has an unknown field 'size'.",
+    );
     expectApiError(await post(projectId, { format: 'gif' }), 400);
     const listed = await app.inject({ method: 'GET', url: `/exports?projectId=${projectId}`, headers: owner.auth });
     expect(listed.json<{ exports: ExportBody[] }>().exports).toEqual([]);
     // A revoked token is a 401 before anything about the request is judged.
     const leaving = await registerAccount(app);
     expect((await app.inject({ method: 'DELETE', url: '/auth/sessions', headers: leaving.auth })).statusCode).toBe(204);
-    expectApiError(await post(projectId, { format: 'print-pdf', options: { bleedMm: 'three' } }, {}, leaving), 401, 'Invalid or expired token.');
+    expectApiError(
+      await post(projectId, { format: 'print-pdf', options: { bleedMm: 'three' } }, {}, leaving),
+      401,
+      'Invalid or expired token.',
+    );
     expectApiError(await post(projectId, { format: 'print-pdf' }, {}, leaving), 401, 'Invalid or expired token.');
   });
 

@@ -99,13 +99,19 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     // Without the key the /v1 webhooks are closed.
     expectApiError(await app.inject({ method: 'GET', url: '/v1/webhooks' }), 401, 'Missing x-api-key header.');
 
-    const created = await app.inject({ method: 'POST', url: '/v1/webhooks', headers, payload: { url: `${base}/test-hook`, events: ['project.updated'] } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/webhooks',
+      headers,
+      payload: { url: `${base}/test-hook`, events: ['project.updated'] },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const webhook = created.json<{ webhook: { id: string; secret: string } }>().webhook;
     const listed = await app.inject({ method: 'GET', url: '/v1/webhooks', headers });
     expect(listed.json<{ webhooks: Array<{ id: string }> }>().webhooks.map((row) => row.id)).toEqual([webhook.id]);
     // The editor's list shows the same webhook: one account.
-    expect((await app.inject({ method: 'GET', url: '/webhooks', headers: owner.auth })).json<{ webhooks: Array<{ id: string }> }>().webhooks[0]!.id).toBe(webhook.id);
+    const editorList = await app.inject({ method: 'GET', url: '/webhooks', headers: owner.auth });
+    expect(editorList.json<{ webhooks: Array<{ id: string }> }>().webhooks[0]!.id).toBe(webhook.id);
 
     const test = await app.inject({ method: 'POST', url: `/v1/webhooks/${webhook.id}/test`, headers });
     expect(test.statusCode, test.body).toBe(202);
@@ -133,7 +139,11 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
       createdAt: expect.any(String),
     });
 
-    const redelivered = await app.inject({ method: 'POST', url: `/v1/webhooks/${webhook.id}/deliveries/${delivery!.id}/redeliver`, headers });
+    const redelivered = await app.inject({
+      method: 'POST',
+      url: `/v1/webhooks/${webhook.id}/deliveries/${delivery!.id}/redeliver`,
+      headers,
+    });
     expect(redelivered.statusCode, redelivered.body).toBe(202);
     expect(redelivered.json<{ message: { id: string } }>().message.id).toBe(message.id);
     const again = await until(() => hits('/test-hook')[1]);
@@ -148,7 +158,11 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
       [message.id, 1, 'succeeded'],
     ]);
     // The JWT twin of redeliver answers alike.
-    const twin = await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/deliveries/${delivery!.id}/redeliver`, headers: owner.auth });
+    const twin = await app.inject({
+      method: 'POST',
+      url: `/webhooks/${webhook.id}/deliveries/${delivery!.id}/redeliver`,
+      headers: owner.auth,
+    });
     expect(twin.statusCode, twin.body).toBe(202);
 
     // Paging: one row a page, the cursor leads to the next; a cursor of another list is refused.
@@ -156,9 +170,17 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     const firstPage = page.json<{ deliveries: Delivery[]; nextCursor: string | null }>();
     expect(firstPage.deliveries).toHaveLength(1);
     expect(firstPage.nextCursor).toEqual(expect.any(String));
-    const next = await app.inject({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries?limit=1&cursor=${firstPage.nextCursor}`, headers });
+    const next = await app.inject({
+      method: 'GET',
+      url: `/v1/webhooks/${webhook.id}/deliveries?limit=1&cursor=${firstPage.nextCursor}`,
+      headers,
+    });
     expect(next.json<{ deliveries: Delivery[] }>().deliveries[0]!.id).not.toBe(firstPage.deliveries[0]!.id);
-    expectApiError(await app.inject({ method: 'GET', url: `/v1/webhooks?limit=1&cursor=${firstPage.nextCursor}`, headers }), 400, 'Invalid cursor.');
+    expectApiError(
+      await app.inject({ method: 'GET', url: `/v1/webhooks?limit=1&cursor=${firstPage.nextCursor}`, headers }),
+      400,
+      'Invalid cursor.',
+    );
     expectApiError(await app.inject({ method: 'GET', url: `/v1/webhooks?limit=0`, headers }), 400);
     expectApiError(await app.inject({ method: 'GET', url: `/v1/webhooks?limit=101`, headers }), 400);
   });
@@ -168,7 +190,9 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     const stranger = await registerAccount(app);
     const headers = await keyed(owner);
     const strangerHeaders = await keyed(stranger);
-    const webhook = (await app.inject({ method: 'POST', url: '/v1/webhooks', headers, payload: { url: `${base}/owned`, events: ['export.failed'] } })).json<{
+    const webhook = (
+      await app.inject({ method: 'POST', url: '/v1/webhooks', headers, payload: { url: `${base}/owned`, events: ['export.failed'] } })
+    ).json<{
       webhook: { id: string };
     }>().webhook;
     expect((await app.inject({ method: 'POST', url: `/v1/webhooks/${webhook.id}/test`, headers })).statusCode).toBe(202);
@@ -178,16 +202,32 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     });
     const before = hits('/owned').length;
     expectApiError(
-      await app.inject({ method: 'POST', url: `/v1/webhooks/${webhook.id}/deliveries/${delivery!.id}/redeliver`, headers: strangerHeaders }),
+      await app.inject({
+        method: 'POST',
+        url: `/v1/webhooks/${webhook.id}/deliveries/${delivery!.id}/redeliver`,
+        headers: strangerHeaders,
+      }),
       404,
       'Webhook not found.',
     );
-    expectApiError(await app.inject({ method: 'POST', url: `/v1/webhooks/${webhook.id}/deliveries/nosuchdelivery/redeliver`, headers }), 404, 'Delivery not found.');
-    expectApiError(await app.inject({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries`, headers: strangerHeaders }), 404, 'Webhook not found.');
+    expectApiError(
+      await app.inject({ method: 'POST', url: `/v1/webhooks/${webhook.id}/deliveries/nosuchdelivery/redeliver`, headers }),
+      404,
+      'Delivery not found.',
+    );
+    expectApiError(
+      await app.inject({ method: 'GET', url: `/v1/webhooks/${webhook.id}/deliveries`, headers: strangerHeaders }),
+      404,
+      'Webhook not found.',
+    );
 
     expect((await app.inject({ method: 'DELETE', url: `/v1/webhooks/${webhook.id}`, headers })).statusCode).toBe(204);
     expectApiError(await app.inject({ method: 'POST', url: `/v1/webhooks/${webhook.id}/test`, headers }), 404, 'Webhook not found.');
-    expectApiError(await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/test`, headers: owner.auth }), 404, 'Webhook not found.');
+    expectApiError(
+      await app.inject({ method: 'POST', url: `/webhooks/${webhook.id}/test`, headers: owner.auth }),
+      404,
+      'Webhook not found.',
+    );
     await sleep(300);
     expect(hits('/owned')).toHaveLength(before);
   });
@@ -196,7 +236,9 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     const owner = await registerAccount(app);
     const headers = await keyed(owner);
     failing.add('/failing');
-    const webhook = (await app.inject({ method: 'POST', url: '/v1/webhooks', headers, payload: { url: `${base}/failing`, events: ['export.failed'] } })).json<{
+    const webhook = (
+      await app.inject({ method: 'POST', url: '/v1/webhooks', headers, payload: { url: `${base}/failing`, events: ['export.failed'] } })
+    ).json<{
       webhook: { id: string };
     }>().webhook;
     await app.inject({ method: 'POST', url: `/v1/webhooks/${webhook.id}/test`, headers });
@@ -215,9 +257,19 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     const owner = await registerAccount(app);
     const headers = await keyed(owner);
     const webhook = (
-      await app.inject({ method: 'POST', url: '/v1/webhooks', headers, payload: { url: `${base}/projects`, events: ['project.updated', 'project.deleted'] } })
+      await app.inject({
+        method: 'POST',
+        url: '/v1/webhooks',
+        headers,
+        payload: { url: `${base}/projects`, events: ['project.updated', 'project.deleted'] },
+      })
     ).json<{ webhook: { id: string; secret: string } }>().webhook;
-    const created = await app.inject({ method: 'POST', url: '/v1/projects', headers, payload: { name: 'Events', templateId: 'mailer-box', ...MAILER } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/projects',
+      headers,
+      payload: { name: 'Events', templateId: 'mailer-box', ...MAILER },
+    });
     const project = created.json<{ project: { id: string } }>().project;
     const renamed = await app.inject({ method: 'PUT', url: `/v1/projects/${project.id}`, headers, payload: { name: 'Renamed' } });
     expect(renamed.statusCode, renamed.body).toBe(200);
@@ -225,7 +277,8 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     // Every change records a version: created 1, renamed 2, restored 3 (the ETag names it too).
     expect(renamed.headers.etag).toBe('"2"');
     // No change: no event.
-    expect((await app.inject({ method: 'PUT', url: `/v1/projects/${project.id}`, headers, payload: { name: 'Renamed' } })).statusCode).toBe(200);
+    const unchanged = await app.inject({ method: 'PUT', url: `/v1/projects/${project.id}`, headers, payload: { name: 'Renamed' } });
+    expect(unchanged.statusCode).toBe(200);
     const restored = await app.inject({ method: 'POST', url: `/v1/projects/${project.id}/versions/1/restore`, headers });
     expect(restored.statusCode, restored.body).toBe(200);
     const restoredProject = restored.json<{ project: { updatedAt: string } }>().project;
@@ -240,18 +293,32 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
       .map((item) => verified(webhook.secret, item))
       .sort((a, b) => a.timestamp.localeCompare(b.timestamp));
     expect(payloads.map((item) => [item.type, item.data])).toEqual([
-      ['project.updated', { project: { id: project.id, name: 'Renamed', templateId: 'mailer-box', version: 2, updatedAt: after.updatedAt } }],
-      ['project.updated', { project: { id: project.id, name: 'Events', templateId: 'mailer-box', version: 3, updatedAt: restoredProject.updatedAt } }],
+      [
+        'project.updated',
+        { project: { id: project.id, name: 'Renamed', templateId: 'mailer-box', version: 2, updatedAt: after.updatedAt } },
+      ],
+      [
+        'project.updated',
+        { project: { id: project.id, name: 'Events', templateId: 'mailer-box', version: 3, updatedAt: restoredProject.updatedAt } },
+      ],
       ['project.deleted', { project: { id: project.id } }],
     ]);
     expect(new Set(events.map((item) => item.headers['webhook-id'])).size).toBe(3);
   });
 
-  it('a print refused for preflight errors fails with its findings and names the /v1 preflight; the preflight answers under /v1', async () => {
+  it('a print refused for preflight errors fails with its findings and names the /v1 preflight; ' +
+    'the preflight answers under /v1', async () => {
     const owner = await registerAccount(app);
     const headers = await keyed(owner);
-    const design = { artworks: [{ id: 'a1', panelId: 'nope', imageUrl: '/files/missing.png', offsetX: 0, offsetY: 0, scale: 1, rotationDeg: 0 }] };
-    const created = await app.inject({ method: 'POST', url: '/v1/projects', headers, payload: { name: 'Broken', templateId: 'mailer-box', ...MAILER, artworkJson: design } });
+    const design = {
+      artworks: [{ id: 'a1', panelId: 'nope', imageUrl: '/files/missing.png', offsetX: 0, offsetY: 0, scale: 1, rotationDeg: 0 }],
+    };
+    const created = await app.inject({
+      method: 'POST',
+      url: '/v1/projects',
+      headers,
+      payload: { name: 'Broken', templateId: 'mailer-box', ...MAILER, artworkJson: design },
+    });
     expect(created.statusCode, created.body).toBe(201);
     const projectId = created.json<{ project: { id: string } }>().project.id;
 
@@ -268,11 +335,21 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
       'body/format must be one of: print-pdf, preview-png, model-glb, dieline-svg, dieline-pdf, dieline-dxf, dieline-cf2.',
     );
     expectApiError(
-      await app.inject({ method: 'POST', url: `/v1/projects/${projectId}/exports`, headers, payload: { format: 'print-pdf', options: { x: 1 } } }),
+      await app.inject({
+        method: 'POST',
+        url: `/v1/projects/${projectId}/exports`,
+        headers,
+        payload: { format: 'print-pdf', options: { x: 1 } },
+      }),
       400,
       "body/options has an unknown field 'x'.",
     );
-    const exported = await app.inject({ method: 'POST', url: `/v1/projects/${projectId}/exports`, headers, payload: { format: 'print-pdf' } });
+    const exported = await app.inject({
+      method: 'POST',
+      url: `/v1/projects/${projectId}/exports`,
+      headers,
+      payload: { format: 'print-pdf' },
+    });
     expect(exported.statusCode, exported.body).toBe(202);
     const id = exported.json<{ export: ExportBody }>().export.id;
     const failed = await pollInjected(app, `/v1/exports/${id}`, headers);
@@ -287,7 +364,12 @@ describe(`webhooks and preflight for a developer key (${engineName()})`, () => {
     expect(failed.attempts).toBe(1);
 
     // The editor's export of the same project names the editor's route.
-    const jwtExport = await app.inject({ method: 'POST', url: `/projects/${projectId}/exports`, headers: owner.auth, payload: { format: 'print-pdf' } });
+    const jwtExport = await app.inject({
+      method: 'POST',
+      url: `/projects/${projectId}/exports`,
+      headers: owner.auth,
+      payload: { format: 'print-pdf' },
+    });
     const jwtFailed = await pollInjected(app, `/exports/${jwtExport.json<{ export: ExportBody }>().export.id}`, owner.auth);
     expect(jwtFailed.error!.message).toBe(`The project has preflight errors; see GET /projects/${projectId}/preflight.`);
   });

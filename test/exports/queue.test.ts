@@ -28,7 +28,12 @@ let auth: Record<string, string>;
 let metricsPort: number;
 const METRICS = 'worker-metrics-token-for-tests';
 
-async function call<T>(method: string, url: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: T; headers: Headers }> {
+async function call<T>(
+  method: string,
+  url: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; body: T; headers: Headers }> {
   const response = await fetch(`${web.baseUrl}${url}`, {
     method,
     headers: { ...auth, ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
@@ -61,9 +66,16 @@ beforeAll(async () => {
   };
   web = await startServer({ databaseUrl: scratch.url, uploadDir, env });
   metricsPort = await freePort();
-  workers = await Promise.all([startWorker({ ...env, WORKER_METRICS_PORT: String(metricsPort), METRICS_TOKEN: METRICS }), startWorker(env)]);
+  workers = await Promise.all([
+    startWorker({ ...env, WORKER_METRICS_PORT: String(metricsPort), METRICS_TOKEN: METRICS }),
+    startWorker(env),
+  ]);
   const email = `queue-${Date.now()}@example.com`;
-  const registered = await call<{ token: string; user: { id: string } }>('POST', '/auth/register', { email, password: 'correct horse battery', name: 'Queue' });
+  const registered = await call<{ token: string; user: { id: string } }>('POST', '/auth/register', {
+    email,
+    password: 'correct horse battery',
+    name: 'Queue',
+  });
   auth = { authorization: `Bearer ${registered.body.token}` };
   const pg_ = new pg.Client({ connectionString: scratch.url });
   await pg_.connect();
@@ -83,7 +95,9 @@ describe('exports on the queue with two worker processes', () => {
     expect(project.status).toBe(201);
     const ids: string[] = [];
     for (let i = 0; i < 16; i += 1) {
-      const created = await call<{ export: ExportBody }>('POST', `/projects/${project.body.project.id}/exports`, { format: i % 2 ? 'dieline-pdf' : 'preview-png' });
+      const created = await call<{ export: ExportBody }>('POST', `/projects/${project.body.project.id}/exports`, {
+        format: i % 2 ? 'dieline-pdf' : 'preview-png',
+      });
       expect(created.status).toBe(202);
       ids.push(created.body.export.id);
     }
@@ -99,7 +113,9 @@ describe('exports on the queue with two worker processes', () => {
     const scraped = await fetch(`http://127.0.0.1:${metricsPort}/metrics`, { headers: { authorization: `Bearer ${METRICS}` } });
     expect(scraped.status).toBe(200);
     const text = await scraped.text();
-    const counted = [...text.matchAll(/^export_job_duration_seconds_count\{format="(preview-png|dieline-pdf)",outcome="succeeded"\} (\d+)$/gm)];
+    const counted = [
+      ...text.matchAll(/^export_job_duration_seconds_count\{format="(preview-png|dieline-pdf)",outcome="succeeded"\} (\d+)$/gm),
+    ];
     expect(counted.reduce((sum, match) => sum + Number(match[2]), 0)).toBe(first.length);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(404);
   });
@@ -167,7 +183,11 @@ describe('exports on the queue with two worker processes', () => {
     expect(done.downloadUrl).toBeNull();
     // The third worker failed the job when it took it, without rendering it again, and logged why.
     expect(last.logged('started')).not.toContain(id);
-    const logged = () => last.output().split('\n').some((line) => line.includes(id) && line.includes("export failed: The export's worker stopped 2 times."));
+    const logged = () =>
+      last
+        .output()
+        .split('\n')
+        .some((line) => line.includes(id) && line.includes("export failed: The export's worker stopped 2 times."));
     for (let waited = 0; !logged() && waited < 5_000; waited += 50) await sleep(50);
     expect(logged(), last.output()).toBe(true);
 
@@ -190,19 +210,36 @@ describe('exports on the queue with two worker processes', () => {
 
 /** A large CMYK print export (long enough to be killed in the middle of its render); its id. */
 async function longExport(name: string): Promise<string> {
+  const inset = await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#f0a020' } }).png().toBuffer();
   const photo = await sharp({ create: { width: 6000, height: 4000, channels: 3, background: '#3060c0' } })
-    .composite([{ input: await sharp({ create: { width: 3000, height: 2000, channels: 3, background: '#f0a020' } }).png().toBuffer(), top: 500, left: 500 }])
+    .composite([{ input: inset, top: 500, left: 500 }])
     .jpeg({ quality: 95 })
     .toBuffer();
   const imageUrl = await uploadImage(photo);
   const design = {
     material: 'kraft',
     background: { kind: 'image', value: imageUrl },
-    artworks: ['front', 'back', 'lid', 'left', 'right'].map((panelId, i) => ({ id: `a${i}`, panelId, imageUrl, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 })),
+    artworks: ['front', 'back', 'lid', 'left', 'right'].map((panelId, i) => ({
+      id: `a${i}`,
+      panelId,
+      imageUrl,
+      offsetX: 0,
+      offsetY: 0,
+      scale: 0.5,
+      rotationDeg: 0,
+    })),
   };
-  const project = await call<{ project: { id: string } }>('POST', '/projects', { name, templateId: 'mailer-box', ...MAILER, artworkJson: design });
+  const project = await call<{ project: { id: string } }>('POST', '/projects', {
+    name,
+    templateId: 'mailer-box',
+    ...MAILER,
+    artworkJson: design,
+  });
   expect(project.status, JSON.stringify(project.body)).toBe(201);
-  const created = await call<{ export: ExportBody }>('POST', `/projects/${project.body.project.id}/exports`, { format: 'print-pdf', options: { colorSpace: 'cmyk' } });
+  const created = await call<{ export: ExportBody }>('POST', `/projects/${project.body.project.id}/exports`, {
+    format: 'print-pdf',
+    options: { colorSpace: 'cmyk' },
+  });
   expect(created.status).toBe(202);
   return created.body.export.id;
 }

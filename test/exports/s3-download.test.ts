@@ -28,7 +28,12 @@ describe(`export downloads from object storage (${engineName()})`, () => {
 
   it('hands out a presigned URL that expires with the export', async () => {
     const projectId = await createProject(app, owner, 'mailer-box', {}, MAILER);
-    const created = await app.inject({ method: 'POST', url: `/projects/${projectId}/exports`, headers: owner.auth, payload: { format: 'dieline-svg' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: `/projects/${projectId}/exports`,
+      headers: owner.auth,
+      payload: { format: 'dieline-svg' },
+    });
     const done = await pollInjected(app, `/exports/${created.json<{ export: ExportBody }>().export.id}`, owner.auth);
     expect(done.status).toBe('succeeded');
     const url = new URL(done.downloadUrl!);

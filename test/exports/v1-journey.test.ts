@@ -45,7 +45,9 @@ describe(`/v1 designs and exports with a developer key (${engineName()})`, () =>
   it('key → project → upload → print PDF export → download, with a signed webhook', async () => {
     const owner = await registerAccount(app);
     const account = createPackagingClient(base, { token: owner.token });
-    const hook = await account.POST('/webhooks', { body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`, events: ['export.succeeded'] } });
+    const hook = await account.POST('/webhooks', {
+      body: { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/in`, events: ['export.succeeded'] },
+    });
     expect(hook.response.status).toBe(201);
     const secret = hook.data!.webhook.secret;
     const key = (await account.POST('/api-keys')).data!.apiKey.key;
@@ -73,7 +75,9 @@ describe(`/v1 designs and exports with a developer key (${engineName()})`, () =>
         artworkJson: {
           ...project.artworkJson,
           background: { kind: 'color', value: '#ffffff' },
-          artworks: [{ id: 'photo', panelId: 'front', imageUrl: `/files/${asset.name}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }],
+          artworks: [
+            { id: 'photo', panelId: 'front', imageUrl: `/files/${asset.name}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 },
+          ],
         },
       },
     });
@@ -89,7 +93,9 @@ describe(`/v1 designs and exports with a developer key (${engineName()})`, () =>
     expect(exported.response.headers.get('location')).toBe(`/v1/exports/${queued.id}`);
     expect(queued.projectVersion).toBe(2);
 
-    const done = await pollExport(async () => (await developer.GET('/v1/exports/{id}', { params: { path: { id: queued.id } } })).data!.export);
+    const done = await pollExport(
+      async () => (await developer.GET('/v1/exports/{id}', { params: { path: { id: queued.id } } })).data!.export,
+    );
     expect(done.status, JSON.stringify(done.error)).toBe('succeeded');
     const file = await fetch(`${base}${done.downloadUrl}`);
     expect(file.status).toBe(200);
@@ -102,9 +108,14 @@ describe(`/v1 designs and exports with a developer key (${engineName()})`, () =>
     expect(listed.data!.exports.map((item) => item.id)).toEqual([queued.id]);
     // The editor sees the export too; another account's key does not.
     expect((await account.GET('/exports/{id}', { params: { path: { id: queued.id } } })).data!.export.status).toBe('succeeded');
-    const strangerKey = (await createPackagingClient(base, { token: (await registerAccount(app)).token }).POST('/api-keys')).data!.apiKey.key;
+    const strangerAccount = createPackagingClient(base, { token: (await registerAccount(app)).token });
+    const strangerKey = (await strangerAccount.POST('/api-keys')).data!.apiKey.key;
     const stranger = createPackagingClient(base, { apiKey: strangerKey });
-    expect((await stranger.GET('/v1/exports/{id}', { params: { path: { id: queued.id } } })).error).toEqual({ statusCode: 404, error: 'Not Found', message: 'Export not found.' });
+    expect((await stranger.GET('/v1/exports/{id}', { params: { path: { id: queued.id } } })).error).toEqual({
+      statusCode: 404,
+      error: 'Not Found',
+      message: 'Export not found.',
+    });
     expect((await stranger.GET('/v1/projects/{id}', { params: { path: { id: project.id } } })).response.status).toBe(404);
 
     for (let waited = 0; bodies.length === 0 && waited < 10_000; waited += 50) await sleep(50);
@@ -125,14 +136,27 @@ describe(`/v1 designs and exports with a developer key (${engineName()})`, () =>
     expect(copy.data!.project.name).toBe('One, renamed (copy)');
     expect((await developer.POST('/v1/projects', { body: { name: 'Three', templateId: 'mailer-box' } })).response.status).toBe(201);
     const capped = await developer.POST('/v1/projects', { body: { name: 'Four', templateId: 'mailer-box' } });
-    expect(capped.error).toEqual({ statusCode: 403, error: 'Forbidden', message: 'The free plan includes up to 3 projects. Upgrade to create more.' });
+    expect(capped.error).toEqual({
+      statusCode: 403,
+      error: 'Forbidden',
+      message: 'The free plan includes up to 3 projects. Upgrade to create more.',
+    });
     expect((await developer.GET('/v1/projects')).data!.total).toBe(3);
 
     const png = await sharp({ create: { width: 10, height: 10, channels: 3, background: '#000' } }).png().toBuffer();
-    const asset = (await developer.POST('/v1/assets', { body: { file: new Blob([new Uint8Array(png)], { type: 'image/png' }) }, bodySerializer: asFormData('x.png') })).data!.asset;
+    const asset = (
+      await developer.POST('/v1/assets', {
+        body: { file: new Blob([new Uint8Array(png)], { type: 'image/png' }) },
+        bodySerializer: asFormData('x.png'),
+      })
+    ).data!.asset;
     expect((await developer.DELETE('/v1/assets/{id}', { params: { path: { id: asset.id } } })).response.status).toBe(204);
     expect((await developer.GET('/v1/assets/{id}', { params: { path: { id: asset.id } } })).response.status).toBe(404);
-    expect((await createPackagingClient(base).GET('/v1/projects')).error).toEqual({ statusCode: 401, error: 'Unauthorized', message: 'Missing x-api-key header.' });
+    expect((await createPackagingClient(base).GET('/v1/projects')).error).toEqual({
+      statusCode: 401,
+      error: 'Unauthorized',
+      message: 'Missing x-api-key header.',
+    });
   });
 });
 

@@ -47,12 +47,22 @@ afterAll(async () => {
 });
 
 async function webhook(account: TestAccount, path: string): Promise<void> {
-  const created = await app.inject({ method: 'POST', url: '/webhooks', headers: account.auth, payload: { url: `${base}${path}`, events: ['export.succeeded', 'export.failed'] } });
+  const created = await app.inject({
+    method: 'POST',
+    url: '/webhooks',
+    headers: account.auth,
+    payload: { url: `${base}${path}`, events: ['export.succeeded', 'export.failed'] },
+  });
   expect(created.statusCode, created.body).toBe(201);
 }
 
 async function exportOf(account: TestAccount, projectId: string): Promise<string> {
-  const created = await app.inject({ method: 'POST', url: `/projects/${projectId}/exports`, headers: account.auth, payload: { format: 'dieline-svg' } });
+  const created = await app.inject({
+    method: 'POST',
+    url: `/projects/${projectId}/exports`,
+    headers: account.auth,
+    payload: { format: 'dieline-svg' },
+  });
   expect(created.statusCode, created.body).toBe(202);
   return created.json<{ export: ExportBody }>().export.id;
 }

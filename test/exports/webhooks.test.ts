@@ -83,7 +83,9 @@ describe('webhooks', () => {
     const webhook = created.json<{ webhook: { id: string; url: string; events: string[]; secret: string; createdAt: string } }>().webhook;
     expect(webhook.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
     expect(Buffer.from(webhook.secret.slice(6), 'base64').length).toBeGreaterThanOrEqual(24);
-    const hanging = (await createWebhook(owner, { url: `${base}/hang`, events: ['export.succeeded', 'export.failed'] })).json<{ webhook: { id: string } }>().webhook;
+    const hanging = (await createWebhook(owner, { url: `${base}/hang`, events: ['export.succeeded', 'export.failed'] })).json<{
+      webhook: { id: string };
+    }>().webhook;
 
     const listed = await app.inject({ method: 'GET', url: '/webhooks', headers: owner.auth });
     expect(listed.json<{ webhooks: object[] }>().webhooks).toEqual([
@@ -92,7 +94,12 @@ describe('webhooks', () => {
     ]);
 
     const projectId = await createProject(app, owner, 'mailer-box', {}, MAILER);
-    const exported = await app.inject({ method: 'POST', url: `/projects/${projectId}/exports`, headers: owner.auth, payload: { format: 'dieline-svg' } });
+    const exported = await app.inject({
+      method: 'POST',
+      url: `/projects/${projectId}/exports`,
+      headers: owner.auth,
+      payload: { format: 'dieline-svg' },
+    });
     const exportId = exported.json<{ export: ExportBody }>().export.id;
 
     const hook = await until(() => {
@@ -144,7 +151,8 @@ describe('webhooks', () => {
     expect(timedOut).toMatchObject({ status: 'failed', responseStatus: null });
 
     // /metrics counts the render by format and outcome, the deliveries by outcome, and the queue depth.
-    const metrics = (await app.inject({ method: 'GET', url: '/metrics', headers: { authorization: 'Bearer metrics-token-for-tests' } })).body;
+    const metricsHeaders = { authorization: 'Bearer metrics-token-for-tests' };
+    const metrics = (await app.inject({ method: 'GET', url: '/metrics', headers: metricsHeaders })).body;
     expect(metrics).toMatch(/^export_job_duration_seconds_count\{format="dieline-svg",outcome="succeeded"\} 1$/m);
     expect(metrics).toMatch(/^webhook_deliveries_total\{outcome="failed"\} 2$/m);
     expect(metrics).toMatch(/^webhook_deliveries_total\{outcome="succeeded"\} 1$/m);
@@ -153,24 +161,41 @@ describe('webhooks', () => {
 
     // Removed: no more deliveries, and it is gone for its owner.
     expect((await app.inject({ method: 'DELETE', url: `/webhooks/${hanging.id}`, headers: owner.auth })).statusCode).toBe(204);
-    expectApiError(await app.inject({ method: 'GET', url: `/webhooks/${hanging.id}/deliveries`, headers: owner.auth }), 404, 'Webhook not found.');
+    expectApiError(
+      await app.inject({ method: 'GET', url: `/webhooks/${hanging.id}/deliveries`, headers: owner.auth }),
+      404,
+      'Webhook not found.',
+    );
     const stranger = await registerAccount(app);
-    expectApiError(await app.inject({ method: 'DELETE', url: `/webhooks/${webhook.id}`, headers: stranger.auth }), 404, 'Webhook not found.');
+    expectApiError(
+      await app.inject({ method: 'DELETE', url: `/webhooks/${webhook.id}`, headers: stranger.auth }),
+      404,
+      'Webhook not found.',
+    );
   });
 
   it('announces an export whose process died before recording its webhook messages, once', async () => {
     const account = await registerAccount(app);
     const projectId = await createProject(app, account, 'mailer-box', {}, MAILER);
-    const exported = await app.inject({ method: 'POST', url: `/projects/${projectId}/exports`, headers: account.auth, payload: { format: 'dieline-svg' } });
+    const exported = await app.inject({
+      method: 'POST',
+      url: `/projects/${projectId}/exports`,
+      headers: account.auth,
+      payload: { format: 'dieline-svg' },
+    });
     const exportId = exported.json<{ export: ExportBody }>().export.id;
     await until(async () => ((await app.db.prisma.export.findUniqueOrThrow({ where: { id: exportId } })).announcedAt ? true : undefined));
-    const webhook = (await createWebhook(account, { url: `${base}/late`, events: ['export.succeeded'] })).json<{ webhook: { id: string; secret: string } }>().webhook;
+    const webhook = (await createWebhook(account, { url: `${base}/late`, events: ['export.succeeded'] })).json<{
+      webhook: { id: string; secret: string };
+    }>().webhook;
     // As a process that died between finishing the export and recording its messages leaves it.
     await app.db.prisma.export.update({ where: { id: exportId }, data: { announcedAt: null, finishedAt: new Date(Date.now() - 60_000) } });
     expect(await app.services.exports.announceMissed()).toBe(1);
     const late = await until(() => received.find((item) => item.path === '/late'));
     expect(late.headers['webhook-id']).toBe(`msg_${exportId}_${webhook.id}`);
-    expect(new Webhook(webhook.secret).verify(late.body, late.headers as Record<string, string>)).toMatchObject({ data: { export: { id: exportId } } });
+    expect(new Webhook(webhook.secret).verify(late.body, late.headers as Record<string, string>)).toMatchObject({
+      data: { export: { id: exportId } },
+    });
     // Announcing it again records nothing new.
     await app.db.prisma.export.update({ where: { id: exportId }, data: { announcedAt: null } });
     expect(await app.services.exports.announceMissed()).toBe(1);
@@ -181,7 +206,9 @@ describe('webhooks', () => {
 
   it('allows ten webhooks per account', async () => {
     const account = await registerAccount(app);
-    for (let i = 0; i < 10; i += 1) expect((await createWebhook(account, { url: `${base}/n${i}`, events: ['export.failed'] })).statusCode).toBe(201);
+    for (let i = 0; i < 10; i += 1) {
+      expect((await createWebhook(account, { url: `${base}/n${i}`, events: ['export.failed'] })).statusCode).toBe(201);
+    }
     expectApiError(await createWebhook(account, { url: `${base}/n10`, events: ['export.failed'] }), 409, 'Webhook limit reached.');
     expectApiError(await createWebhook(account, { url: `${base}/x`, events: [] }), 400);
     expectApiError(await createWebhook(account, { url: `${base}/x`, events: ['export.started'] }), 400);
@@ -215,16 +242,26 @@ describe('webhook URL rules', () => {
       'not a url',
       'https://user:pass@8.8.8.8/hook',
     ]) {
-      expectApiError(await createWebhook(account, { url, events: ['export.succeeded'] }, strict), 400, 'Webhook URL must be a public http(s) address.');
+      expectApiError(
+        await createWebhook(account, { url, events: ['export.succeeded'] }, strict),
+        400,
+        'Webhook URL must be a public http(s) address.',
+      );
     }
-    expect((await strict.inject({ method: 'GET', url: '/webhooks', headers: account.auth })).json<{ webhooks: unknown[] }>().webhooks).toEqual([]);
+    expect(
+      (await strict.inject({ method: 'GET', url: '/webhooks', headers: account.auth })).json<{ webhooks: unknown[] }>().webhooks,
+    ).toEqual([]);
     // A public address literal is accepted (no request is made at creation).
     expect((await createWebhook(account, { url: 'http://8.8.8.8/hook', events: ['export.succeeded'] }, strict)).statusCode).toBe(201);
   });
 
   it('requires https in production', async () => {
     const account = await registerAccount(production);
-    expectApiError(await createWebhook(account, { url: 'http://8.8.8.8/hook', events: ['export.succeeded'] }, production), 400, 'Webhook URL must be a public http(s) address.');
+    expectApiError(
+      await createWebhook(account, { url: 'http://8.8.8.8/hook', events: ['export.succeeded'] }, production),
+      400,
+      'Webhook URL must be a public http(s) address.',
+    );
     expect((await createWebhook(account, { url: 'https://8.8.8.8/hook', events: ['export.succeeded'] }, production)).statusCode).toBe(201);
   });
 });

@@ -29,7 +29,8 @@ describe(`fonts (${engineName()})`, () => {
     return response.json<{ fonts: FontBody[]; bundled: { family: string; styles: { style: string; weight: number }[] }[] }>();
   };
 
-  it('TrueType, OpenType (CFF) and WOFF2 → 201 with family, style and weight from the font; WOFF2 is stored as the TrueType it holds', async () => {
+  it('TrueType, OpenType (CFF) and WOFF2 → 201 with family, ' +
+    'style and weight from the font; WOFF2 is stored as the TrueType it holds', async () => {
     const ttf = dejavu('DejaVuSerif-BoldItalic.ttf');
     const serif = await uploadFont(app, owner, ttf);
     expect(serif).toMatchObject({ family: 'DejaVu Serif', style: 'italic', weight: 700, format: 'truetype', sizeBytes: ttf.length });
@@ -68,8 +69,16 @@ describe(`fonts (${engineName()})`, () => {
   it('a collection or a font without a family name → 422 with the reason; nothing is stored', async () => {
     const before = await uploadDirEntries(app);
     const count = await app.db.prisma.font.count();
-    expectApiError(await postFont(app, owner.auth, [fontPart(collectionOf(dejavu('DejaVuSans.ttf')))]), 422, 'The file is a font collection; upload each font of it on its own.');
-    expectApiError(await postFont(app, owner.auth, [fontPart(withoutNames(dejavu('DejaVuSans.ttf'), [1, 16]))]), 422, 'The font has no family name in its name table.');
+    expectApiError(
+      await postFont(app, owner.auth, [fontPart(collectionOf(dejavu('DejaVuSans.ttf')))]),
+      422,
+      'The file is a font collection; upload each font of it on its own.',
+    );
+    expectApiError(
+      await postFont(app, owner.auth, [fontPart(withoutNames(dejavu('DejaVuSans.ttf'), [1, 16]))]),
+      422,
+      'The font has no family name in its name table.',
+    );
     expect(await uploadDirEntries(app)).toEqual(before);
     expect(await app.db.prisma.font.count()).toBe(count);
   });
@@ -78,12 +87,21 @@ describe(`fonts (${engineName()})`, () => {
     const big = Buffer.concat([dejavu('DejaVuSans.ttf'), Buffer.alloc(MAX_FONT_BYTES)]);
     expectApiError(await postFont(app, owner.auth, [fontPart(big)]), 413, 'Font is larger than 20 MB (20,971,520 bytes).');
     expectApiError(await postFont(app, owner.auth, [{ name: 'note', data: 'x' }]), 400, 'No file was uploaded.');
-    expectApiError(await postFont(app, owner.auth, [fontPart(dejavu('DejaVuSans.ttf')), { name: 'note', data: 'x' }]), 400, 'Only one file part named "file" may be sent.');
-    expectApiError(await postFont(app, owner.auth, [filePart(dejavu('DejaVuSans.ttf'), { name: 'font' })]), 400, 'Only one file part named "file" may be sent.');
+    expectApiError(
+      await postFont(app, owner.auth, [fontPart(dejavu('DejaVuSans.ttf')), { name: 'note', data: 'x' }]),
+      400,
+      'Only one file part named "file" may be sent.',
+    );
+    expectApiError(
+      await postFont(app, owner.auth, [filePart(dejavu('DejaVuSans.ttf'), { name: 'font' })]),
+      400,
+      'Only one file part named "file" may be sent.',
+    );
     expectApiError(await postFont(app, {}, [fontPart(dejavu('DejaVuSans.ttf'))]), 401);
   });
 
-  it("DELETE → 204 and the file goes; another account's, unknown or malformed → 404 \"Font not found.\"; the bytes are never served", async () => {
+  it("DELETE → 204 and the file goes; another account's, " +
+    "unknown or malformed → 404 \"Font not found.\"; the bytes are never served", async () => {
     const font = await uploadFont(app, owner, dejavu('DejaVuSans-Bold.ttf'));
     const { name } = await app.db.prisma.font.findUniqueOrThrow({ where: { id: font.id } });
     expect((await app.inject({ method: 'GET', url: `/files/${name}` })).statusCode).toBe(404);
@@ -111,7 +129,12 @@ describe(`fonts (${engineName()})`, () => {
     const leaving = await registerAccount(app);
     const font = await uploadFont(app, leaving, dejavu('DejaVuSans.ttf'));
     const { name } = await app.db.prisma.font.findUniqueOrThrow({ where: { id: font.id } });
-    const response = await app.inject({ method: 'DELETE', url: '/auth/me', headers: leaving.auth, payload: { password: leaving.password } });
+    const response = await app.inject({
+      method: 'DELETE',
+      url: '/auth/me',
+      headers: leaving.auth,
+      payload: { password: leaving.password },
+    });
     expect(response.statusCode, response.body).toBe(204);
     expect(await uploadDirEntries(app)).not.toContain(name);
   });

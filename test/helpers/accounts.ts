@@ -11,7 +11,10 @@ export interface TestAccount {
   auth: { authorization: string };
 }
 
-export async function registerAccount(app: App, overrides: Partial<{ email: string; password: string; name: string }> = {}): Promise<TestAccount> {
+export async function registerAccount(
+  app: App,
+  overrides: Partial<{ email: string; password: string; name: string }> = {},
+): Promise<TestAccount> {
   const email = overrides.email ?? uniqueEmail();
   const password = overrides.password ?? 'correct horse battery';
   const response = await app.inject({

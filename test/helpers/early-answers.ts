@@ -82,7 +82,9 @@ export async function repeat(tries: number, concurrency: number, attempt: (index
       try {
         outcomes[index] = await attempt(index);
       } catch (error) {
-        throw new Error(`try ${index + 1}: ${(error as Error).message} (${String((error as { cause?: unknown }).cause ?? '')})`);
+        throw new Error(`try ${index + 1}: ${(error as Error).message} (${String((error as { cause?: unknown }).cause ?? '')})`, {
+          cause: error,
+        });
       }
     }
   };
@@ -91,7 +93,12 @@ export async function repeat(tries: number, concurrency: number, attempt: (index
 }
 
 export async function viaFetch(url: string, early: EarlyCase): Promise<Outcome> {
-  const response = await fetch(url, { method: 'POST', headers: early.formHeaders, body: early.form(), signal: AbortSignal.timeout(30_000) });
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: early.formHeaders,
+    body: early.form(),
+    signal: AbortSignal.timeout(30_000),
+  });
   return { status: response.status, body: await response.text() };
 }
 

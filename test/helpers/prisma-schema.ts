@@ -57,7 +57,15 @@ export function readPrismaSchema(file: string): ExpectedTable[] {
   for (const [, name, body] of models) tableOf.set(name!, /@@map\("([^"]+)"\)/.exec(body!)?.[1] ?? name!);
 
   return models.map(([, model, body]) => {
-    const table: ExpectedTable = { model: model!, table: tableOf.get(model!)!, columns: [], primaryKey: [], uniques: [], indexes: [], foreignKeys: [] };
+    const table: ExpectedTable = {
+      model: model!,
+      table: tableOf.get(model!)!,
+      columns: [],
+      primaryKey: [],
+      uniques: [],
+      indexes: [],
+      foreignKeys: [],
+    };
     for (const rawLine of body!.split('\n')) {
       const line = rawLine.trim();
       if (!line) continue;

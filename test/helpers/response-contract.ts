@@ -99,7 +99,9 @@ function check(contract: Contract, request: FastifyRequest, reply: FastifyReply,
     if (!/^4\d\d$/.test(status)) return `an unrouted request was answered ${status}, not a 4xx ApiError`;
     const validate = contract.validator('ApiError', { $ref: '#/components/schemas/ApiError' });
     const text = bodyText(payload);
-    if (method !== 'head' && (text === undefined || !validate(JSON.parse(text)))) return 'an unrouted request was not answered with an ApiError';
+    if (method !== 'head' && (text === undefined || !validate(JSON.parse(text)))) {
+      return 'an unrouted request was not answered with an ApiError';
+    }
     return undefined;
   }
   if (isMeta(url)) return undefined;

@@ -105,7 +105,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     await waitForHealth(server.baseUrl, child);
   } catch (error) {
     await server.stop();
-    throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`);
+    throw new Error(`${(error as Error).message}\n--- server output ---\n${output}`, { cause: error });
   }
   return server;
 }

@@ -13,7 +13,9 @@ let prepared = false;
 function prepare(): void {
   if (prepared) return;
   const bytes = readFileSync(wasm);
-  prepareZXingModule({ overrides: { wasmBinary: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer } });
+  prepareZXingModule({
+    overrides: { wasmBinary: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer },
+  });
   prepared = true;
 }
 
@@ -28,5 +30,7 @@ export async function decodeImage(image: Buffer, formats: ReadInputBarcodeFormat
 
 /** An SVG rasterised by resvg on white at `dpi` (its millimetre size honoured). */
 export function rasteriseSvg(svg: string | Buffer, dpi = 600): Buffer {
-  return new Resvg(svg, { background: 'white', fitTo: { mode: 'zoom', value: dpi / 96 }, font: { loadSystemFonts: false } }).render().asPng();
+  return new Resvg(svg, { background: 'white', fitTo: { mode: 'zoom', value: dpi / 96 }, font: { loadSystemFonts: false } })
+    .render()
+    .asPng();
 }

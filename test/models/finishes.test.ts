@@ -38,7 +38,11 @@ afterAll(() => app.close());
 
 describe(`finishes on the model and the preview (${engineName()})`, () => {
   it('a kraft mailer with a foil logo: kraft where nothing prints, metallic only inside the foil', async () => {
-    const design = { material: 'kraft', finish: 'matte', artworks: [{ ...artwork('logo', 'lid', disc, { scale: SCALE }), effect: 'foil-gold' }] };
+    const design = {
+      material: 'kraft',
+      finish: 'matte',
+      artworks: [{ ...artwork('logo', 'lid', disc, { scale: SCALE }), effect: 'foil-gold' }],
+    };
     const id = await createProject(app, owner, 'mailer-box', design, MAILER);
     const response = await get(`/projects/${id}/model?textureSize=1024`);
     expect(response.statusCode, response.body).toBe(200);
@@ -75,7 +79,13 @@ describe(`finishes on the model and the preview (${engineName()})`, () => {
   });
 
   it('emboss adds a normal texture; a design without effects has neither map', async () => {
-    const embossed = await createProject(app, owner, 'mailer-box', { artworks: [{ ...artwork('mark', 'lid', disc, { scale: SCALE }), effect: 'emboss' }] }, MAILER);
+    const embossed = await createProject(
+      app,
+      owner,
+      'mailer-box',
+      { artworks: [{ ...artwork('mark', 'lid', disc, { scale: SCALE }), effect: 'emboss' }] },
+      MAILER,
+    );
     const response = await get(`/projects/${embossed}/model?textureSize=512`);
     expect(response.statusCode).toBe(200);
     await expectValidGlb(response.rawPayload);
@@ -86,7 +96,9 @@ describe(`finishes on the model and the preview (${engineName()})`, () => {
     const [u, v] = meanUv(doc, 'lid');
     expectNearColour(normal.pixel(u * normal.width, v * normal.height).slice(0, 3), [128, 128, 255], 4, 'centre');
     let tilted = 0;
-    for (let i = 0; i < normal.pixels.length; i += 4) if (Math.abs(normal.pixels[i]! - 128) > 20 || Math.abs(normal.pixels[i + 1]! - 128) > 20) tilted++;
+    for (let i = 0; i < normal.pixels.length; i += 4) {
+      if (Math.abs(normal.pixels[i]! - 128) > 20 || Math.abs(normal.pixels[i + 1]! - 128) > 20) tilted++;
+    }
     expect(tilted).toBeGreaterThan(50);
     expect(material.getMetallicRoughnessTexture()).toBeNull();
 
@@ -98,7 +110,13 @@ describe(`finishes on the model and the preview (${engineName()})`, () => {
   });
 
   it('the preview shows foil as its flat colour and the kraft around the print', async () => {
-    const id = await createProject(app, owner, 'mailer-box', { material: 'kraft', artworks: [{ ...artwork('logo', 'lid', disc, { scale: SCALE }), effect: 'foil-silver' }] }, MAILER);
+    const id = await createProject(
+      app,
+      owner,
+      'mailer-box',
+      { material: 'kraft', artworks: [{ ...artwork('logo', 'lid', disc, { scale: SCALE }), effect: 'foil-silver' }] },
+      MAILER,
+    );
     const response = await get(`/projects/${id}/preview?width=800`);
     expect(response.statusCode, response.body).toBe(200);
     const png = await decodeTexture(response.rawPayload);

@@ -19,7 +19,8 @@ const HINGE_MM = 0.5;
 
 /** The nodes' own transforms, to put the default scene back after sampling. */
 function defaults(doc: Document): Map<Node, { t: Vec3; r: [number, number, number, number] }> {
-  return new Map(doc.getRoot().listNodes().map((node) => [node, { t: node.getTranslation() as Vec3, r: node.getRotation() as [number, number, number, number] }]));
+  const pose = (node: Node) => ({ t: node.getTranslation() as Vec3, r: node.getRotation() as [number, number, number, number] });
+  return new Map(doc.getRoot().listNodes().map((node) => [node, pose(node)]));
 }
 
 describe(`fold animation (${engineName()})`, { timeout: 900_000 }, () => {
@@ -32,7 +33,8 @@ describe(`fold animation (${engineName()})`, { timeout: 900_000 }, () => {
     await app?.close();
   });
 
-  it.each(BOX_TEMPLATES.map((template) => [template.id]))('%s: hinged nodes, closed hinges, no board entered, flat and printed side up at t = 0, closed at the end', async (id) => {
+  it.each(BOX_TEMPLATES.map((template) => [template.id]))('%s: hinged nodes, closed hinges, ' +
+    'no board entered, flat and printed side up at t = 0, closed at the end', async (id) => {
     const model = await app.inject({ method: 'GET', url: `/templates/${id}/model` });
     expect(model.statusCode).toBe(200);
     await expectValidGlb(model.rawPayload);
@@ -57,7 +59,9 @@ describe(`fold animation (${engineName()})`, { timeout: 900_000 }, () => {
       const name = channel.getTargetNode()!.getName();
       if (hinged.has(name)) expect([name, channel.getTargetPath()]).toEqual([name, 'rotation']);
     }
-    expect(new Set(clip.listChannels().map((channel) => channel.getTargetNode()!.getName()))).toEqual(new Set(dieline.panels.map((panel) => panel.id)));
+    expect(new Set(clip.listChannels().map((channel) => channel.getTargetNode()!.getName()))).toEqual(
+      new Set(dieline.panels.map((panel) => panel.id)),
+    );
 
     // The default scene is the closed box; the last sample is that pose.
     const scene = defaults(doc);
@@ -92,11 +96,15 @@ describe(`fold animation (${engineName()})`, { timeout: 900_000 }, () => {
       for (const crease of creases) {
         const gap = hingeGap(crease, byId);
         const allowed = layered.has(crease.child) ? Math.max(HINGE_MM, t + 0.01) : HINGE_MM;
-        if (gap - allowed > worstHinge.gap - (layered.has(worstHinge.panel) ? Math.max(HINGE_MM, t + 0.01) : HINGE_MM)) worstHinge = { gap, at: time, panel: crease.child };
+        if (gap - allowed > worstHinge.gap - (layered.has(worstHinge.panel) ? Math.max(HINGE_MM, t + 0.01) : HINGE_MM)) {
+          worstHinge = { gap, at: time, panel: crease.child };
+        }
       }
       const entry = deepestEntry(now, dieline, samples);
       if (entry && entry.depth > worstEntry.depth) worstEntry = { depth: entry.depth, at: time, what: `${entry.panel} in ${entry.board}` };
-      if (k === Math.round((end * SAMPLES_PER_SECOND) / 2)) moved = now.some((board, i) => dist(board.at(board.panel.polygon[0]!), closed[i]!.at(board.panel.polygon[0]!)) > 5);
+      if (k === Math.round((end * SAMPLES_PER_SECOND) / 2)) {
+        moved = now.some((board, i) => dist(board.at(board.panel.polygon[0]!), closed[i]!.at(board.panel.polygon[0]!)) > 5);
+      }
     }
     const allowed = layered.has(worstHinge.panel) ? Math.max(HINGE_MM, t + 0.01) : HINGE_MM;
     expect(worstHinge.gap, `${id}: ${worstHinge.panel}'s hinge at ${worstHinge.at.toFixed(3)} s`).toBeLessThanOrEqual(allowed);
@@ -126,7 +134,11 @@ function expectInnerWallsInside(closed: Board[], t: number): void {
     const horizontal = (p: Vec3) => Math.hypot(p[0], p[2]);
     // Distance along the outer wall's normal between the two mid-planes.
     const n = outer.printed;
-    const gap = Math.abs((centreOf(inner)[0] - centreOf(outer)[0]) * n[0] + (centreOf(inner)[1] - centreOf(outer)[1]) * n[1] + (centreOf(inner)[2] - centreOf(outer)[2]) * n[2]);
+    const gap = Math.abs(
+      (centreOf(inner)[0] - centreOf(outer)[0]) * n[0] +
+        (centreOf(inner)[1] - centreOf(outer)[1]) * n[1] +
+        (centreOf(inner)[2] - centreOf(outer)[2]) * n[2],
+    );
     expect(horizontal(centreOf(inner)), `${inner.panel.id} inside ${outer.panel.id}`).toBeLessThan(horizontal(centreOf(outer)));
     expect(gap, `${inner.panel.id} clear of ${outer.panel.id}'s board`).toBeGreaterThanOrEqual(t - 0.01);
   }

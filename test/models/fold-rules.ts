@@ -78,7 +78,10 @@ export function boards(doc: Document, dieline: Dieline): Board[] {
   return dieline.panels.map((panel) => {
     const node = doc.getRoot().listNodes().find((candidate) => candidate.getName() === panel.id);
     if (!node) throw new Error(`no node ${panel.id}`);
-    const [print, inside] = node.getMesh()!.listPrimitives() as [import('@gltf-transform/core').Primitive, import('@gltf-transform/core').Primitive];
+    const [print, inside] = node.getMesh()!.listPrimitives() as [
+      import('@gltf-transform/core').Primitive,
+      import('@gltf-transform/core').Primitive,
+    ];
     const m = node.getWorldMatrix();
     const world = (p: V): V => [
       (m[0] * p[0] + m[4] * p[1] + m[8] * p[2] + m[12]) * 1000,
@@ -90,7 +93,10 @@ export function boards(doc: Document, dieline: Dieline): Board[] {
       const b = inside.getAttribute('POSITION')!.getElement(i, [0, 0, 0]) as V;
       return world([(a[0] + b[0]) / 2, (a[1] + b[1]) / 2, (a[2] + b[2]) / 2]);
     };
-    const outerNormal = sub(world(print.getAttribute('POSITION')!.getElement(0, [0, 0, 0]) as V), world(inside.getAttribute('POSITION')!.getElement(0, [0, 0, 0]) as V));
+    const outerNormal = sub(
+      world(print.getAttribute('POSITION')!.getElement(0, [0, 0, 0]) as V),
+      world(inside.getAttribute('POSITION')!.getElement(0, [0, 0, 0]) as V),
+    );
     // Affine map from three well-spread outline vertices.
     const poly = panel.polygon;
     const i0 = 0;
@@ -192,7 +198,9 @@ export function samplePoints(panel: DielinePanel, gridStep = 5, edgeStep = 1): P
   const xs = polygon.map((p) => p[0]);
   const ys = polygon.map((p) => p[1]);
   for (let x = Math.min(...xs) + gridStep / 2; x < Math.max(...xs); x += gridStep) {
-    for (let y = Math.min(...ys) + gridStep / 2; y < Math.max(...ys); y += gridStep) if (insidePolygon([x, y], polygon)) points.push([x, y]);
+    for (let y = Math.min(...ys) + gridStep / 2; y < Math.max(...ys); y += gridStep) {
+      if (insidePolygon([x, y], polygon)) points.push([x, y]);
+    }
   }
   return points;
 }
@@ -241,14 +249,17 @@ export function deepestEntry(all: Board[], dieline: Dieline, samples: Map<string
         const local: Point = [dot(rel, board.u) / uu, dot(rel, board.v) / vv];
         if (nearCrease(local, bends.get(board.panel.id)!, thicknessMm)) return;
         if (passingChamfer(other.panel, blankPoint, board.panel, local, bends, thicknessMm)) return;
-        if (!insidePolygon(local, board.panel.polygon) || distanceToOutline(local, board.panel.polygon) <= EPS_MM || inHole(board.panel.id, local)) return;
+        const outside = !insidePolygon(local, board.panel.polygon) || distanceToOutline(local, board.panel.polygon) <= EPS_MM;
+        if (outside || inHole(board.panel.id, local)) return;
         const depth = half - Math.abs(z);
         if (!worst || depth > worst.depth) worst = { panel: other.panel.id, board: board.panel.id, depth };
       };
       for (let i = 0; i < points.length; i++) consider(points[i]!, blank[i]!);
       // Where the other panel crosses this board's mid-plane: its outline edges' crossings, filled.
       const on = cross(other.u, other.v);
-      if (Math.abs(dot(on, normal)) < 0.999) crossings(other, normal, board.origin, (blankPoint) => consider(other.at(blankPoint), blankPoint));
+      if (Math.abs(dot(on, normal)) < 0.999) {
+        crossings(other, normal, board.origin, (blankPoint) => consider(other.at(blankPoint), blankPoint));
+      }
     }
   }
   return worst;
@@ -260,15 +271,21 @@ function panelHoles(dieline: Dieline): Map<string, Point[][]> {
   return new Map(
     dieline.panels.map((panel) => [
       panel.id,
-      cuts.filter((cut) => cut.points.every((p) => insidePolygon(p, panel.polygon) && distanceToOutline(p, panel.polygon) > EPS_MM)).map((cut) => cut.points as Point[]),
+      cuts
+        .filter((cut) => cut.points.every((p) => insidePolygon(p, panel.polygon) && distanceToOutline(p, panel.polygon) > EPS_MM))
+        .map((cut) => cut.points as Point[]),
     ]),
   );
 }
 
 /** Every panel's creases (blank mm): the crease and fold lines on its outline. */
 function panelCreases(dieline: Dieline): Map<string, Array<[Point, Point]>> {
-  const lines = dieline.paths.filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold').map((path) => [path.points[0]!, path.points.at(-1)!] as [Point, Point]);
-  return new Map(dieline.panels.map((panel) => [panel.id, lines.filter(([a, b]) => onOutline(a, panel.polygon) && onOutline(b, panel.polygon))]));
+  const lines = dieline.paths
+    .filter((path) => FOLDING_RULE_TYPES.includes(path.type) || path.type === 'fold')
+    .map((path) => [path.points[0]!, path.points.at(-1)!] as [Point, Point]);
+  return new Map(
+    dieline.panels.map((panel) => [panel.id, lines.filter(([a, b]) => onOutline(a, panel.polygon) && onOutline(b, panel.polygon))]),
+  );
 }
 
 /**
@@ -290,8 +307,20 @@ function nearCrease(p: Point, creases: Array<[Point, Point]>, thicknessMm: numbe
  * A tuck sliding in behind a wall passes the chamfered corners of the dust flaps beside that wall
  * (within three calipers of the flap's crease): a real closure bows there, a rigid one cannot.
  */
-function passingChamfer(entering: DielinePanel, at: Point, entered: DielinePanel, local: Point, bends: Map<string, Array<[Point, Point]>>, thicknessMm: number): boolean {
-  const [flap, point] = entering.role === 'dust-flap' && entered.role === 'tuck' ? [entering, at] : entering.role === 'tuck' && entered.role === 'dust-flap' ? [entered, local] : [null, null];
+function passingChamfer(
+  entering: DielinePanel,
+  at: Point,
+  entered: DielinePanel,
+  local: Point,
+  bends: Map<string, Array<[Point, Point]>>,
+  thicknessMm: number,
+): boolean {
+  const [flap, point] =
+    entering.role === 'dust-flap' && entered.role === 'tuck'
+      ? [entering, at]
+      : entering.role === 'tuck' && entered.role === 'dust-flap'
+        ? [entered, local]
+        : [null, null];
   if (!flap || !point) return false;
   return bends.get(flap.id)!.some(([a, b]) => segmentDistance(point, a, b) <= 3 * thicknessMm);
 }

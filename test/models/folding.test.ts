@@ -72,7 +72,9 @@ describe(`folded box models match their dielines (${engineName()})`, () => {
       expect(Math.abs(area - flatArea(panel.polygon)), `${panel.id} area`).toBeLessThanOrEqual(TOLERANCE_MM);
       // Flat: every vertex on the panel's plane.
       for (const p of points) {
-        const offset = Math.abs(normal[0] * (p[0] - points[0]![0]) + normal[1] * (p[1] - points[0]![1]) + normal[2] * (p[2] - points[0]![2]));
+        const offset = Math.abs(
+          normal[0] * (p[0] - points[0]![0]) + normal[1] * (p[1] - points[0]![1]) + normal[2] * (p[2] - points[0]![2]),
+        );
         expect(offset).toBeLessThanOrEqual(TOLERANCE_MM);
       }
       for (const p of points) for (let k = 0; k < 3; k++) {
@@ -85,7 +87,11 @@ describe(`folded box models match their dielines (${engineName()})`, () => {
     const frontNode = nodeNamed(doc, dieline.style === 'rigid-two-piece' ? 'base-front' : 'front');
     const m = frontNode.getWorldMatrix();
     const local = frontNode.getMesh()!.listPrimitives()[0]!.getAttribute('NORMAL')!.getElement(0, [0, 0, 0]) as V;
-    const world: V = [m[0] * local[0] + m[4] * local[1] + m[8] * local[2], m[1] * local[0] + m[5] * local[1] + m[9] * local[2], m[2] * local[0] + m[6] * local[1] + m[10] * local[2]];
+    const world: V = [
+      m[0] * local[0] + m[4] * local[1] + m[8] * local[2],
+      m[1] * local[0] + m[5] * local[1] + m[9] * local[2],
+      m[2] * local[0] + m[6] * local[1] + m[10] * local[2],
+    ];
     expect(world[2]).toBeCloseTo(1, 6);
 
     // Standing on y = 0, centred on the Y axis, about the outside size (the lid of a set-up box

@@ -11,7 +11,9 @@ import { apply, type Vec3 } from '../../src/models/math.js';
 import { SIZE_GRID } from '../dielines/helpers.js';
 
 /** Printed face hidden when closed: under a closure, an outer flap, a lid or the other wall layer. */
-const HIDDEN: ReadonlySet<PanelRole> = new Set<PanelRole>(['tuck', 'dust-flap', 'glue-flap', 'glue-tab', 'minor-flap', 'corner-flap', 'rim']);
+const HIDDEN: ReadonlySet<PanelRole> = new Set<PanelRole>([
+  'tuck', 'dust-flap', 'glue-flap', 'glue-tab', 'minor-flap', 'corner-flap', 'rim',
+]);
 
 const UP: Vec3 = [0, 1, 0];
 const TOWARDS_BACK: Vec3 = [0, 0, -1];

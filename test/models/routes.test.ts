@@ -64,7 +64,9 @@ describe(`model routes (${engineName()})`, () => {
               const u = [b[0] - a[0], b[1] - a[1], b[2] - a[2]];
               const v = [c[0] - a[0], c[1] - a[1], c[2] - a[2]];
               const face = [u[1]! * v[2]! - u[2]! * v[1]!, u[2]! * v[0]! - u[0]! * v[2]!, u[0]! * v[1]! - u[1]! * v[0]!];
-              const n = [0, 1, 2].map((k) => at(normal, indices[t]!)[k]! + at(normal, indices[t + 1]!)[k]! + at(normal, indices[t + 2]!)[k]!);
+              const n = [0, 1, 2].map(
+                (k) => at(normal, indices[t]!)[k]! + at(normal, indices[t + 1]!)[k]! + at(normal, indices[t + 2]!)[k]!,
+              );
               const area = Math.hypot(face[0]!, face[1]!, face[2]!);
               if (area > 1e-12 && face[0]! * n[0]! + face[1]! * n[1]! + face[2]! * n[2]! < 0) wrong++;
             }
@@ -74,9 +76,14 @@ describe(`model routes (${engineName()})`, () => {
       },
     );
 
-    it.each(BOX_TEMPLATES.map((template) => [template.id]))('%s: one node per dieline panel, named by its panelId, hinged under its parent panel', async (id) => {
+    it.each(BOX_TEMPLATES.map((template) => [template.id]))('%s: one node per dieline panel, ' +
+      'named by its panelId, hinged under its parent panel', async (id) => {
       const model = await get(`/templates/${id}/model?widthMm=150&depthMm=90&heightMm=100`);
-      const dieline = (await get(`/templates/${id}/dieline?widthMm=150&depthMm=90&heightMm=100&material=${TEMPLATES.find((t) => t.id === id)!.materials[0]}`)).json<{ dieline: Dieline }>().dieline;
+      const dieline = (
+        await get(
+          `/templates/${id}/dieline?widthMm=150&depthMm=90&heightMm=100&material=${TEMPLATES.find((t) => t.id === id)!.materials[0]}`,
+        )
+      ).json<{ dieline: Dieline }>().dieline;
       await expectValidGlb(model.rawPayload);
       const doc = await readGlb(model.rawPayload);
       // Panels hang from the panel they hinge on: every descendant of the root is a panel.
@@ -139,9 +146,17 @@ describe(`model routes (${engineName()})`, () => {
         400,
         'widthMm 500 mm is too large for a bottle model: the maximum is 200 mm.',
       );
-      expectError(await get('/templates/mailer-box/model?material=glass'), 400, "Material 'glass' is not available for template 'mailer-box'.");
+      expectError(
+        await get('/templates/mailer-box/model?material=glass'),
+        400,
+        "Material 'glass' is not available for template 'mailer-box'.",
+      );
       const noFoil = TEMPLATES.find((t) => !(t.finishes as string[]).includes('foil'))!;
-      expectError(await get(`/templates/${noFoil.id}/model?finish=foil`), 400, `Finish 'foil' is not available for template '${noFoil.id}'.`);
+      expectError(
+        await get(`/templates/${noFoil.id}/model?finish=foil`),
+        400,
+        `Finish 'foil' is not available for template '${noFoil.id}'.`,
+      );
       expect((await get('/templates/mailer-box/model?format=svg')).statusCode).toBe(400);
     });
   });
@@ -249,7 +264,10 @@ describe(`model routes (${engineName()})`, () => {
     });
 
     it('changes when the design changes, and containers get a label texture', async () => {
-      const id = await createProject(owner, 'round-bottle', { background: { kind: 'color', value: 'rgb(0, 128, 255)' }, material: 'glass' });
+      const id = await createProject(owner, 'round-bottle', {
+        background: { kind: 'color', value: 'rgb(0, 128, 255)' },
+        material: 'glass',
+      });
       const first = await get(`/projects/${id}/model?textureSize=256`, owner.auth);
       expect(first.statusCode, first.body).toBe(200);
       await expectValidGlb(first.rawPayload);
@@ -303,7 +321,8 @@ describe(`model routes (${engineName()})`, () => {
         const texture = nodeNamed(doc, 'label').getMesh()!.listPrimitives()[0]!.getMaterial()!.getBaseColorTexture()!;
         const png = await decodeTexture(texture.getImage()!);
         expect(Math.max(png.width, png.height)).toBe(512);
-        const at = (u: number, v: number) => png.pixel(Math.min(png.width - 1, u * png.width), Math.min(png.height - 1, v * png.height)).slice(0, 3);
+        const at = (u: number, v: number) =>
+          png.pixel(Math.min(png.width - 1, u * png.width), Math.min(png.height - 1, v * png.height)).slice(0, 3);
         const near = (actual: number[], expected: number[], label: string) =>
           expect(actual.some((c, i) => Math.abs(c - expected[i]!) > 40) ? actual : expected, label).toEqual(expected);
 

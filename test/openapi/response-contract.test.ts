@@ -46,7 +46,9 @@ describe('the response contract of the test apps', { timeout: 120_000 }, () => {
       return { n: 1 };
     });
     await expect(app.inject({ method: 'GET', url: '/lying' })).rejects.toThrow(
-      new ResponseContractError('The answer contradicts the OpenAPI document: GET /lying → 418: status 418 is not documented for this operation'),
+      new ResponseContractError(
+        'The answer contradicts the OpenAPI document: GET /lying → 418: status 418 is not documented for this operation',
+      ),
     );
   });
 

@@ -23,7 +23,9 @@ let owner: TestAccount;
 function cmykJpeg(): Buffer {
   return withPdfFile(Buffer.alloc(0), (_file, dir) => {
     const out = `${dir}/cmyk.jpg`;
-    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=jpegcmyk', '-r72', '-g600x800', '-dJPEGQ=90', `-sOutputFile=${out}`, '-c', '0.2 0.6 0.8 0.1 setcmykcolor 0 0 600 800 rectfill showpage']);
+    const paint = '0.2 0.6 0.8 0.1 setcmykcolor 0 0 600 800 rectfill showpage';
+    const device = ['-sDEVICE=jpegcmyk', '-r72', '-g600x800', '-dJPEGQ=90', `-sOutputFile=${out}`];
+    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', ...device, '-c', paint]);
     return readFileSync(out);
   });
 }
@@ -131,7 +133,8 @@ describe('printing conditions', { timeout: 120_000 }, () => {
     expect(outputIntent(forced.rawPayload).identifier).toBe('FOGRA39');
   });
 
-  it('PROFILE_MISMATCH: GRACoL in a FOGRA39 file, and a profile 2.2 ΔE off; none for the condition’s own profile or one 1.8 ΔE off', async () => {
+  it('PROFILE_MISMATCH: GRACoL in a FOGRA39 file, and a profile 2.2 ΔE off; ' +
+    'none for the condition’s own profile or one 1.8 ΔE off', async () => {
     const plain = cmykJpeg();
     const fogra39 = profile('fogra39.icc');
     const cases = [
@@ -146,7 +149,9 @@ describe('printing conditions', { timeout: 120_000 }, () => {
       const asset = await uploadAsset(app, owner, bytes, { filename: `${name}.jpg`, contentType: 'image/jpeg' });
       artworks.push(artwork(name, 'front', `/files/${asset.name}`, { scale: 0.2 }));
     }
-    const findings = (await preflight('reverse-tuck-carton', { material: 'cardboard', artworks }, '?condition=fogra39')).filter((f) => f.code === 'PROFILE_MISMATCH');
+    const findings = (await preflight('reverse-tuck-carton', { material: 'cardboard', artworks }, '?condition=fogra39')).filter(
+      (f) => f.code === 'PROFILE_MISMATCH',
+    );
     expect(findings.map((f) => f.artworkId).sort()).toEqual(cases.filter(([, , flagged]) => flagged).map(([name]) => name).sort());
     const gracol = findings.find((f) => f.artworkId === 'gracol')!;
     expect(gracol.severity).toBe('warning');
@@ -156,7 +161,13 @@ describe('printing conditions', { timeout: 120_000 }, () => {
     expect(findings.find((f) => f.artworkId === 'over')!.message).toMatch(/mean ΔE 2\.[12]/);
 
     // The JPEG still goes into the file byte for byte.
-    const id = await createProject(app, owner, 'reverse-tuck-carton', { material: 'cardboard', artworks: artworks.filter((a) => a.id === 'gracol') }, CARTON);
+    const id = await createProject(
+      app,
+      owner,
+      'reverse-tuck-carton',
+      { material: 'cardboard', artworks: artworks.filter((a) => a.id === 'gracol') },
+      CARTON,
+    );
     const pdf = (await get(`/projects/${id}/print?colorSpace=cmyk&condition=fogra39`)).rawPayload;
     const read = readPdf(pdf);
     const images = read.streams((dict) => dict['/Subtype'] === '/Image');
@@ -171,7 +182,11 @@ describe('printing conditions', { timeout: 120_000 }, () => {
     expect(atZero[0]!.message).toContain('bleedMm=0');
     expect((await preflight('reverse-tuck-carton', design, '?bleedMm=0.1')).filter((f) => f.code === 'NO_BLEED')).toEqual([]);
     expect((await preflight('reverse-tuck-carton', design)).filter((f) => f.code === 'NO_BLEED')).toEqual([]);
-    expect((await preflight('beverage-can', { background: { kind: 'color', value: '#3366cc' } }, '?bleedMm=0', {})).filter((f) => f.code === 'NO_BLEED')).toEqual([]);
+    expect(
+      (await preflight('beverage-can', { background: { kind: 'color', value: '#3366cc' } }, '?bleedMm=0', {})).filter(
+        (f) => f.code === 'NO_BLEED',
+      ),
+    ).toEqual([]);
     const id = await createProject(app, owner, 'reverse-tuck-carton', design, CARTON);
     expect((await get(`/projects/${id}/preflight?bleedMm=-1`)).statusCode).toBe(400);
   });

@@ -34,7 +34,8 @@ async function discPng(): Promise<Buffer> {
 
 /** An SVG whose filled square covers its middle half. */
 const SQUARE_SVG = Buffer.from(
-  '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200"><rect x="50" y="50" width="100" height="100" fill="#1a4d8c"/></svg>',
+  '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="200" viewBox="0 0 200 200">' +
+    '<rect x="50" y="50" width="100" height="100" fill="#1a4d8c"/></svg>',
 );
 
 function get(url: string) {
@@ -115,7 +116,9 @@ describe(`finishes as plates (${engineName()})`, () => {
       const foil = overlap(plates.find((p) => p.name === 'Foil_Gold')!, (x, y) => Math.hypot(x - fx, y - fy) <= discRadius);
       expect(foil.plateInside, `${colorSpace} foil plate inside the disc`).toBeGreaterThanOrEqual(0.9);
       expect(foil.regionCovered, `${colorSpace} disc covered by foil`).toBeGreaterThanOrEqual(0.9);
-      for (const ink of ['Cyan', 'Magenta', 'Yellow', 'Black']) expect(inkAt(plates, ink, [fx, fy]), `${colorSpace} ${ink} under the foil`).toBeLessThan(3);
+      for (const ink of ['Cyan', 'Magenta', 'Yellow', 'Black']) {
+        expect(inkAt(plates, ink, [fx, fy]), `${colorSpace} ${ink} under the foil`).toBeLessThan(3);
+      }
       // The background prints right outside it.
       expect(inkAt(plates, 'Yellow', [fx, fy - discRadius - 3])).toBeGreaterThan(10);
 
@@ -201,9 +204,16 @@ describe(`finishes as plates (${engineName()})`, () => {
       expect(at('White', [cx - half - 2, cy])).toBeLessThan(3);
 
       // A background inks the whole label: White under all of it.
-      const filled = await createProject(app, owner, 'round-bottle', { ...design, background: { kind: 'color', value: '#204080' } }, BOTTLE);
+      const filled = await createProject(
+        app,
+        owner,
+        'round-bottle',
+        { ...design, background: { kind: 'color', value: '#204080' } },
+        BOTTLE,
+      );
       const underBackground = await separations(await printOf(filled, 'colorSpace=cmyk'), 50);
-      for (const point of [[cx, cy], [cx - half - 2, cy], [5, 5]] as Point[]) expect(inkAt(underBackground, 'White', point, 50), String(point)).toBeGreaterThan(250);
+      const points: Point[] = [[cx, cy], [cx - half - 2, cy], [5, 5]];
+      for (const point of points) expect(inkAt(underBackground, 'White', point, 50), String(point)).toBeGreaterThan(250);
 
       const none = await separations(await printOf(id, 'colorSpace=cmyk&white=none'), 50);
       expect(none.map((plate) => plate.name)).not.toContain('White');
@@ -219,7 +229,9 @@ describe(`finishes as plates (${engineName()})`, () => {
     const design = { artworks: [artwork('mark', 'front', square, { scale: 0.3, offsetX: 40 })] };
     const id = await createProject(app, owner, 'round-bottle', design, BOTTLE);
     const column = async (query: string) => {
-      const [cyan] = (await separations(await printOf(id, `colorSpace=cmyk&labelStyle=sleeve&${query}`), 30)).filter((p) => p.name === 'Cyan');
+      const [cyan] = (await separations(await printOf(id, `colorSpace=cmyk&labelStyle=sleeve&${query}`), 30)).filter(
+        (p) => p.name === 'Cyan',
+      );
       let sum = 0;
       let count = 0;
       for (let i = 0; i < cyan!.ink.length; i++) {
@@ -236,7 +248,11 @@ describe(`finishes as plates (${engineName()})`, () => {
     expect(Math.abs(plain.x - 0.5)).toBeGreaterThan(0.05);
 
     const box = await createProject(app, owner, 'reverse-tuck-carton', design, CARTON);
-    expectApiError(await get(`/projects/${box}/print?mirror=true`), 400, 'mirror applies to sleeves (labelStyle=sleeve), stand-up-pouch and squeeze-tube.');
+    expectApiError(
+      await get(`/projects/${box}/print?mirror=true`),
+      400,
+      'mirror applies to sleeves (labelStyle=sleeve), stand-up-pouch and squeeze-tube.',
+    );
   });
 
   it('an unknown effect is a 400 and nothing is stored', async () => {
@@ -244,7 +260,11 @@ describe(`finishes as plates (${engineName()})`, () => {
       method: 'POST',
       url: '/projects',
       headers: owner.auth,
-      payload: { name: 'Bad effect', templateId: 'reverse-tuck-carton', artworkJson: { artworks: [{ ...artwork('a', 'front', photo), effect: 'glitter' }] } },
+      payload: {
+        name: 'Bad effect',
+        templateId: 'reverse-tuck-carton',
+        artworkJson: { artworks: [{ ...artwork('a', 'front', photo), effect: 'glitter' }] },
+      },
     });
     expectApiError(response, 400);
     expect(response.json<{ message: string }>().message).toMatch(/effect/);
@@ -252,13 +272,15 @@ describe(`finishes as plates (${engineName()})`, () => {
 });
 
 describe(`preflight of finishes (${engineName()})`, () => {
-  const codes = (findings: PreflightFinding[], prefix = 'EFFECT_') => findings.filter((f) => f.code.startsWith(prefix)).map((f) => [f.code, f.severity, f.artworkId]);
+  const codes = (findings: PreflightFinding[], prefix = 'EFFECT_') =>
+    findings.filter((f) => f.code.startsWith(prefix)).map((f) => [f.code, f.severity, f.artworkId]);
 
   /** An SVG 100 units wide printed `printedMm` wide, with a solid block and a bar `barMm` wide at that size. */
   function barSvg(printedMm: number, barMm: number): Buffer {
     const unit = 100 / printedMm;
     return Buffer.from(
-      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><rect x="10" y="10" width="40" height="40" fill="#000"/>` +
+      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" ` +
+      `viewBox="0 0 100 100"><rect x="10" y="10" width="40" height="40" fill="#000"/>` +
         `<rect x="70" y="10" width="${barMm * unit}" height="80" fill="#000"/></svg>`,
     );
   }
@@ -278,12 +300,15 @@ describe(`preflight of finishes (${engineName()})`, () => {
     for (const effect of ['foil-gold', 'spot-uv']) {
       const { findings } = await projectPreflight(app, owner, 'reverse-tuck-carton', design(effect), CARTON);
       expect(codes(findings), effect).toEqual([['EFFECT_TOO_FINE', 'warning', 'thin']]);
-      expect(findings.find((f) => f.code === 'EFFECT_TOO_FINE')!.message).toBe(`thin on front has ${effect} details narrower than 0.3 mm at its printed size.`);
+      expect(findings.find((f) => f.code === 'EFFECT_TOO_FINE')!.message).toBe(
+        `thin on front has ${effect} details narrower than 0.3 mm at its printed size.`,
+      );
     }
     expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', design('emboss'), CARTON)).findings)).toEqual([]);
   });
 
-  it('EFFECT_CROSSES_FOLD for foil over a crease, not for spot UV; EFFECT_ON_GLUE when glue areas print; a correct placement gives none', async () => {
+  it('EFFECT_CROSSES_FOLD for foil over a crease, not for spot UV; ' +
+    'EFFECT_ON_GLUE when glue areas print; a correct placement gives none', async () => {
     const across = (effect: string) => ({ artworks: [{ ...artwork('wide', 'front', photo, { scale: 1.6 }), effect }] });
     const foil = await projectPreflight(app, owner, 'reverse-tuck-carton', across('foil-silver'), CARTON);
     expect(codes(foil.findings)).toEqual([['EFFECT_CROSSES_FOLD', 'warning', 'wide']]);
@@ -302,12 +327,17 @@ describe(`preflight of finishes (${engineName()})`, () => {
   });
 
   it('EFFECT_NOT_OFFERED: emboss or deboss on corrugated, glass or aluminium; not on board', async () => {
-    const design = (material: string, effect: string) => ({ material, artworks: [{ ...artwork('mark', 'front', square, { scale: 0.5 }), effect }] });
+    const design = (material: string, effect: string) => ({
+      material,
+      artworks: [{ ...artwork('mark', 'front', square, { scale: 0.5 }), effect }],
+    });
     for (const material of ['corrugated', 'glass', 'aluminum']) {
       const { findings } = await projectPreflight(app, owner, 'reverse-tuck-carton', design(material, 'deboss'), CARTON);
       expect(codes(findings), material).toEqual([['EFFECT_NOT_OFFERED', 'warning', 'mark']]);
     }
     expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', design('cardboard', 'emboss'), CARTON)).findings)).toEqual([]);
-    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', design('corrugated', 'foil-gold'), CARTON)).findings)).toEqual([]);
+    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', design('corrugated', 'foil-gold'), CARTON)).findings)).toEqual(
+      [],
+    );
   });
 });

@@ -37,11 +37,22 @@ export async function uploadJpeg(app: App, account: TestAccount, jpeg: Buffer): 
   return `/files/${asset.name}`;
 }
 
-export function artwork(id: string, panelId: string, imageUrl: string, extra: Partial<Record<'offsetX' | 'offsetY' | 'scale' | 'rotationDeg', number>> = {}) {
+export function artwork(
+  id: string,
+  panelId: string,
+  imageUrl: string,
+  extra: Partial<Record<'offsetX' | 'offsetY' | 'scale' | 'rotationDeg', number>> = {},
+) {
   return { id, panelId, imageUrl, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0, ...extra };
 }
 
-export async function createProject(app: App, account: TestAccount, templateId: string, artworkJson: object, dims: object = {}): Promise<string> {
+export async function createProject(
+  app: App,
+  account: TestAccount,
+  templateId: string,
+  artworkJson: object,
+  dims: object = {},
+): Promise<string> {
   const response = await app.inject({
     method: 'POST',
     url: '/projects',

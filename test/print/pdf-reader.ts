@@ -43,9 +43,15 @@ export function qpdfCheck(pdf: Buffer): { status: number | null; output: string 
 }
 
 export function readPdf(pdf: Buffer): PdfObjects {
-  const json = withPdfFile(pdf, (file) => execFileSync('qpdf', ['--json=2', '--json-stream-data=none', file], { maxBuffer: 1 << 28 }).toString());
+  const json = withPdfFile(pdf, (file) =>
+    execFileSync('qpdf', ['--json=2', '--json-stream-data=none', file], { maxBuffer: 1 << 28 }).toString(),
+  );
   const all = (JSON.parse(json) as { qpdf: [unknown, Record<string, { value?: Json; stream?: { dict: PdfDict } }>] }).qpdf[1];
-  const objects = Object.fromEntries(Object.entries(all).filter(([key]) => key.startsWith('obj:')).map(([key, value]) => [key.slice(4), value]));
+  const objects = Object.fromEntries(
+    Object.entries(all)
+      .filter(([key]) => key.startsWith('obj:'))
+      .map(([key, value]) => [key.slice(4), value]),
+  );
   const trailer = all.trailer!.value as PdfDict;
   const resolve = (value: Json | undefined): Json | undefined => {
     if (typeof value === 'string' && / \d+ R$/.test(value) && objects[value]) {
@@ -93,7 +99,8 @@ export interface Plate {
 /** Ghostscript's tiffsep: one plate per process and spot colour of the first page, at `dpi`. */
 export async function separations(pdf: Buffer, dpi = 20): Promise<Plate[]> {
   const files = withPdfFile(pdf, (file, dir) => {
-    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=tiffsep', `-r${dpi}`, '-dFirstPage=1', '-dLastPage=1', `-sOutputFile=${path.join(dir, 'sep.tif')}`, file]);
+    const firstPage = ['-dFirstPage=1', '-dLastPage=1', `-sOutputFile=${path.join(dir, 'sep.tif')}`, file];
+    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=tiffsep', `-r${dpi}`, ...firstPage]);
     return readdirSync(dir)
       .filter((name) => /^sep\(.+\)\.tif$/.test(name))
       .map((name) => ({ name: /^sep\((.+)\)\.tif$/.exec(name)![1]!, bytes: readFileSync(path.join(dir, name)) }));
@@ -130,8 +137,8 @@ export function jpegQuantisationTables(jpeg: Buffer): number[][] {
 /** The JPEG standard's (Annex K) luminance table scaled to `quality` as libjpeg does. */
 export function annexKLuminance(quality: number): number[] {
   const base = [
-    16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22, 37, 56, 68, 109, 103,
-    77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
+    16, 11, 10, 16, 24, 40, 51, 61, 12, 12, 14, 19, 26, 58, 60, 55, 14, 13, 16, 24, 40, 57, 69, 56, 14, 17, 22, 29, 51, 87, 80, 62, 18, 22,
+    37, 56, 68, 109, 103, 77, 24, 35, 55, 64, 81, 104, 113, 92, 49, 64, 78, 87, 103, 121, 120, 101, 72, 92, 95, 98, 112, 100, 103, 99,
   ];
   const scale = quality < 50 ? 5000 / quality : 200 - 2 * quality;
   return base.map((value) => Math.max(1, Math.min(255, Math.floor((value * scale + 50) / 100))));

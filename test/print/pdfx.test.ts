@@ -43,7 +43,8 @@ function cmykJpeg(width: number, height: number, left: number[], right: number[]
   return withPdfFile(Buffer.alloc(0), (_file, dir) => {
     const out = `${dir}/cmyk.jpg`;
     const paint = (c: number[], x: number) => `${c.join(' ')} setcmykcolor ${x} 0 ${width / 2} ${height} rectfill`;
-    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', '-sDEVICE=jpegcmyk', '-r72', `-g${width}x${height}`, '-dJPEGQ=92', `-sOutputFile=${out}`, '-c', `${paint(left, 0)} ${paint(right, width / 2)} showpage`]);
+    const device = ['-sDEVICE=jpegcmyk', '-r72', `-g${width}x${height}`, '-dJPEGQ=92', `-sOutputFile=${out}`];
+    execFileSync('gs', ['-q', '-dSAFER', '-dBATCH', '-dNOPAUSE', ...device, '-c', `${paint(left, 0)} ${paint(right, width / 2)} showpage`]);
     return readFileSync(out);
   });
 }
@@ -51,10 +52,19 @@ function cmykJpeg(width: number, height: number, left: number[], right: number[]
 /** A photograph-like RGB JPEG: a gradient with grain (so it does not compress to nothing). */
 async function photo(width: number, height: number): Promise<Buffer> {
   const gradient = Buffer.from(
-    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" stop-color="#2a6fb0"/><stop offset="1" stop-color="#e0a040"/></linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`,
+    `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}"><defs><linearGradient id="g"><stop offset="0" ` +
+      `stop-color="#2a6fb0"/><stop offset="1" stop-color="#e0a040"/>` +
+      `</linearGradient></defs><rect width="100%" height="100%" fill="url(#g)"/></svg>`,
   );
-  const grain = await sharp({ create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 20 } } }).raw().toBuffer();
-  return sharp(gradient).composite([{ input: grain, raw: { width, height, channels: 3 }, blend: 'overlay' }]).jpeg({ quality: 90 }).toBuffer();
+  const grain = await sharp({
+    create: { width, height, channels: 3, background: '#000', noise: { type: 'gaussian', mean: 128, sigma: 20 } },
+  })
+    .raw()
+    .toBuffer();
+  return sharp(gradient)
+    .composite([{ input: grain, raw: { width, height, channels: 3 }, blend: 'overlay' }])
+    .jpeg({ quality: 90 })
+    .toBuffer();
 }
 
 const LOGO = Buffer.from(
@@ -214,7 +224,13 @@ describe('PDF/X-4 print files', () => {
   });
 
   it('cmyk: a design of photos is within 10 % of its image streams plus the profile', async () => {
-    const id = await createProject(app, owner, 'reverse-tuck-carton', { artworks: [artwork('photo', 'back', uploads.photo!.url, { scale: 0.9 })] }, CARTON);
+    const id = await createProject(
+      app,
+      owner,
+      'reverse-tuck-carton',
+      { artworks: [artwork('photo', 'back', uploads.photo!.url, { scale: 0.9 })] },
+      CARTON,
+    );
     const pdf = await printOf(id, 'colorSpace=cmyk&marks=false');
     const read = readPdf(pdf);
     const [image] = images(read);
@@ -257,7 +273,9 @@ describe('PDF/X-4 print files', () => {
     const at = ([x, y]: [number, number]) => pixel(page!, (x + 3 + 8) * k, (y + 3 + 8) * k);
     const corner = at(onSheet([-w / 2 + (w * 20) / 240, -h / 2 + (h * 10) / 120]));
     expect(corner[0] > 150 && corner[1] > 120 && corner[2] < 100, `logo's yellow corner: ${corner.join(',')}`).toBe(true);
-    for (const outside of [onSheet([0, -h / 2 - 3]), onSheet([0, h / 2 + 3])]) expect(Math.max(...at(outside)), 'black background beside the logo').toBeLessThan(70);
+    for (const outside of [onSheet([0, -h / 2 - 3]), onSheet([0, h / 2 + 3])]) {
+      expect(Math.max(...at(outside)), 'black background beside the logo').toBeLessThan(70);
+    }
   });
 
   it('an RGB JPEG carrying its own profile (Display P3) keeps it: rgb tags it ICC-based, cmyk converts from it', async () => {
@@ -276,7 +294,12 @@ describe('PDF/X-4 print files', () => {
       app,
       owner,
       'reverse-tuck-carton',
-      { artworks: [artwork('plain', 'back', uploads.plainGreen!.url, { scale: 0.9 }), artwork('p3', 'front', uploads.p3Green!.url, { scale: 0.9 })] },
+      {
+        artworks: [
+          artwork('plain', 'back', uploads.plainGreen!.url, { scale: 0.9 }),
+          artwork('p3', 'front', uploads.p3Green!.url, { scale: 0.9 }),
+        ],
+      },
       CARTON,
     );
 
@@ -293,7 +316,9 @@ describe('PDF/X-4 print files', () => {
     const k = 72 / 25.4;
     const at = ([x, y]: [number, number]) => pixel(page!, (x + 3) * k, (y + 3) * k);
     const [front, back] = [at(centre('front')), at(centre('back'))];
-    for (let channel = 0; channel < 3; channel++) expect(Math.abs(front[channel]! - back[channel]!), `front ${front} vs back ${back}`).toBeLessThan(6);
+    for (let channel = 0; channel < 3; channel++) {
+      expect(Math.abs(front[channel]! - back[channel]!), `front ${front} vs back ${back}`).toBeLessThan(6);
+    }
 
     const plates = await separations(await printOf(id, 'colorSpace=cmyk'));
     for (const name of ['Cyan', 'Magenta', 'Yellow', 'Black']) {
@@ -323,11 +348,24 @@ describe('PDF/X-4 print files', () => {
 
     // The die layers switched off in the default configuration by qpdf, then rendered by poppler.
     const rootRef = read.trailer['/Root'] as string;
-    const catalog = { ...read.catalog, '/OCProperties': { ...properties, '/D': { ...(properties['/D'] as PdfDict), '/ON': [byName.Artwork!.ref], '/OFF': [byName.Cutting!.ref, byName.Creasing!.ref] } } };
+    const catalog = {
+      ...read.catalog,
+      '/OCProperties': {
+        ...properties,
+        '/D': { ...(properties['/D'] as PdfDict), '/ON': [byName.Artwork!.ref], '/OFF': [byName.Cutting!.ref, byName.Creasing!.ref] },
+      },
+    };
     const hidden = withPdfFile(pdf, (file, dir) => {
       const update = `${dir}/update.json`;
       const out = `${dir}/hidden.pdf`;
-      execFileSync('bash', ['-c', `cat > ${update}`], { input: JSON.stringify({ qpdf: [{ jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: 0 }, { [`obj:${rootRef}`]: { value: catalog } }] }) });
+      execFileSync('bash', ['-c', `cat > ${update}`], {
+        input: JSON.stringify({
+          qpdf: [
+            { jsonversion: 2, pushedinheritedpageresources: false, calledgetallpages: false, maxobjectid: 0 },
+            { [`obj:${rootRef}`]: { value: catalog } },
+          ],
+        }),
+      });
       execFileSync('qpdf', [`--update-from-json=${update}`, file, out]);
       return readFileSync(out);
     });
@@ -352,7 +390,9 @@ describe('PDF/X-4 print files', () => {
     const printed = await at('colorSpace=rgb&glueAreas=print');
     expect(printed[0]).toBeGreaterThan(printed[1] + 100);
     const plates = await separations(await printOf(id, 'colorSpace=cmyk'));
-    for (const plate of plates.filter((p) => ['Cyan', 'Magenta', 'Yellow', 'Black'].includes(p.name))) expect(inkAt(plates, plate.name, flap), plate.name).toBe(0);
+    for (const plate of plates.filter((p) => ['Cyan', 'Magenta', 'Yellow', 'Black'].includes(p.name))) {
+      expect(inkAt(plates, plate.name, flap), plate.name).toBe(0);
+    }
     expect(inkAt(plates, 'Magenta', centre('back'))).toBeGreaterThan(200);
   });
 });
@@ -362,7 +402,9 @@ describe('preflight of press files', () => {
     const id = await createProject(app, owner, 'reverse-tuck-carton', artworkJson, CARTON);
     const response = await get(`/projects/${id}/preflight${query}`);
     expect(response.statusCode, response.body).toBe(200);
-    return response.json<{ preflight: { ready: boolean; findings: { code: string; severity: string; message: string; artworkId?: string; panelId?: string }[] } }>().preflight;
+    return response.json<{
+      preflight: { ready: boolean; findings: { code: string; severity: string; message: string; artworkId?: string; panelId?: string }[] };
+    }>().preflight;
   }
 
   it('an SVG logo never gets LOW_RESOLUTION; the clean design has no INK_COVERAGE and prints', async () => {
@@ -375,9 +417,18 @@ describe('preflight of press files', () => {
     const result = await preflight({ artworks: [artwork('rich', 'front', uploads.ink400!.url, { scale: 0.9 })] }, '?condition=fogra39');
     const ink = result.findings.filter((f) => f.code === 'INK_COVERAGE');
     expect(ink).toEqual([
-      { severity: 'warning', code: 'INK_COVERAGE', message: 'rich on front reaches 400 % total ink; FOGRA39 allows 300 %.', artworkId: 'rich', panelId: 'front' },
+      {
+        severity: 'warning',
+        code: 'INK_COVERAGE',
+        message: 'rich on front reaches 400 % total ink; FOGRA39 allows 300 %.',
+        artworkId: 'rich',
+        panelId: 'front',
+      },
     ]);
     expect(result.ready).toBe(true);
-    expectApiError(await get(`/projects/${(await createProject(app, owner, 'reverse-tuck-carton', {}, CARTON))}/preflight?condition=nope`), 400);
+    expectApiError(
+      await get(`/projects/${await createProject(app, owner, 'reverse-tuck-carton', {}, CARTON)}/preflight?condition=nope`),
+      400,
+    );
   });
 });

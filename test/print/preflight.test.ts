@@ -34,11 +34,19 @@ afterAll(async () => {
 
 describe('preflight: one fixture per code', () => {
   it('a clean design is ready with no findings', async () => {
-    const result = await preflight('mailer-box', { material: 'kraft', background: { kind: 'color', value: '#fff' }, artworks: [artwork('art-1', 'front', sharpImage, { scale: 0.3 })] });
+    const result = await preflight('mailer-box', {
+      material: 'kraft',
+      background: { kind: 'color', value: '#fff' },
+      artworks: [artwork('art-1', 'front', sharpImage, { scale: 0.3 })],
+    });
     expect(result).toMatchObject({ ready: true, findings: [] });
     expect(result.response.headers['cache-control']).toBe('private, no-cache');
     const etag = String(result.response.headers.etag);
-    const again = await app.inject({ method: 'GET', url: `/projects/${result.id}/preflight`, headers: { ...owner.auth, 'if-none-match': etag } });
+    const again = await app.inject({
+      method: 'GET',
+      url: `/projects/${result.id}/preflight`,
+      headers: { ...owner.auth, 'if-none-match': etag },
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -90,9 +98,14 @@ describe('preflight: one fixture per code', () => {
   it('BACKGROUND_INVALID: garbage, and a gradient with 1,000 stops', async () => {
     const garbage = await preflight('mailer-box', { background: { kind: 'color', value: 'url(javascript:alert(1))' } });
     expect(garbage.findings).toEqual([
-      { severity: 'error', code: 'BACKGROUND_INVALID', message: "The background color 'url(javascript:alert(1))' is not a #rgb, #rrggbb or rgb() colour." },
+      {
+        severity: 'error',
+        code: 'BACKGROUND_INVALID',
+        message: "The background color 'url(javascript:alert(1))' is not a #rgb, #rrggbb or rgb() colour.",
+      },
     ]);
-    const gradient = (count: number) => `linear-gradient(90deg, ${Array.from({ length: count }, (_, i) => (i % 2 ? '#000' : '#fff')).join(', ')})`;
+    const gradient = (count: number) =>
+      `linear-gradient(90deg, ${Array.from({ length: count }, (_, i) => (i % 2 ? '#000' : '#fff')).join(', ')})`;
     // 1,000 stops do not fit the 2,048 characters a background value may have: refused on save.
     const refused = await app.inject({
       method: 'POST',
@@ -105,7 +118,9 @@ describe('preflight: one fixture per code', () => {
     expect(many.findings).toEqual([
       { severity: 'error', code: 'BACKGROUND_INVALID', message: 'The background gradient has 300 colour stops; 2 to 32 are supported.' },
     ]);
-    const ok = await preflight('mailer-box', { background: { kind: 'gradient', value: 'linear-gradient(45deg, #ff0000, rgb(0, 0, 255) 80%)' } });
+    const ok = await preflight('mailer-box', {
+      background: { kind: 'gradient', value: 'linear-gradient(45deg, #ff0000, rgb(0, 0, 255) 80%)' },
+    });
     expect(ok.findings).toEqual([]);
   });
 
@@ -129,7 +144,10 @@ describe('preflight: one fixture per code', () => {
 
   it('ARTWORK_OUTSIDE: offsetX of ±1e6 is a warning and does not print', async () => {
     const { ready, findings } = await preflight('mailer-box', {
-      artworks: [artwork('art-1', 'front', sharpImage, { offsetX: 1e6, scale: 0.3 }), artwork('art-2', 'front', sharpImage, { offsetY: -1e6, scale: 0.3 })],
+      artworks: [
+        artwork('art-1', 'front', sharpImage, { offsetX: 1e6, scale: 0.3 }),
+        artwork('art-2', 'front', sharpImage, { offsetY: -1e6, scale: 0.3 }),
+      ],
     });
     expect(ready).toBe(true);
     expect(findings.map((f) => [f.code, f.severity, f.artworkId])).toEqual([
@@ -141,7 +159,11 @@ describe('preflight: one fixture per code', () => {
 
   it('GLUE_AREA: artwork over the glue flap, and an image background (knocked out by default: info)', async () => {
     const carton = { widthMm: 70, heightMm: 180, depthMm: 70 };
-    const onFlap = await preflight('reverse-tuck-carton', { artworks: [artwork('art-1', 'glue-flap', sharpImage, { scale: 0.05 })] }, carton);
+    const onFlap = await preflight(
+      'reverse-tuck-carton',
+      { artworks: [artwork('art-1', 'glue-flap', sharpImage, { scale: 0.05 })] },
+      carton,
+    );
     expect(onFlap.findings.map((f) => [f.code, f.severity, f.artworkId, f.panelId])).toEqual([['GLUE_AREA', 'info', 'art-1', 'glue-flap']]);
     expect(onFlap.findings[0]!.message).toBe('art-1 covers the glue area of glue-flap; it is knocked out there (glueAreas=knockout).');
     const background = await preflight('reverse-tuck-carton', { background: { kind: 'image', value: sharpImage } }, carton);
@@ -152,7 +174,11 @@ describe('preflight: one fixture per code', () => {
     const { ready, findings } = await preflight('mailer-box', { material: 'glass' });
     expect(ready).toBe(true);
     expect(findings).toEqual([
-      { severity: 'warning', code: 'MATERIAL_NOT_OFFERED', message: "Material 'glass' is not offered for template 'mailer-box' (offered: corrugated, kraft)." },
+      {
+        severity: 'warning',
+        code: 'MATERIAL_NOT_OFFERED',
+        message: "Material 'glass' is not offered for template 'mailer-box' (offered: corrugated, kraft).",
+      },
     ]);
   });
 
@@ -177,7 +203,9 @@ describe('preflight: one fixture per code', () => {
 
 describe('bad input never breaks print or preview', () => {
   it('rotationDeg of 1e9 is taken mod 360 and prints', async () => {
-    const { id, findings } = await preflight('mailer-box', { artworks: [artwork('art-1', 'front', sharpImage, { rotationDeg: 1e9, scale: 0.3 })] });
+    const { id, findings } = await preflight('mailer-box', {
+      artworks: [artwork('art-1', 'front', sharpImage, { rotationDeg: 1e9, scale: 0.3 })],
+    });
     // Turned by 280°, it reaches over the rim (CROSSES_FOLD, info) and nothing else.
     expect(findings.map((f) => [f.code, f.severity])).toEqual([['CROSSES_FOLD', 'info']]);
     const pdf = await app.inject({ method: 'GET', url: `/projects/${id}/print`, headers: owner.auth });
@@ -185,7 +213,9 @@ describe('bad input never breaks print or preview', () => {
   });
 
   it('200 artworks on one image: the image is embedded once and the work stays bounded', async () => {
-    const artworks = Array.from({ length: 200 }, (_, i) => artwork(`art-${i}`, 'bottom', sharpImage, { scale: 0.1, offsetX: (i % 20) * 10 - 100, offsetY: Math.floor(i / 20) * 10 - 50 }));
+    const artworks = Array.from({ length: 200 }, (_, i) =>
+      artwork(`art-${i}`, 'bottom', sharpImage, { scale: 0.1, offsetX: (i % 20) * 10 - 100, offsetY: Math.floor(i / 20) * 10 - 50 }),
+    );
     const { id, ready } = await preflight('mailer-box', { artworks });
     expect(ready).toBe(true);
     const started = Date.now();
@@ -198,7 +228,9 @@ describe('bad input never breaks print or preview', () => {
   });
 
   it('a PNG with alpha and a WebP print (re-encoded losslessly) and preview', async () => {
-    const png = await sharp({ create: { width: 800, height: 800, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } }).png().toBuffer();
+    const png = await sharp({ create: { width: 800, height: 800, channels: 4, background: { r: 255, g: 0, b: 0, alpha: 0.5 } } })
+      .png()
+      .toBuffer();
     const webp = await sharp({ create: { width: 800, height: 800, channels: 3, background: '#00f' } }).webp({ lossless: true }).toBuffer();
     const { uploadAsset } = await import('../assets/helpers.js');
     const a = await uploadAsset(app, owner, png, { filename: 'a.png', contentType: 'image/png' });

@@ -52,7 +52,10 @@ function pagePx([u, v]: [number, number]): [number, number] {
   const mm = (SCALE * front.frame.width) / 200;
   const turn = (front.frame.rotationDeg * Math.PI) / 180;
   const [x, y] = [(u - 100) * mm, (v - 100) * mm];
-  const sheet = [front.frame.center[0] + x * Math.cos(turn) - y * Math.sin(turn), front.frame.center[1] + x * Math.sin(turn) + y * Math.cos(turn)];
+  const sheet = [
+    front.frame.center[0] + x * Math.cos(turn) - y * Math.sin(turn),
+    front.frame.center[1] + x * Math.sin(turn) + y * Math.cos(turn),
+  ];
   const k = DPI / 25.4;
   return [Math.round((sheet[0]! + 3) * k), Math.round((sheet[1]! + 3) * k)];
 }
@@ -85,11 +88,15 @@ const near = (actual: number, expected: number, tolerance: number) => Math.abs(a
 
 /** C, M and Y as on the cream background beside the artwork: overprinted, not knocked out. */
 function expectOverprinted(inks: Inks, cream: Inks, label: string): void {
-  for (const name of ['Cyan', 'Magenta', 'Yellow'] as const) expect(near(inks[name], cream[name], 4), `${label} ${name}: ${JSON.stringify(inks)} over ${JSON.stringify(cream)}`).toBe(true);
+  for (const name of ['Cyan', 'Magenta', 'Yellow'] as const) {
+    expect(near(inks[name], cream[name], 4), `${label} ${name}: ${JSON.stringify(inks)} over ${JSON.stringify(cream)}`).toBe(true);
+  }
 }
 
 function expectKnockedOut(inks: Inks, label: string): void {
-  for (const name of ['Cyan', 'Magenta', 'Yellow'] as const) expect(inks[name], `${label} ${name}: ${JSON.stringify(inks)}`).toBeLessThanOrEqual(2);
+  for (const name of ['Cyan', 'Magenta', 'Yellow'] as const) {
+    expect(inks[name], `${label} ${name}: ${JSON.stringify(inks)}`).toBeLessThanOrEqual(2);
+  }
 }
 
 beforeAll(async () => {
@@ -102,7 +109,11 @@ beforeAll(async () => {
     app,
     owner,
     'reverse-tuck-carton',
-    { material: 'cardboard', background: { kind: 'color', value: CREAM }, artworks: [artwork('art', 'front', `/files/${asset.name}`, { scale: SCALE })] },
+    {
+      material: 'cardboard',
+      background: { kind: 'color', value: CREAM },
+      artworks: [artwork('art', 'front', `/files/${asset.name}`, { scale: SCALE })],
+    },
     CARTON,
   );
 }, 180_000);
@@ -144,20 +155,31 @@ describe('press-safe black', { timeout: 120_000 }, () => {
     for (const inks of greyText) expectKnockedOut(inks, '#808080 text');
     // Nowhere in the artwork does a grey or black build from four colours.
     const all = pixelsIn(plates, [10, 5], [190, 195], 1, 255);
-    expect(all.filter((inks) => inks.Cyan > cream.Cyan + 4 || inks.Magenta > cream.Magenta + 4 || inks.Yellow > cream.Yellow + 4)).toEqual([]);
+    expect(all.filter((inks) => inks.Cyan > cream.Cyan + 4 || inks.Magenta > cream.Magenta + 4 || inks.Yellow > cream.Yellow + 4)).toEqual(
+      [],
+    );
   });
 
   it('cmyk, richBlack=true: the large #000 area is 60/40/40/100; text and thin strokes stay K alone', async () => {
     const plates = await separations(await printOf('colorSpace=cmyk&richBlack=true'), DPI);
     const cream = inksAt(plates, pagePx([100, 210]));
     const rect = inksAt(plates, pagePx([100, 30]));
-    expect(near(rect.Cyan, 0.6 * 255, 3) && near(rect.Magenta, 0.4 * 255, 3) && near(rect.Yellow, 0.4 * 255, 3) && rect.Black >= 253, JSON.stringify(rect)).toBe(true);
+    expect(
+      near(rect.Cyan, 0.6 * 255, 3) && near(rect.Magenta, 0.4 * 255, 3) && near(rect.Yellow, 0.4 * 255, 3) && rect.Black >= 253,
+      JSON.stringify(rect),
+    ).toBe(true);
     expectOverprinted(inksAt(plates, pagePx([100, 70])), cream, '#000 thin stroke');
     for (const inks of pixelsIn(plates, [10, 114], [190, 132], 250, 255)) expectOverprinted(inks, cream, '#000 text');
   });
 
   it('richBlack=true on a #000 background: 60/40/40/100 under the artwork too; false keeps it K only', async () => {
-    const id = await createProject(app, owner, 'reverse-tuck-carton', { material: 'cardboard', background: { kind: 'color', value: '#000' } }, CARTON);
+    const id = await createProject(
+      app,
+      owner,
+      'reverse-tuck-carton',
+      { material: 'cardboard', background: { kind: 'color', value: '#000' } },
+      CARTON,
+    );
     const back = dieline.panels.find((panel) => panel.id === 'back')!.frame.center;
     const k = DPI / 25.4;
     const at = async (query: string) => {
@@ -172,7 +194,10 @@ describe('press-safe black', { timeout: 120_000 }, () => {
   it('rgb: neutral colours are DeviceGray, separating to K alone; thin strokes carry the overprint state', async () => {
     const pdf = await printOf('colorSpace=rgb');
     const read = readPdf(pdf);
-    const content = read.pages.flatMap((page) => page['/Contents'] as string | string[]).map((ref) => streamBytes(pdf, ref).toString('latin1')).join('\n');
+    const content = read.pages
+      .flatMap((page) => page['/Contents'] as string | string[])
+      .map((ref) => streamBytes(pdf, ref).toString('latin1'))
+      .join('\n');
     expect(content).toMatch(/\/DeviceGray cs\s+0 scn/);
     expect(content).toMatch(/\/DeviceGray CS\s+0 SCN/);
     // No neutral colour is left in RGB: the only RGB paint is the cream.
@@ -209,7 +234,10 @@ describe('press-safe black', { timeout: 120_000 }, () => {
       expect(response.statusCode, response.body).toBe(200);
       const pdf = response.rawPayload;
       const read = readPdf(pdf);
-      const content = read.pages.flatMap((page) => page['/Contents'] as string | string[]).map((ref) => streamBytes(pdf, ref).toString('latin1')).join('\n');
+      const content = read.pages
+        .flatMap((page) => page['/Contents'] as string | string[])
+        .map((ref) => streamBytes(pdf, ref).toString('latin1'))
+        .join('\n');
       const eyeMark = /\/OC \/OCEyeMark BDC([\s\S]*?)EMC/.exec(content)?.[1] ?? '';
       expect(eyeMark, colorSpace).toMatch(colorSpace === 'rgb' ? /\/DeviceGray cs\s+0 scn/ : /\/DeviceCMYK cs\s+0 0 0 1 scn/);
     }

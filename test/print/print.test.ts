@@ -189,7 +189,11 @@ describe('print PDF', () => {
     const broken = await createProject(app, owner, 'mailer-box', { artworks: [artwork('art-1', 'tuck-top', imageUrl)] }, MAILER);
     expectApiError(await get(`/projects/${broken}/print`), 409, 'The project has preflight errors; see GET /projects/:id/preflight.');
     const bottle = await createProject(app, owner, 'round-bottle', {});
-    expectApiError(await get(`/projects/${bottle}/print?seamMm=5`), 400, "Option 'seamMm' does not apply to template 'round-bottle' with labelStyle=label.");
+    expectApiError(
+      await get(`/projects/${bottle}/print?seamMm=5`),
+      400,
+      "Option 'seamMm' does not apply to template 'round-bottle' with labelStyle=label.",
+    );
     expectApiError(await get(`/projects/${bottle}/preview?labelStyle=band`), 400);
     const stranger = await registerAccount(app);
     expectApiError(await get(`/projects/${broken}/print`, stranger), 404, 'Project not found.');
@@ -251,7 +255,9 @@ describe('preview PNG', () => {
 describe('concurrency', () => {
   it("one account's burst of 12 previews queues behind its own running one and every preview completes", async () => {
     const sharp = (await import('sharp')).default;
-    const noisy = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } } })
+    const noisy = await sharp({
+      create: { width: 2400, height: 1600, channels: 3, background: '#888', noise: { type: 'gaussian', mean: 128, sigma: 60 } },
+    })
       .jpeg({ quality: 95 })
       .toBuffer();
     const url = await uploadJpeg(app, owner, noisy);

@@ -42,13 +42,23 @@ describe('slug and names', { timeout: 120_000 }, () => {
       method: 'POST',
       url: '/projects',
       headers: owner.auth,
-      payload: { name: 'Oats draft', templateId: 'reverse-tuck-carton', artworkJson: { material: 'cardboard', background: { kind: 'color', value: '#d04020' } }, ...CARTON },
+      payload: {
+        name: 'Oats draft',
+        templateId: 'reverse-tuck-carton',
+        artworkJson: { material: 'cardboard', background: { kind: 'color', value: '#d04020' } },
+        ...CARTON,
+      },
     });
     expect(created.statusCode, created.body).toBe(201);
     const id = created.json<{ project: { id: string } }>().project.id;
     const first = await app.inject({ method: 'GET', url: `/projects/${id}/print?colorSpace=cmyk`, headers: owner.auth });
     expect(first.statusCode, first.body).toBe(200);
-    const changed = await app.inject({ method: 'PUT', url: `/projects/${id}`, headers: owner.auth, payload: { name: 'Organic Oats Café' } });
+    const changed = await app.inject({
+      method: 'PUT',
+      url: `/projects/${id}`,
+      headers: owner.auth,
+      payload: { name: 'Organic Oats Café' },
+    });
     expect(changed.statusCode, changed.body).toBe(200);
     const project = changed.json<{ project: { updatedAt: string } }>().project;
     // The project's version travels as its ETag.

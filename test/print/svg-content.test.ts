@@ -97,7 +97,8 @@ async function mismatch(print: { width: number; height: number; mask: Uint8Array
   return differ / print.mask.length;
 }
 
-const dejavuFile = (file: string) => path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf', file);
+const dejavuFile = (file: string) =>
+  path.join(path.dirname(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/package.json')), 'ttf', file);
 
 async function printedText(account: TestAccount, id: string) {
   const response = await get(account, `/projects/${id}/print?marks=false&dieline=false`);
@@ -115,7 +116,12 @@ describe('text in SVG artwork', { timeout: 180_000 }, () => {
     expect(ready).toBe(true);
     const font = findings.filter((f) => f.code.startsWith('FONT_'));
     expect(font).toEqual([
-      expect.objectContaining({ severity: 'warning', code: 'FONT_SUBSTITUTED', artworkId: 'words', message: expect.stringMatching(/'Times New Roman'.*'DejaVu Serif'/) }),
+      expect.objectContaining({
+        severity: 'warning',
+        code: 'FONT_SUBSTITUTED',
+        artworkId: 'words',
+        message: expect.stringMatching(/'Times New Roman'.*'DejaVu Serif'/),
+      }),
     ]);
     const printed = await printedText(owner, id);
     const serif = await mismatch(printed, await renderedWith(svg, dejavuFile('DejaVuSerif.ttf'), 'DejaVu Serif'));
@@ -124,14 +130,17 @@ describe('text in SVG artwork', { timeout: 180_000 }, () => {
     expect(sans).toBeGreaterThan(serif * 2);
   });
 
-  it("an uploaded family prints with the account's font; the preview shows the same outlines; once the font is deleted: FONT_MISSING and print 409", async () => {
+  it("an uploaded family prints with the account's font; the preview shows the same outlines; " +
+    "once the font is deleted: FONT_MISSING and print 409", async () => {
     const owner = await registerAccount(app);
     const svg = textSvg('Nimbus Sans');
     const id = await createProject(app, owner, 'mailer-box', design(await svgArtwork(owner, svg)), MAILER);
     // Installed on this machine (fontconfig knows it), but neither uploaded nor bundled.
     let checked = await preflight(owner, id);
     expect(checked.ready).toBe(false);
-    expect(checked.findings.filter((f) => f.code === 'FONT_MISSING')).toEqual([expect.objectContaining({ severity: 'error', artworkId: 'words', message: expect.stringContaining("'Nimbus Sans'") })]);
+    expect(checked.findings.filter((f) => f.code === 'FONT_MISSING')).toEqual([
+      expect.objectContaining({ severity: 'error', artworkId: 'words', message: expect.stringContaining("'Nimbus Sans'") }),
+    ]);
     expectApiError(await get(owner, `/projects/${id}/print`), 409);
 
     const before = (await get(owner, `/projects/${id}/print`)).headers.etag;
@@ -151,10 +160,18 @@ describe('text in SVG artwork', { timeout: 180_000 }, () => {
     const { data, info } = await sharp(preview.rawPayload).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     // Only the back panel's area: the dieline lines are drawn over the rest of the preview.
     const scale = info.width / 638.5;
-    const box = { x: Math.round((BACK.center[0] - 80) * scale), y: Math.round((BACK.center[1] - 20) * scale), w: Math.round(160 * scale), h: Math.round(40 * scale) };
+    const box = {
+      x: Math.round((BACK.center[0] - 80) * scale),
+      y: Math.round((BACK.center[1] - 20) * scale),
+      w: Math.round(160 * scale),
+      h: Math.round(40 * scale),
+    };
     const region = await sharp(data, { raw: info }).extract({ left: box.x, top: box.y, width: box.w, height: box.h }).raw().toBuffer();
     const previewText = inkCrop({ width: box.w, height: box.h, scale: 1, data: region, channels: info.channels });
-    const nimbusPreview = await mismatch(previewText, await renderedWith(svg, path.join(URW_DIRECTORY, 'NimbusSans-Regular.otf'), 'Nimbus Sans'));
+    const nimbusPreview = await mismatch(
+      previewText,
+      await renderedWith(svg, path.join(URW_DIRECTORY, 'NimbusSans-Regular.otf'), 'Nimbus Sans'),
+    );
     expect(nimbusPreview).toBeLessThan(0.12);
 
     expect((await app.inject({ method: 'DELETE', url: `/fonts/${font.id}`, headers: owner.auth })).statusCode).toBe(204);
@@ -188,11 +205,14 @@ describe('images inside SVG artwork', { timeout: 120_000 }, () => {
     const svg =
       `<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="400" height="100" viewBox="0 0 400 100">` +
       `<rect x="0" y="0" width="400" height="100" fill="#0000ff"/>` +
-      `<image x="200" y="0" width="200" height="100" preserveAspectRatio="none" xlink:href="data:image/png;base64,${png.toString('base64')}"/></svg>`;
+      `<image x="200" y="0" width="200" height="100" preserveAspectRatio="none" ` +
+      `xlink:href="data:image/png;base64,${png.toString('base64')}"/></svg>`;
     const id = await createProject(app, owner, 'mailer-box', design(await svgArtwork(owner, svg)), MAILER);
     const { findings } = await preflight(owner, id);
     // 40 px over half of a 152.75 mm wide artwork: about 13 ppi.
-    expect(findings.filter((f) => f.code === 'LOW_RESOLUTION')).toEqual([expect.objectContaining({ severity: 'error', artworkId: 'words' })]);
+    expect(findings.filter((f) => f.code === 'LOW_RESOLUTION')).toEqual([
+      expect.objectContaining({ severity: 'error', artworkId: 'words' }),
+    ]);
     expect(findings.map((f) => f.code)).not.toContain('SVG_IMAGE_DROPPED');
 
     expectApiError(await get(owner, `/projects/${id}/print`), 409);
@@ -220,8 +240,10 @@ describe('images inside SVG artwork', { timeout: 120_000 }, () => {
     const owner = await registerAccount(app);
     const png = await sharp({ create: { width: 600, height: 600, channels: 3, background: '#ff0000' } }).png().toBuffer();
     const svg =
-      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100"><defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse">` +
-      `<image width="20" height="20" href="data:image/png;base64,${png.toString('base64')}"/></pattern></defs><rect width="100" height="100" fill="url(#p)"/></svg>`;
+      `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">` +
+      `<defs><pattern id="p" width="20" height="20" patternUnits="userSpaceOnUse">` +
+      `<image width="20" height="20" href="data:image/png;base64,${png.toString('base64')}"/>` +
+      `</pattern></defs><rect width="100" height="100" fill="url(#p)"/></svg>`;
     const id = await createProject(app, owner, 'mailer-box', design(await svgArtwork(owner, svg), 0.2), MAILER);
     for (const colorSpace of ['rgb', 'cmyk']) {
       const response = await get(owner, `/projects/${id}/print?colorSpace=${colorSpace}`);
@@ -229,12 +251,14 @@ describe('images inside SVG artwork', { timeout: 120_000 }, () => {
     }
   });
 
-  it('an image at a file path, /dev/zero, http or another SVG draws nothing and gives SVG_IMAGE_DROPPED; print 409, preview 200', async () => {
+  it('an image at a file path, /dev/zero, http or another SVG draws nothing ' +
+    'and gives SVG_IMAGE_DROPPED; print 409, preview 200', async () => {
     const owner = await registerAccount(app);
     const inner = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" width="4" height="4"/>').toString('base64');
     const hrefs = ['/etc/hostname', 'file:///dev/zero', '/dev/zero', 'http://127.0.0.1:9/x.png', `data:image/svg+xml;base64,${inner}`];
     const svg =
-      `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100" viewBox="0 0 400 100"><rect width="400" height="100" fill="#00ff00"/>` +
+      `<svg xmlns="http://www.w3.org/2000/svg" width="400" height="100" ` +
+      `viewBox="0 0 400 100"><rect width="400" height="100" fill="#00ff00"/>` +
       hrefs.map((href, i) => `<image x="${i * 80}" y="0" width="80" height="100" href="${href}"/>`).join('') +
       `</svg>`;
     const id = await createProject(app, owner, 'mailer-box', design(await svgArtwork(owner, svg)), MAILER);
@@ -242,7 +266,9 @@ describe('images inside SVG artwork', { timeout: 120_000 }, () => {
     expect(ready).toBe(false);
     const dropped = findings.filter((f) => f.code === 'SVG_IMAGE_DROPPED');
     // Once per artwork and code, naming every image left out.
-    expect(dropped).toEqual([expect.objectContaining({ severity: 'error', artworkId: 'words', message: expect.stringContaining('5 images') })]);
+    expect(dropped).toEqual([
+      expect.objectContaining({ severity: 'error', artworkId: 'words', message: expect.stringContaining('5 images') }),
+    ]);
     expect(dropped[0]!.message).toContain('/dev/zero');
     expectApiError(await get(owner, `/projects/${id}/print`), 409);
     expect((await get(owner, `/projects/${id}/preview?width=256`)).statusCode).toBe(200);
@@ -255,13 +281,22 @@ describe('line and text minimums at placed size', { timeout: 120_000 }, () => {
   const svgOf = (body: string) => `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" viewBox="0 0 100 100">${body}</svg>`;
   const line = (width: number, colour = '#000000', transform = '') =>
     svgOf(`<g transform="${transform}"><path d="M10 50 L90 50" stroke="${colour}" stroke-width="${width}" fill="none"/></g>`);
-  const text = (size: number, colour = '#000000', transform = '') => svgOf(`<g transform="${transform}"><text x="10" y="50" font-size="${size}" fill="${colour}">Oats</text></g>`);
+  const text = (size: number, colour = '#000000', transform = '') =>
+    svgOf(`<g transform="${transform}"><text x="10" y="50" font-size="${size}" fill="${colour}">Oats</text></g>`);
 
   async function findingsOf(cases: Record<string, string>, background?: string) {
     const owner = await registerAccount(app);
     const artworks = [];
-    for (const [id, svg] of Object.entries(cases)) artworks.push(artwork(id, 'back', await svgArtwork(owner, svg), { scale: ONE_MM_SCALE }));
-    const id = await createProject(app, owner, 'mailer-box', { artworks, ...(background ? { background: { kind: 'color', value: background } } : {}) }, MAILER);
+    for (const [id, svg] of Object.entries(cases)) {
+      artworks.push(artwork(id, 'back', await svgArtwork(owner, svg), { scale: ONE_MM_SCALE }));
+    }
+    const id = await createProject(
+      app,
+      owner,
+      'mailer-box',
+      { artworks, ...(background ? { background: { kind: 'color', value: background } } : {}) },
+      MAILER,
+    );
     return (await preflight(owner, id)).findings;
   }
   const flagged = (findings: PreflightFinding[], code: string) => findings.filter((f) => f.code === code).map((f) => f.artworkId).sort();
@@ -279,7 +314,9 @@ describe('line and text minimums at placed size', { timeout: 120_000 }, () => {
     expect(flagged(findings, 'THIN_LINE')).toEqual(['black-under', 'red-under', 'scaled-under']);
     const message = findings.find((f) => f.code === 'THIN_LINE' && f.artworkId === 'black-under')!;
     expect(message).toMatchObject({ severity: 'warning', message: expect.stringMatching(/'black-under'.*0\.099 mm.*0\.1 mm/) });
-    expect(findings.find((f) => f.artworkId === 'red-under' && f.code === 'THIN_LINE')!.message).toMatch(/0\.199 mm wide in 2 inks.*0\.2 mm/);
+    expect(findings.find((f) => f.artworkId === 'red-under' && f.code === 'THIN_LINE')!.message).toMatch(
+      /0\.199 mm wide in 2 inks.*0\.2 mm/,
+    );
 
     const reversed = await findingsOf({ 'white-under': line(0.199, '#ffffff'), 'white-over': line(0.201, '#ffffff') }, '#000000');
     expect(flagged(reversed, 'THIN_LINE')).toEqual(['white-under']);

@@ -82,7 +82,13 @@ describe(`rigid-lid-box parts over HTTP (${engineName()})`, () => {
   });
 
   it('print, preview and preflight use the wraps by default; part=board gives the trays', async () => {
-    const id = await createProject(app, owner, 'rigid-lid-box', { background: { kind: 'color', value: '#3366cc' }, artworks: [artwork('art-1', 'base-back-turn-in', green, { scale: 0.3 })] }, DIMS);
+    const id = await createProject(
+      app,
+      owner,
+      'rigid-lid-box',
+      { background: { kind: 'color', value: '#3366cc' }, artworks: [artwork('art-1', 'base-back-turn-in', green, { scale: 0.3 })] },
+      DIMS,
+    );
     const board = generateDieline('rigid-lid-box', DIMS);
     const wrap = generateWrap('rigid-lid-box', DIMS);
 
@@ -96,9 +102,13 @@ describe(`rigid-lid-box parts over HTTP (${engineName()})`, () => {
     // On the trays the turn-in does not exist: the design's artwork has no panel there.
     const onBoard = await get(`/projects/${id}/print?part=board`);
     expect(onBoard.statusCode).toBe(409);
-    const preflightBoard = (await get(`/projects/${id}/preflight?part=board`)).json<{ preflight: { findings: Array<{ code: string }> } }>().preflight;
+    const preflightBoard = (await get(`/projects/${id}/preflight?part=board`)).json<{
+      preflight: { findings: Array<{ code: string }> };
+    }>().preflight;
     expect(preflightBoard.findings.map((f) => f.code)).toContain('PANEL_NOT_FOUND');
-    const preflightWrap = (await get(`/projects/${id}/preflight`)).json<{ preflight: { ready: boolean; findings: Array<{ code: string }> } }>().preflight;
+    const preflightWrap = (await get(`/projects/${id}/preflight`)).json<{
+      preflight: { ready: boolean; findings: Array<{ code: string }> };
+    }>().preflight;
     expect(preflightWrap.ready).toBe(true);
     expect(preflightWrap.findings.map((f) => f.code)).not.toContain('PANEL_NOT_FOUND');
 
@@ -142,7 +152,13 @@ describe(`rigid-lid-box parts over HTTP (${engineName()})`, () => {
   });
 
   it('the 3D model wears the wrap print: a tray panel samples its wrap panel in the texture', async () => {
-    const id = await createProject(app, owner, 'rigid-lid-box', { artworks: [artwork('art-1', 'base-front', green, { scale: 0.8 })] }, DIMS);
+    const id = await createProject(
+      app,
+      owner,
+      'rigid-lid-box',
+      { artworks: [artwork('art-1', 'base-front', green, { scale: 0.8 })] },
+      DIMS,
+    );
     const response = await get(`/projects/${id}/model?textureSize=1024`);
     expect(response.statusCode).toBe(200);
     const doc = await readGlb(response.rawPayload);

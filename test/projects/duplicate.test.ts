@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { engineName } from '../helpers/app.js';
-import { expectApiError, fullEditorState, NOT_FOUND, PROJECT_CAP_MESSAGE, projectsApi, startProjectsSuite, type ProjectBody } from './fixtures.js';
+import {
+  expectApiError,
+  fullEditorState,
+  NOT_FOUND,
+  PROJECT_CAP_MESSAGE,
+  projectsApi,
+  startProjectsSuite,
+  type ProjectBody,
+} from './fixtures.js';
 
 describe(`duplicating a project (${engineName()})`, () => {
   let app: App;
@@ -16,7 +24,12 @@ describe(`duplicating a project (${engineName()})`, () => {
   afterAll(() => app?.close());
 
   const duplicate = (id: string, payload?: unknown, who: TestAccount = account) =>
-    app.inject({ method: 'POST', url: `/projects/${id}/duplicate`, headers: who.auth, ...(payload === undefined ? {} : { payload: payload as object }) });
+    app.inject({
+      method: 'POST',
+      url: `/projects/${id}/duplicate`,
+      headers: who.auth,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
   const total = async (who: TestAccount) => (await api.list(who)).json<{ total: number }>().total;
 
   it('copies the current state under a new id, named "<name> (copy)", with ETag "1" and no history', async () => {
@@ -29,7 +42,13 @@ describe(`duplicating a project (${engineName()})`, () => {
     expect(response.headers.etag).toBe('"1"');
     const copy = response.json<{ project: ProjectBody }>().project;
     expect(copy.id).not.toBe(source.id);
-    expect(copy).toMatchObject({ name: 'Spring mailer (copy)', templateId: 'mailer-box', widthMm: 310, heightMm: 44, depthMm: source.depthMm });
+    expect(copy).toMatchObject({
+      name: 'Spring mailer (copy)',
+      templateId: 'mailer-box',
+      widthMm: 310,
+      heightMm: 44,
+      depthMm: source.depthMm,
+    });
     expect(response.body).toContain(`"artworkJson":${JSON.stringify(sent)}`);
     expect(copy.createdAt).toBe(copy.updatedAt);
 

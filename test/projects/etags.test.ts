@@ -95,7 +95,11 @@ describe(`project ETags and preconditions (${engineName()})`, () => {
     it("is 404 for another account's project whatever the header", async () => {
       const { project } = await fresh();
       const other = await registerAccount(app);
-      const response = await app.inject({ method: 'GET', url: `/projects/${project.id}`, headers: { ...other.auth, 'if-none-match': '*' } });
+      const response = await app.inject({
+        method: 'GET',
+        url: `/projects/${project.id}`,
+        headers: { ...other.auth, 'if-none-match': '*' },
+      });
       expect(response.json()).toEqual(NOT_FOUND);
     });
   });

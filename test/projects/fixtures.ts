@@ -28,7 +28,15 @@ export function fullEditorState() {
   return {
     lighting: 'dramatic',
     artworks: [
-      { scale: 1.25, rotationDeg: -12.5, imageUrl: 'https://cdn.example.com/a.png', panelId: 'front', id: 'art-1', offsetY: 4, offsetX: -3.5 },
+      {
+        scale: 1.25,
+        rotationDeg: -12.5,
+        imageUrl: 'https://cdn.example.com/a.png',
+        panelId: 'front',
+        id: 'art-1',
+        offsetY: 4,
+        offsetX: -3.5,
+      },
       { id: 'art-2', panelId: 'lid', imageUrl: '/files/abc.png', offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 90 },
     ],
     background: { value: 'linear-gradient(#fff, #000)', kind: 'gradient' },

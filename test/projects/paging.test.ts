@@ -95,7 +95,11 @@ describe(`paging the account lists (${engineName()})`, () => {
     }
     for (const limit of ['0', '101']) {
       for (const url of ['/v1/projects', '/v1/assets', '/v1/exports', '/v1/webhooks', '/projects', '/api-keys']) {
-        const response = await app.inject({ method: 'GET', url: `${url}?limit=${limit}`, headers: url.startsWith('/v1') ? headers : owner.auth });
+        const response = await app.inject({
+          method: 'GET',
+          url: `${url}?limit=${limit}`,
+          headers: url.startsWith('/v1') ? headers : owner.auth,
+        });
         expect(response.statusCode, `${url}?limit=${limit}`).toBe(400);
       }
     }

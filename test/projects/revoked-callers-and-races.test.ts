@@ -32,7 +32,12 @@ describe(`project routes for revoked callers and racing writes (${engineName()})
       'PUT /projects/:id': { method: 'PUT' as const, url: `/projects/${projectId}`, headers, payload: { name: 'Renamed' } },
       'DELETE /projects/:id': { method: 'DELETE' as const, url: `/projects/${projectId}`, headers },
       'POST /projects (bad body)': { method: 'POST' as const, url: '/projects', headers, payload: { name: '', templateId: 'no-such' } },
-      'POST /projects (unknown template)': { method: 'POST' as const, url: '/projects', headers, payload: { name: 'X', templateId: 'no-such' } },
+      'POST /projects (unknown template)': {
+        method: 'POST' as const,
+        url: '/projects',
+        headers,
+        payload: { name: 'X', templateId: 'no-such' },
+      },
       'PUT /projects/:id (bad body)': { method: 'PUT' as const, url: `/projects/${projectId}`, headers, payload: { widthMm: 'wide' } },
       'GET /projects/:id (impossible id)': { method: 'GET' as const, url: '/projects/NOT-AN-ID', headers },
       'GET /projects/:id (unknown id)': { method: 'GET' as const, url: '/projects/zzzzzzzzzzzzzzzzzzzzzzzz', headers },
@@ -68,7 +73,9 @@ describe(`project routes for revoked callers and racing writes (${engineName()})
   it('answers 401 on every route once the account is deleted', async () => {
     const account = await registerAccount(app);
     const project = await api.created(account, { name: 'Gone', templateId: 'mailer-box' });
-    expect((await app.inject({ method: 'DELETE', url: '/auth/me', headers: account.auth, payload: { password: account.password } })).statusCode).toBe(204);
+    expect(
+      (await app.inject({ method: 'DELETE', url: '/auth/me', headers: account.auth, payload: { password: account.password } })).statusCode,
+    ).toBe(204);
     await expectEveryRouteRefuses(account, project.id);
   });
 
@@ -76,7 +83,9 @@ describe(`project routes for revoked callers and racing writes (${engineName()})
     const account = await registerAccount(app);
     const project = await api.created(account, { name: 'Mine', templateId: 'mailer-box' });
     const answers = Object.fromEntries(
-      await Promise.all(Object.entries(requests(account, project.id)).map(async ([label, request]) => [label, (await app.inject(request)).statusCode])),
+      await Promise.all(
+        Object.entries(requests(account, project.id)).map(async ([label, request]) => [label, (await app.inject(request)).statusCode]),
+      ),
     );
     expect(answers['POST /projects (bad body)']).toBe(400);
     expect(answers['POST /projects (unknown template)']).toBe(400);
@@ -124,7 +133,12 @@ describe(`project routes for revoked callers and racing writes (${engineName()})
     const project = await api.created(account, { name: 'Guarded', templateId: 'mailer-box' });
     const answers = await Promise.all(
       Array.from({ length: 8 }, (_, index) =>
-        app.inject({ method: 'PUT', url: `/projects/${project.id}`, headers: { ...account.auth, 'if-match': '"1"' }, payload: { name: `Try ${index}` } }),
+        app.inject({
+          method: 'PUT',
+          url: `/projects/${project.id}`,
+          headers: { ...account.auth, 'if-match': '"1"' },
+          payload: { name: `Try ${index}` },
+        }),
       ),
     );
     expect(answers.map((answer) => answer.statusCode).sort()).toEqual([200, 412, 412, 412, 412, 412, 412, 412]);

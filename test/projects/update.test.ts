@@ -86,7 +86,14 @@ describe(`PUT /projects/:id and ordering (${engineName()})`, () => {
 
     it('sets several fields at once', async () => {
       const project = await fresh();
-      const updated = await update(project, { name: 'All', templateId: 'rsc-box', widthMm: 1, heightMm: 2, depthMm: 3000, artworkJson: {} });
+      const updated = await update(project, {
+        name: 'All',
+        templateId: 'rsc-box',
+        widthMm: 1,
+        heightMm: 2,
+        depthMm: 3000,
+        artworkJson: {},
+      });
       expect(updated).toEqual({
         ...project,
         name: 'All',

@@ -90,7 +90,11 @@ describe(`/projects validation (${engineName()})`, () => {
     it('is required on create and must be a string of at most 100 characters', async () => {
       expectApiError(await api.create(account, { name: 'x' }), 400, "body must have required property 'templateId'.");
       expectApiError(await api.create(account, { ...base, templateId: 7 }), 400, 'body/templateId must be string.');
-      expectApiError(await api.create(account, { ...base, templateId: 't'.repeat(101) }), 400, 'body/templateId must NOT have more than 100 characters.');
+      expectApiError(
+        await api.create(account, { ...base, templateId: 't'.repeat(101) }),
+        400,
+        'body/templateId must NOT have more than 100 characters.',
+      );
     });
   });
 
@@ -184,7 +188,11 @@ describe(`/projects validation (${engineName()})`, () => {
     it.each([
       ['the root', { shadow: true }, "body/artworkJson has an unknown field 'shadow'."],
       ['dimensions', { dimensions: { widthMm: 10, lengthMm: 5 } }, "body/artworkJson/dimensions has an unknown field 'lengthMm'."],
-      ['background', { background: { kind: 'color', value: '#000', opacity: 1 } }, "body/artworkJson/background has an unknown field 'opacity'."],
+      [
+        'background',
+        { background: { kind: 'color', value: '#000', opacity: 1 } },
+        "body/artworkJson/background has an unknown field 'opacity'.",
+      ],
       [
         'an artworks item',
         { artworks: [{ ...fullEditorState().artworks[0], opacity: 0.5 }] },
@@ -200,7 +208,11 @@ describe(`/projects validation (${engineName()})`, () => {
       ['finish', { finish: 'shiny' }, 'body/artworkJson/finish must be one of: matte, gloss, soft-touch, foil.'],
       ['finish (case)', { finish: 'Matte' }, 'body/artworkJson/finish must be one of: matte, gloss, soft-touch, foil.'],
       ['lighting', { lighting: 'neon' }, 'body/artworkJson/lighting must be one of: studio, softbox, dramatic, outdoor.'],
-      ['background.kind', { background: { kind: 'pattern', value: 'x' } }, 'body/artworkJson/background/kind must be one of: color, gradient, image.'],
+      [
+        'background.kind',
+        { background: { kind: 'pattern', value: 'x' } },
+        'body/artworkJson/background/kind must be one of: color, gradient, image.',
+      ],
     ])('rejects a value outside the enumeration of %s', async (_label, artworkJson, message) => {
       expectApiError(await api.create(account, { ...base, artworkJson }), 400, message);
     });
@@ -230,7 +242,9 @@ describe(`/projects validation (${engineName()})`, () => {
     it('rejects an unknown material on update and keeps the stored document', async () => {
       const project = await api.created(account, { ...base, artworkJson: { material: 'kraft' } });
       expectApiError(await api.update(account, project.id, { artworkJson: { material: 'unobtanium' } }), 400);
-      expect((await api.get(account, project.id)).json<{ project: { artworkJson: unknown } }>().project.artworkJson).toEqual({ material: 'kraft' });
+      expect((await api.get(account, project.id)).json<{ project: { artworkJson: unknown } }>().project.artworkJson).toEqual({
+        material: 'kraft',
+      });
     });
 
     it.each(['color', 'gradient', 'image'])('accepts background kind %s', async (kind) => {
@@ -249,7 +263,11 @@ describe(`/projects validation (${engineName()})`, () => {
       ['finish as null', { finish: null }, 'body/artworkJson/finish must be string.'],
       ['background as a string', { background: '#fff' }, 'body/artworkJson/background must be object.'],
       ['background without value', { background: { kind: 'color' } }, "body/artworkJson/background must have required property 'value'."],
-      ['background.value as a number', { background: { kind: 'color', value: 0xffffff } }, 'body/artworkJson/background/value must be string.'],
+      [
+        'background.value as a number',
+        { background: { kind: 'color', value: 0xffffff } },
+        'body/artworkJson/background/value must be string.',
+      ],
       ['artworks as an object', { artworks: { 0: placement } }, 'body/artworkJson/artworks must be array.'],
       ['an artworks item as a string', { artworks: ['art-1'] }, 'body/artworkJson/artworks/0 must be object.'],
       ['offsetX as a string', { artworks: [{ ...placement, offsetX: '1' }] }, 'body/artworkJson/artworks/0/offsetX must be number.'],

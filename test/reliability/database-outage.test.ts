@@ -196,7 +196,7 @@ if (url) {
         await direct.query(`UPDATE "users" SET "plan" = 'pro' WHERE "id" = $1`, [writer.id]);
 
         const writers = startWriters(app, writer, tag, 3);
-        let cutAt = 0;
+        let cutAt: number;
         let restored = false;
         try {
           await acknowledged(writers.results, 0);
@@ -246,7 +246,7 @@ if (!url) {
       const [writer, reader] = [await registerAccount(app), await registerAccount(app)];
       await database.prisma.user.update({ where: { id: writer.id }, data: { plan: 'pro' } });
       const writers = startWriters(app, writer, 'embedded', 3);
-      let cutAt = 0;
+      let cutAt: number;
       try {
         await acknowledged(writers.results, 0);
         await database.close();

@@ -36,7 +36,16 @@ interface HeldRequest {
   answer: Promise<Answer>;
 }
 
-function holdRequest(port: number, label: string, method: string, url: string, headers: Record<string, string>, body: Buffer, firstBytes: number, agent: Agent | false = false): HeldRequest {
+function holdRequest(
+  port: number,
+  label: string,
+  method: string,
+  url: string,
+  headers: Record<string, string>,
+  body: Buffer,
+  firstBytes: number,
+  agent: Agent | false = false,
+): HeldRequest {
   const req = httpRequest({
     host: '127.0.0.1',
     port,
@@ -49,7 +58,13 @@ function holdRequest(port: number, label: string, method: string, url: string, h
     req.on('response', (response: IncomingMessage) => {
       const chunks: Buffer[] = [];
       response.on('data', (chunk: Buffer) => chunks.push(chunk));
-      response.on('end', () => resolve({ status: response.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8'), connection: response.headers.connection }));
+      response.on('end', () =>
+        resolve({
+          status: response.statusCode ?? 0,
+          body: Buffer.concat(chunks).toString('utf8'),
+          connection: response.headers.connection,
+        }),
+      );
       response.on('error', reject);
     });
     req.on('error', reject);
@@ -101,7 +116,8 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
     await keepAliveServer?.cleanup();
   });
 
-  it('finishes all 50 in-flight requests, refuses new connections, exits 0 within 10 s, leaves no temp file', { timeout: 90_000 }, async () => {
+  it('finishes all 50 in-flight requests, refuses new connections, ' +
+    'exits 0 within 10 s, leaves no temp file', { timeout: 90_000 }, async () => {
     // bcrypt at cost 10 makes logins and registrations slow enough to still be running at exit.
     // The grace period is the default one (the test helper's is shorter): renders in flight get
     // half of it, and the 15 uploads' analyses share the niced render children with 20 bcrypt
@@ -142,7 +158,17 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
     const held: HeldRequest[] = [];
     for (let i = 0; i < 15; i++) {
       const upload = multipartBody([filePart(image, { filename: `slow-${i}.png` })]);
-      held.push(holdRequest(port, `upload ${i}`, 'POST', '/assets', { 'content-type': upload.contentType, authorization: `Bearer ${uploader.token}` }, upload.body, 32 * 1024));
+      held.push(
+        holdRequest(
+          port,
+          `upload ${i}`,
+          'POST',
+          '/assets',
+          { 'content-type': upload.contentType, authorization: `Bearer ${uploader.token}` },
+          upload.body,
+          32 * 1024,
+        ),
+      );
     }
     for (let i = 0; i < 15; i++) {
       const body = json({ email: loginUser.email, password: 'correct horse battery' });
@@ -165,7 +191,15 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
     // Two more uploads whose clients vanish mid-body during shutdown: their bytes must not stay.
     const abandoned = [0, 1].map((i) => {
       const upload = multipartBody([filePart(image, { filename: `abandoned-${i}.png` })]);
-      return holdRequest(port, `abandoned ${i}`, 'POST', '/assets', { 'content-type': upload.contentType, authorization: `Bearer ${uploader.token}` }, upload.body, 64 * 1024);
+      return holdRequest(
+        port,
+        `abandoned ${i}`,
+        'POST',
+        '/assets',
+        { 'content-type': upload.contentType, authorization: `Bearer ${uploader.token}` },
+        upload.body,
+        64 * 1024,
+      );
     });
     await Promise.all([...held, ...abandoned].map((request) => request.started));
 
@@ -199,12 +233,16 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
 
     const entries = await readdir(server.uploadDir);
     expect(entries.filter((entry) => entry.startsWith('.')), 'temporary or probe files left').toEqual([]);
-    const storedNames = [warmUpName, ...answers.filter((a) => a.label.startsWith('upload')).map((a) => JSON.parse(a.body).asset.name as string)];
+    const storedNames = [
+      warmUpName,
+      ...answers.filter((a) => a.label.startsWith('upload')).map((a) => JSON.parse(a.body).asset.name as string),
+    ];
     expect(entries.sort()).toEqual([...storedNames, ...storedNames.map(thumbnailNameOf)].sort());
     expect((await readFile(path.join(server.uploadDir, storedNames[1]!))).equals(image)).toBe(true);
   });
 
-  it('keep-alive clients: an idle connection is ended, one whose request runs is answered then ended, and the process exits 0 long before the grace period', { timeout: 90_000 }, async () => {
+  it('keep-alive clients: an idle connection is ended, one whose request runs is answered then ended, ' +
+    'and the process exits 0 long before the grace period', { timeout: 90_000 }, async () => {
     const GRACE_MS = 30_000;
     keepAliveServer = await spawnServer({ SHUTDOWN_GRACE_MS: String(GRACE_MS) });
     await keepAliveServer.waitUntilHealthy();
@@ -213,7 +251,16 @@ describe('graceful shutdown (real process, SIGTERM)', () => {
     try {
       // Two connections kept alive: one is idle at the signal, the other carries a login whose
       // body is held until after it.
-      const held = holdRequest(port, 'held', 'POST', '/auth/login', jsonHeaders(), json({ email: uniqueEmail('keep-alive'), password: 'correct horse battery' }), 10, agent);
+      const held = holdRequest(
+        port,
+        'held',
+        'POST',
+        '/auth/login',
+        jsonHeaders(),
+        json({ email: uniqueEmail('keep-alive'), password: 'correct horse battery' }),
+        10,
+        agent,
+      );
       await held.started;
       const idle = await new Promise<IncomingMessage>((resolve, reject) => {
         httpRequest({ host: '127.0.0.1', port, path: '/templates', agent }, resolve).on('error', reject).end();

@@ -56,13 +56,19 @@ function jwt(header: object, payload: unknown, secret: string | null = TEST_JWT_
 }
 
 const PROTO_KEYS = ['__proto__', 'constructor', 'prototype'];
-const FIELD_KEYS = ['name', 'templateId', 'widthMm', 'heightMm', 'depthMm', 'artworkJson', 'email', 'password', 'dimensions', 'material', 'thicknessMm', 'finish', 'background', 'kind', 'value', 'lighting', 'artworks', 'id', 'userId', 'plan', 'q', 'category', 'toString', 'hasOwnProperty', ''];
+const FIELD_KEYS = [
+  'name', 'templateId', 'widthMm', 'heightMm', 'depthMm', 'artworkJson', 'email', 'password', 'dimensions', 'material', 'thicknessMm',
+  'finish', 'background', 'kind', 'value', 'lighting', 'artworks', 'id', 'userId', 'plan', 'q', 'category', 'toString', 'hasOwnProperty',
+  '',
+];
 
 const hostileKey = fc.oneof(fc.constantFrom(...PROTO_KEYS, ...FIELD_KEYS), fc.string({ maxLength: 12 }));
 
 /** JSON number literals, including ones JavaScript cannot hold and ones JSON forbids. */
 const numberText = fc.oneof(
-  fc.constantFrom('1e309', '-1e309', '-0', '0', '1e-400', '123456789012345678901234567890', '3000', '3000.0000001', '0.9999999', '1', '2.5'),
+  fc.constantFrom(
+    '1e309', '-1e309', '-0', '0', '1e-400', '123456789012345678901234567890', '3000', '3000.0000001', '0.9999999', '1', '2.5',
+  ),
   fc.constantFrom('NaN', 'Infinity', '-Infinity', '0x10', '1_000', '01', '.5', '+1', '1e', '--1'),
   fc.double().map((value) => (Number.isFinite(value) ? JSON.stringify(value) : String(value))),
   fc.integer().map(String),
@@ -71,7 +77,10 @@ const numberText = fc.oneof(
 const hostileString = fc.oneof(
   fc.string({ maxLength: 40 }),
   fc.string({ unit: 'binary', maxLength: 40 }),
-  fc.constantFrom('', ' ', '\u0000', 'a\u0000b', 'mailer-box', 'rsc-box', '<script>alert(1)</script>', "' OR 1=1 --", '../../etc/passwd', '..%2f..%2f', '%00', 'é'.repeat(40), '😀'.repeat(60), '\u202e', '\t\n\r'),
+  fc.constantFrom(
+    '', ' ', '\u0000', 'a\u0000b', 'mailer-box', 'rsc-box', '<script>alert(1)</script>', "' OR 1=1 --", '../../etc/passwd', '..%2f..%2f',
+    '%00', 'é'.repeat(40), '😀'.repeat(60), '\u202e', '\t\n\r',
+  ),
   fc.integer({ min: 200, max: 1_200_000 }).map((length) => 'x'.repeat(length)),
 );
 
@@ -94,7 +103,10 @@ const { jsonText } = fc.letrec<{ jsonText: string; arrayText: string; objectText
 const deepText = fc.oneof(
   fc.integer({ min: 50, max: 20_000 }).map((depth) => `${'['.repeat(depth)}${']'.repeat(depth)}`),
   fc.integer({ min: 50, max: 20_000 }).map((depth) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`),
-  fc.integer({ min: 50, max: 5_000 }).map((depth) => `{"name":"n","templateId":"mailer-box","artworkJson":${'{"dimensions":'.repeat(depth)}{}${'}'.repeat(depth)}}`),
+  fc.integer({ min: 50, max: 5_000 }).map((depth) => {
+    const nested = `${'{"dimensions":'.repeat(depth)}{}${'}'.repeat(depth)}`;
+    return `{"name":"n","templateId":"mailer-box","artworkJson":${nested}}`;
+  }),
 );
 
 const VALID_STATE = {
@@ -121,11 +133,14 @@ function withReplaced(value: unknown, path: string[], replacement: string, extra
   if (path.length === 0) return replacement;
   if (Array.isArray(value)) {
     const index = Number(path[0]) % Math.max(value.length, 1);
-    return `[${value.map((item, i) => (i === index ? withReplaced(item, path.slice(1), replacement, extraKey) : JSON.stringify(item))).join(',')}]`;
+    const items = value.map((item, i) => (i === index ? withReplaced(item, path.slice(1), replacement, extraKey) : JSON.stringify(item)));
+    return `[${items.join(',')}]`;
   }
   const record = (value ?? {}) as Record<string, unknown>;
   const entries = Object.entries(record).map(([key, item]) =>
-    key === path[0] ? `${JSON.stringify(key)}:${withReplaced(item, path.slice(1), replacement, extraKey)}` : `${JSON.stringify(key)}:${JSON.stringify(item)}`,
+    key === path[0]
+      ? `${JSON.stringify(key)}:${withReplaced(item, path.slice(1), replacement, extraKey)}`
+      : `${JSON.stringify(key)}:${JSON.stringify(item)}`,
   );
   if (!(path[0] in record)) entries.push(`${JSON.stringify(path[0])}:${withReplaced(undefined, path.slice(1), replacement, extraKey)}`);
   if (extraKey !== null) entries.push(`${JSON.stringify(extraKey)}:${replacement}`);
@@ -226,7 +241,10 @@ function paramArb(credentials: Credentials) {
     fc.string({ maxLength: 30 }).map(encodeURIComponent),
     fc.string({ unit: 'binary', maxLength: 30 }).map(encodeURIComponent),
     // Pre-encoded as a client might send them: traversal, NUL, broken percent-encoding.
-    fc.constantFrom('%ff', '%', '%%', '%E0%A4%A', '%00', '..%2F..%2Fetc%2Fpasswd', '%2e%2e', '..', '.', '%2F', '__proto__', 'constructor', 'a%20b', 'x'.repeat(5000), `${credentials.fileName}%00.png`, `..%5c..%5cwindows`),
+    fc.constantFrom(
+      '%ff', '%', '%%', '%E0%A4%A', '%00', '..%2F..%2Fetc%2Fpasswd', '%2e%2e', '..', '.', '%2F', '__proto__', 'constructor', 'a%20b',
+      'x'.repeat(5000), `${credentials.fileName}%00.png`, `..%5c..%5cwindows`,
+    ),
   );
 }
 
@@ -235,9 +253,14 @@ function queryArb() {
   return fc.oneof(
     { weight: 6, arbitrary: fc.constant('') },
     fc
-      .array(fc.tuple(fc.oneof(hostileKey, fc.constantFrom('a[b]', '__proto__[x]', 'q[]', 'constructor[prototype][x]')), value), { maxLength: 4 })
+      .array(fc.tuple(fc.oneof(hostileKey, fc.constantFrom('a[b]', '__proto__[x]', 'q[]', 'constructor[prototype][x]')), value), {
+        maxLength: 4,
+      })
       .map((pairs) => `?${pairs.map(([key, item]) => `${encodeURIComponent(key)}=${encodeURIComponent(item)}`).join('&')}`),
-    fc.constantFrom('?', '?&&&', '?=', '?q', '?q=%ff', '?q=%', '?q=a&q=b', '?category=mailer-boxes&category=tubes', `?q=${'a'.repeat(300)}`, '?q=%E0%A4%A', '?__proto__=x', '?constructor=y'),
+    fc.constantFrom(
+      '?', '?&&&', '?=', '?q', '?q=%ff', '?q=%', '?q=a&q=b', '?category=mailer-boxes&category=tubes', `?q=${'a'.repeat(300)}`,
+      '?q=%E0%A4%A', '?__proto__=x', '?constructor=y',
+    ),
   );
 }
 
@@ -249,14 +272,26 @@ interface BodyChoice {
 function bodyArb(route: Route): fc.Arbitrary<BodyChoice> {
   const key = `${route.method} ${route.path}`;
   const valid = VALID_BODIES[key];
-  const contentType = fc.oneof({ weight: 3, arbitrary: fc.constant('application/json') }, { weight: 1, arbitrary: fc.constantFrom(...JSON_TYPES) });
+  const contentType = fc.oneof(
+    { weight: 3, arbitrary: fc.constant('application/json') },
+    { weight: 1, arbitrary: fc.constantFrom(...JSON_TYPES) },
+  );
   const choices: Array<fc.Arbitrary<BodyChoice>> = [
     fc.constant({ contentType: undefined, payload: undefined }),
     fc.record({ contentType, payload: jsonText }),
     fc.record({ contentType, payload: deepText }),
     fc.record({ contentType, payload: fc.uint8Array({ maxLength: 200 }).map((bytes) => Buffer.from(bytes)) }),
     // Invalid UTF-8 inside an otherwise valid JSON string.
-    fc.record({ contentType, payload: fc.constant(Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]), Buffer.from('","templateId":"mailer-box"}')])) }),
+    fc.record({
+      contentType,
+      payload: fc.constant(
+        Buffer.concat([
+          Buffer.from('{"name":"'),
+          Buffer.from([0xff, 0xfe, 0xc3, 0x28, 0xed, 0xa0, 0x80]),
+          Buffer.from('","templateId":"mailer-box"}'),
+        ]),
+      ),
+    }),
   ];
   if (valid !== undefined) {
     const paths = pathsOf(valid).filter((path) => path.length > 0);
@@ -273,9 +308,17 @@ function bodyArb(route: Route): fc.Arbitrary<BodyChoice> {
 const hostileMultipart = fc
   .record({
     name: fc.constantFrom('file', '__proto__', 'constructor', 'prototype', '', 'file[]', 'x'.repeat(300)),
-    filename: fc.option(fc.constantFrom('a.png', '../../etc/passwd', '..\\..\\x.png', '', '\u0000.png', 'é.png', 'x'.repeat(400)), { nil: undefined }),
-    contentType: fc.option(fc.constantFrom('image/png', 'image/svg+xml', 'text/html', 'application/octet-stream', 'image/', ''), { nil: undefined }),
-    data: fc.oneof(fc.constant(imageFixture('tiny.png')), fc.constant(imageFixture('scripted.svg')), fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes))),
+    filename: fc.option(fc.constantFrom('a.png', '../../etc/passwd', '..\\..\\x.png', '', '\u0000.png', 'é.png', 'x'.repeat(400)), {
+      nil: undefined,
+    }),
+    contentType: fc.option(fc.constantFrom('image/png', 'image/svg+xml', 'text/html', 'application/octet-stream', 'image/', ''), {
+      nil: undefined,
+    }),
+    data: fc.oneof(
+      fc.constant(imageFixture('tiny.png')),
+      fc.constant(imageFixture('scripted.svg')),
+      fc.uint8Array({ maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+    ),
     extraParts: fc.nat(8),
     truncate: fc.boolean(),
     boundary: fc.constantFrom('b', 'x'.repeat(70), 'x'.repeat(300), '----pf-fuzz', 'a b', '"quoted"'),
@@ -294,7 +337,10 @@ function requestArb(routes: Route[], credentials: Credentials): fc.Arbitrary<Inj
     fc
       .record({
         params: fc.array(paramArb(credentials), { minLength: 3, maxLength: 3 }),
-        tail: fc.oneof(fc.constantFrom('', 'index.html', '../../../../etc/passwd', '%2e%2e/%2e%2e/package.json', 'static/../../x'), fc.string({ maxLength: 20 }).map(encodeURIComponent)),
+        tail: fc.oneof(
+          fc.constantFrom('', 'index.html', '../../../../etc/passwd', '%2e%2e/%2e%2e/package.json', 'static/../../x'),
+          fc.string({ maxLength: 20 }).map(encodeURIComponent),
+        ),
         query: queryArb(),
         authorization: authorizationArb(credentials),
         apiKey: apiKeyArb(credentials),
@@ -352,13 +398,23 @@ describe(`hostile input (${engineName()})`, () => {
     app = await createTestApp();
     routes = routesOf(app);
     const account = await registerAccount(app);
-    const project = await app.inject({ method: 'POST', url: '/projects', headers: account.auth, payload: { name: 'p', templateId: 'mailer-box' } });
+    const project = await app.inject({
+      method: 'POST',
+      url: '/projects',
+      headers: account.auth,
+      payload: { name: 'p', templateId: 'mailer-box' },
+    });
     const issue = () => app.inject({ method: 'POST', url: '/api-keys', headers: account.auth });
     const live = (await issue()).json().apiKey;
     const revoked = (await issue()).json().apiKey;
     await app.inject({ method: 'DELETE', url: `/api-keys/${revoked.id}`, headers: account.auth });
     const upload = multipartBody([{ name: 'file', filename: 'a.png', contentType: 'image/png', data: imageFixture('tiny.png') }]);
-    const asset = await app.inject({ method: 'POST', url: '/assets', headers: { ...account.auth, 'content-type': upload.contentType }, payload: upload.body });
+    const asset = await app.inject({
+      method: 'POST',
+      url: '/assets',
+      headers: { ...account.auth, 'content-type': upload.contentType },
+      payload: upload.body,
+    });
     credentials = {
       account,
       liveKey: live.key,
@@ -371,16 +427,26 @@ describe(`hostile input (${engineName()})`, () => {
 
   it('reads the route list from the app itself', () => {
     const keys = routes.map((route) => `${route.method} ${route.path}`);
-    for (const expected of ['GET /health', 'GET /health/ready', 'POST /auth/register', 'POST /auth/login', 'GET /auth/me', 'GET /templates/:id', 'GET /v1/templates', 'POST /projects', 'PUT /projects/:id', 'DELETE /projects/:id', 'DELETE /api-keys/:id']) {
+    for (const expected of [
+      'GET /health', 'GET /health/ready', 'POST /auth/register', 'POST /auth/login', 'GET /auth/me', 'GET /templates/:id',
+      'GET /v1/templates', 'POST /projects', 'PUT /projects/:id', 'DELETE /projects/:id', 'DELETE /api-keys/:id',
+    ]) {
       expect(keys).toContain(expected);
     }
   });
 
-  it('never answers 5xx or a non-ApiError error, whatever the route, body, query, params or credentials', { timeout: 120_000 }, async () => {
+  it('never answers 5xx or a non-ApiError error, whatever the route, ' +
+    'body, query, params or credentials', { timeout: 120_000 }, async () => {
     await fc.assert(
       fc.asyncProperty(requestArb(routes, credentials), async ({ route: _route, ...options }) => {
         const response = await app.inject(options);
-        checkAnswer(String(options.method), String(options.url), response.statusCode, response.body, response.headers['content-type'] as string | undefined);
+        checkAnswer(
+          String(options.method),
+          String(options.url),
+          response.statusCode,
+          response.body,
+          response.headers['content-type'] as string | undefined,
+        );
       }),
       { numRuns: 2500, seed: FUZZ_SEED },
     );
@@ -388,7 +454,10 @@ describe(`hostile input (${engineName()})`, () => {
   });
 
   it('answers every path parameter of every route, whatever its bytes, without a 5xx', { timeout: 60_000 }, async () => {
-    const hostile = ['%00', 'a%00b', `${credentials.projectId}%00`, '%ff', '%C0%AF', '%ED%A0%80', '%F0%9F%98%80', '%E2%80%AE', '%20', '%09', '%0A', '..', '%2e%2e%2f%2e%2e', '%5C', 'x'.repeat(10_000), '__proto__', 'constructor', '%7B%7D', "'%3B--", '0', '-1', '1e309', 'NaN'];
+    const hostile = [
+      '%00', 'a%00b', `${credentials.projectId}%00`, '%ff', '%C0%AF', '%ED%A0%80', '%F0%9F%98%80', '%E2%80%AE', '%20', '%09', '%0A', '..',
+      '%2e%2e%2f%2e%2e', '%5C', 'x'.repeat(10_000), '__proto__', 'constructor', '%7B%7D', "'%3B--", '0', '-1', '1e309', 'NaN',
+    ];
     for (const route of routes.filter((candidate) => /[:*]/.test(candidate.path))) {
       for (const value of hostile) {
         const url = route.path.replace(/:[A-Za-z0-9_]+/g, value).replace(/\*$/, value);
@@ -400,10 +469,22 @@ describe(`hostile input (${engineName()})`, () => {
   });
 
   it('answers every field of every JSON body, whatever its value, without a 5xx', { timeout: 60_000 }, async () => {
-    const values = ['"a\\u0000b"', '"\\ud800"', '"\\udfff\\ud800x"', '1e309', '-0', '-1e-400', `"${'x'.repeat(20_000)}"`, 'null', 'true', '{}', '[]', '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '[[[[[[[[[[]]]]]]]]]]'];
-    const project = await app.inject({ method: 'POST', url: '/auth/register', payload: { email: `sweep-${Date.now()}@example.com`, password: 'correct horse battery', name: 'Sweep' } });
+    const values = [
+      '"a\\u0000b"', '"\\ud800"', '"\\udfff\\ud800x"', '1e309', '-0', '-1e-400', `"${'x'.repeat(20_000)}"`, 'null', 'true', '{}', '[]',
+      '{"__proto__":{"polluted":1}}', '{"constructor":{"prototype":{"polluted":1}}}', '[[[[[[[[[[]]]]]]]]]]',
+    ];
+    const project = await app.inject({
+      method: 'POST',
+      url: '/auth/register',
+      payload: { email: `sweep-${Date.now()}@example.com`, password: 'correct horse battery', name: 'Sweep' },
+    });
     const auth = { authorization: `Bearer ${project.json().token}` };
-    const created = await app.inject({ method: 'POST', url: '/projects', headers: auth, payload: { name: 'sweep', templateId: 'mailer-box' } });
+    const created = await app.inject({
+      method: 'POST',
+      url: '/projects',
+      headers: auth,
+      payload: { name: 'sweep', templateId: 'mailer-box' },
+    });
     const projectId = created.json().project.id as string;
     for (const [key, valid] of Object.entries(VALID_BODIES)) {
       const [method, routePath] = key.split(' ') as [Method, string];
@@ -412,7 +493,13 @@ describe(`hostile input (${engineName()})`, () => {
         for (const value of values) {
           const payload = withReplaced(valid, path, value, null);
           const response = await app.inject({ method, url, headers: { ...auth, 'content-type': 'application/json' }, payload });
-          checkAnswer(method, `${url} ${path.join('.')}=${value.slice(0, 40)}`, response.statusCode, response.body, response.headers['content-type'] as string | undefined);
+          checkAnswer(
+            method,
+            `${url} ${path.join('.')}=${value.slice(0, 40)}`,
+            response.statusCode,
+            response.body,
+            response.headers['content-type'] as string | undefined,
+          );
         }
       }
     }
@@ -423,7 +510,10 @@ describe(`hostile input (${engineName()})`, () => {
     const pathArb = fc.oneof(
       fc.constantFrom(...routes.map((route) => route.path)).map((path) => path.replace(/:[A-Za-z0-9_]+/g, 'x').replace(/\*$/, '')),
       fc.array(fc.string({ maxLength: 8 }).map(encodeURIComponent), { maxLength: 5 }).map((segments) => `/${segments.join('/')}`),
-      fc.constantFrom('//', '/./health', '/health/', '/HEALTH', '/v2/templates', '/.env', '/debug', '/%2e%2e/%2e%2e/etc/passwd', '/api/health', '/v1/', '/v1/../projects'),
+      fc.constantFrom(
+        '//', '/./health', '/health/', '/HEALTH', '/v2/templates', '/.env', '/debug', '/%2e%2e/%2e%2e/etc/passwd', '/api/health', '/v1/',
+        '/v1/../projects',
+      ),
     );
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...METHODS), pathArb, async (method, url) => {

@@ -22,7 +22,12 @@ interface Answer {
   headers: Headers;
 }
 
-async function call(baseUrl: string, method: string, url: string, options: { token?: string; json?: unknown; headers?: Record<string, string>; body?: Buffer } = {}): Promise<Answer> {
+async function call(
+  baseUrl: string,
+  method: string,
+  url: string,
+  options: { token?: string; json?: unknown; headers?: Record<string, string>; body?: Buffer } = {},
+): Promise<Answer> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | Uint8Array | undefined;
@@ -108,7 +113,9 @@ describe(`several processes on one database (${engineName()})`, () => {
       expect(issued.status).toBe(201);
       const { id, key } = (issued.body as { apiKey: { id: string; key: string } }).apiKey;
       // Used on the other process first, so any lookup it might reuse is warm.
-      for (let i = 0; i < 3; i++) expect((await call(bases[user], 'GET', '/v1/templates', { headers: { 'x-api-key': key } })).status).toBe(200);
+      for (let i = 0; i < 3; i++) {
+        expect((await call(bases[user], 'GET', '/v1/templates', { headers: { 'x-api-key': key } })).status).toBe(200);
+      }
       const revoked = await call(bases[issuer], 'DELETE', `/api-keys/${id}`, { token });
       expect(revoked.status).toBe(204);
       const after = await call(bases[user], 'GET', '/v1/templates', { headers: { 'x-api-key': key } });
@@ -121,7 +128,9 @@ describe(`several processes on one database (${engineName()})`, () => {
     for (let round = 0; round < 5; round++) {
       const email = uniqueEmail('twice');
       const answers = await Promise.all(
-        bases.map((base, i) => call(base, 'POST', '/auth/register', { json: { email, password: 'correct horse battery', name: `Twice ${i}` } })),
+        bases.map((base, i) =>
+          call(base, 'POST', '/auth/register', { json: { email, password: 'correct horse battery', name: `Twice ${i}` } }),
+        ),
       );
       expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
       expect(answers.find((answer) => answer.status === 409)?.body).toEqual({

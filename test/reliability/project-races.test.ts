@@ -17,7 +17,14 @@ interface Answer {
   body: Record<string, unknown>;
 }
 
-async function call(base: string, method: string, url: string, token: string | null, json?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+async function call(
+  base: string,
+  method: string,
+  url: string,
+  token: string | null,
+  json?: unknown,
+  headers: Record<string, string> = {},
+): Promise<Answer> {
   const response = await fetch(`${base}${url}`, {
     method,
     headers: {
@@ -32,7 +39,11 @@ async function call(base: string, method: string, url: string, token: string | n
 }
 
 async function register(base: string): Promise<string> {
-  const answer = await call(base, 'POST', '/auth/register', null, { email: uniqueEmail('race'), password: 'correct horse battery', name: 'Race' });
+  const answer = await call(base, 'POST', '/auth/register', null, {
+    email: uniqueEmail('race'),
+    password: 'correct horse battery',
+    name: 'Race',
+  });
   expect(answer.status).toBe(201);
   return answer.body.token as string;
 }
@@ -75,7 +86,9 @@ describe(`project writes racing across processes (${engineName()})`, () => {
     let etag = created.etag!;
     for (let round = 0; round < 5; round++) {
       const answers = await Promise.all(
-        bases.map((base, index) => call(base, 'PUT', `/projects/${id}`, token, { name: `Round ${round} tab ${index}` }, { 'if-match': etag })),
+        bases.map((base, index) =>
+          call(base, 'PUT', `/projects/${id}`, token, { name: `Round ${round} tab ${index}` }, { 'if-match': etag }),
+        ),
       );
       expect(answers.map((answer) => answer.status).sort(), `round ${round}`).toEqual([200, 412]);
       const winner = answers.find((answer) => answer.status === 200)!;
@@ -93,7 +106,9 @@ describe(`project writes racing across processes (${engineName()})`, () => {
     const token = await register(bases[1]);
     const source = await call(bases[1], 'POST', '/projects', token, { name: 'Source', templateId: 'mailer-box' });
     const id = (source.body.project as { id: string }).id;
-    const answers = await Promise.all(Array.from({ length: 10 }, (_, index) => call(bases[index % 2]!, 'POST', `/projects/${id}/duplicate`, token)));
+    const answers = await Promise.all(
+      Array.from({ length: 10 }, (_, index) => call(bases[index % 2]!, 'POST', `/projects/${id}/duplicate`, token)),
+    );
     expect(answers.map((answer) => answer.status).sort()).toEqual([201, 201, 403, 403, 403, 403, 403, 403, 403, 403]);
     for (const answer of answers.filter((candidate) => candidate.status === 403)) expect(answer.body).toEqual(CAP);
     for (const base of bases) expect((await call(base, 'GET', '/projects', token)).body.total).toBe(3);

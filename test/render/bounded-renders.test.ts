@@ -16,7 +16,9 @@ import { blurMorphologyBomb, modestFilterSvg, translucentCircles, turbulenceBomb
 
 /** Ten levels of ten `use` of the level below: 2 KB of markup, 10¹⁰ shapes once expanded. */
 function nestedUse(): string {
-  let svg = '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>';
+  let svg =
+    '<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" ' +
+      'width="100" height="100"><defs><rect id="l0" width="1" height="1"/>';
   for (let level = 1; level <= 10; level++) svg += `<g id="l${level}">${`<use xlink:href="#l${level - 1}"/>`.repeat(10)}</g>`;
   return `${svg}</defs><use xlink:href="#l10"/></svg>`;
 }
@@ -63,7 +65,12 @@ async function get(account: TestAccount, url: string): Promise<Answer> {
   const response = await fetch(`${base}${url}`, { headers: account.auth });
   const bytes = Buffer.from(await response.arrayBuffer());
   const json = (response.headers.get('content-type') ?? '').startsWith('application/json');
-  return { status: response.status, headers: response.headers, body: json ? JSON.parse(bytes.toString('utf8')) : { bytes: bytes.length }, at: Date.now() };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: json ? JSON.parse(bytes.toString('utf8')) : { bytes: bytes.length },
+    at: Date.now(),
+  };
 }
 
 const stats = () => app.services.renderer.stats();
@@ -77,7 +84,9 @@ async function createProject(account: TestAccount, imageName: string): Promise<s
       name: 'Render test',
       templateId: 'mailer-box',
       ...MAILER,
-      artworkJson: { artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${imageName}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }] },
+      artworkJson: {
+        artworks: [{ id: 'art-1', panelId: 'front', imageUrl: `/files/${imageName}`, offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }],
+      },
     }),
   });
   expect(response.status).toBe(201);
@@ -153,12 +162,15 @@ afterAll(async () => {
 
 describe(`bounded renders (${engineName()})`, () => {
   describe('SVG filters are bounded before anything is rasterised', () => {
-    it('the 4000 × 4000 px blur (1000) and morphology (1000) bomb → 422 naming the filter, nothing stored; another account uploads meanwhile', async () => {
+    it('the 4000 × 4000 px blur (1000) and morphology (1000) bomb → 422 naming the filter, ' +
+      'nothing stored; another account uploads meanwhile', async () => {
       const bomb = blurMorphologyBomb();
       expect(bomb.length).toBeLessThan(4_000);
       const [refused, accepted] = await Promise.all([upload(attacker, bomb, 'image/svg+xml'), upload(other, smallPng, 'image/png')]);
       expectApiError(refused, 422);
-      expect(refused.body.message).toBe("The SVG is too costly to render: feGaussianBlur stdDeviation is 1024 px at 4096 px, at most 200 px is rendered.");
+      expect(refused.body.message).toBe(
+        'The SVG is too costly to render: feGaussianBlur stdDeviation is 1024 px at 4096 px, at most 200 px is rendered.',
+      );
       expect(accepted.status).toBe(201);
       expect(await assetCount(attacker)).toBe(0);
     });
@@ -178,15 +190,20 @@ describe(`bounded renders (${engineName()})`, () => {
     });
 
     it('a deviation is measured in pixels at 4096 px: 0.5 user units in a 10-unit viewBox is a 205 px blur → 422', async () => {
-      const svg = '<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000" viewBox="0 0 10 10"><filter id="b"><feGaussianBlur stdDeviation="0.5"/></filter><rect width="10" height="10" filter="url(#b)"/></svg>';
+      const svg =
+        '<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000" viewBox="0 0 10 10"><filter id="b">' +
+          '<feGaussianBlur stdDeviation="0.5"/></filter><rect width="10" height="10" filter="url(#b)"/></svg>';
       const refused = await upload(attacker, Buffer.from(svg), 'image/svg+xml');
       expectApiError(refused, 422);
-      expect(refused.body.message).toBe("The SVG is too costly to render: feGaussianBlur stdDeviation is 205 px at 4096 px, at most 200 px is rendered.");
+      expect(refused.body.message).toBe(
+        'The SVG is too costly to render: feGaussianBlur stdDeviation is 205 px at 4096 px, at most 200 px is rendered.',
+      );
     });
 
     it('a filter hidden in an entity (character references in its text) is refused before librsvg sees it', async () => {
       const svg =
-        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY f "&#60;filter id=\'m\'&#62;&#60;feMorphology radius=\'1000\'/&#62;&#60;/filter&#62;">]>' +
+        '<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY f "&#60;filter ' +
+        'id=\'m\'&#62;&#60;feMorphology radius=\'1000\'/&#62;&#60;/filter&#62;">]>' +
         '<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000">&f;<rect width="2000" height="2000" filter="url(#m)"/></svg>';
       const refused = await upload(attacker, Buffer.from(svg), 'image/svg+xml');
       // The content check refuses any internal DTD subset; the filter check would refuse this entity too.
@@ -195,25 +212,57 @@ describe(`bounded renders (${engineName()})`, () => {
     });
 
     for (const [what, svg, reason] of [
-      ['a CSS filter attribute, blur(1000px), on a 4000 px canvas', '<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000"><rect width="4000" height="4000" filter="blur(1000px)"/></svg>', 'feGaussianBlur stdDeviation is 1024 px at 4096 px'],
-      ['a CSS filter attribute, blur(1000px), on a 9000 px canvas', '<svg xmlns="http://www.w3.org/2000/svg" width="9000" height="9000"><rect width="9000" height="9000" filter="blur(1000px)"/></svg>', 'feGaussianBlur stdDeviation is 455 px at 4096 px'],
-      ['a <style> rule with the same blur', '<svg xmlns="http://www.w3.org/2000/svg" width="9000" height="9000"><style>rect { filter: blur(1000px) }</style><rect width="9000" height="9000"/></svg>', 'feGaussianBlur stdDeviation is 455 px at 4096 px'],
-      ['a fake small root in a leading comment before a 9000 px filtered root', '<!-- <svg width="10" height="10" viewBox="0 0 10 10"> --><svg xmlns="http://www.w3.org/2000/svg" width="9000" height="9000" viewBox="0 0 9000 9000"><filter id="f"><feGaussianBlur stdDeviation="90"/></filter><rect width="9000" height="9000" filter="url(#f)"/></svg>', 'a filtered image of 9000 × 9000 px'],
-      ['primitiveUnits="objectBoundingBox" (a deviation of half the element)', '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><filter id="f" primitiveUnits="objectBoundingBox"><feGaussianBlur stdDeviation="0.5"/></filter><rect width="400" height="400" filter="url(#f)"/></svg>', 'feGaussianBlur stdDeviation is 2048 px at 4096 px'],
-      ['nested `use`, ten levels of ten (no filter)', nestedUse(), '46913580235 elements once `use` is expanded, at most 20000 are rendered'],
+      [
+        'a CSS filter attribute, blur(1000px), on a 4000 px canvas',
+        '<svg xmlns="http://www.w3.org/2000/svg" width="4000" height="4000"><rect width="4000" height="4000" filter="blur(1000px)"/></svg>',
+        'feGaussianBlur stdDeviation is 1024 px at 4096 px',
+      ],
+      [
+        'a CSS filter attribute, blur(1000px), on a 9000 px canvas',
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9000" height="9000"><rect width="9000" height="9000" filter="blur(1000px)"/></svg>',
+        'feGaussianBlur stdDeviation is 455 px at 4096 px',
+      ],
+      [
+        'a <style> rule with the same blur',
+        '<svg xmlns="http://www.w3.org/2000/svg" width="9000" height="9000"><style>' +
+          'rect { filter: blur(1000px) }</style><rect width="9000" height="9000"/></svg>',
+        'feGaussianBlur stdDeviation is 455 px at 4096 px',
+      ],
+      [
+        'a fake small root in a leading comment before a 9000 px filtered root',
+        '<!-- <svg width="10" height="10" viewBox="0 0 10 10"> --><svg xmlns="http://www.w3.org/2000/svg" width="9000" height="9000" ' +
+          'viewBox="0 0 9000 9000"><filter id="f"><feGaussianBlur stdDeviation="90"/>' +
+          '</filter><rect width="9000" height="9000" filter="url(#f)"/></svg>',
+        'a filtered image of 9000 × 9000 px',
+      ],
+      [
+        'primitiveUnits="objectBoundingBox" (a deviation of half the element)',
+        '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><filter id="f" primitiveUnits="objectBoundingBox">' +
+          '<feGaussianBlur stdDeviation="0.5"/></filter><rect width="400" height="400" filter="url(#f)"/></svg>',
+        'feGaussianBlur stdDeviation is 2048 px at 4096 px',
+      ],
+      [
+        'nested `use`, ten levels of ten (no filter)',
+        nestedUse(),
+        '46913580235 elements once `use` is expanded, at most 20000 are rendered',
+      ],
     ] as const) {
       it(`${what} → 422 at once, nothing stored`, async () => {
         const started = Date.now();
         const refused = await upload(attacker, Buffer.from(svg), 'image/svg+xml');
         expectApiError(refused, 422);
-        expect(String(refused.body.message).startsWith(`The SVG is too costly to render: ${reason}`), String(refused.body.message)).toBe(true);
+        const message = String(refused.body.message);
+        expect(message.startsWith(`The SVG is too costly to render: ${reason}`), message).toBe(true);
         expect(refused.at - started).toBeLessThan(DEADLINE_MS);
         expect(await assetCount(attacker)).toBe(0);
       });
     }
 
     it('a logo with a small blur uploads', async () => {
-      const logo = '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="80" viewBox="0 0 200 80"><filter id="s"><feGaussianBlur stdDeviation="2"/></filter><rect x="10" y="20" width="100" height="40" rx="6" fill="#246" filter="url(#s)"/><circle cx="160" cy="40" r="30" fill="#c33"/></svg>';
+      const logo =
+        '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="80" viewBox="0 0 200 80"><filter id="s"><feGaussianBlur ' +
+          'stdDeviation="2"/></filter><rect x="10" y="20" width="100" height="40" rx="6" ' +
+          'fill="#246" filter="url(#s)"/><circle cx="160" cy="40" r="30" fill="#c33"/></svg>';
       const answer = await upload(other, Buffer.from(logo), 'image/svg+xml');
       expect(answer.status, JSON.stringify(answer.body)).toBe(201);
     });
@@ -295,7 +344,8 @@ describe(`bounded renders (${engineName()})`, () => {
       ['preview', () => `/projects/${projectId}/preview?width=2048`],
       ['3D model with a 4096 px texture', () => `/projects/${projectId}/model?textureSize=4096`],
     ] as const) {
-      it(`its ${what} is answered by its deadline (a file, or 503 with Retry-After), never a 500; other accounts upload meanwhile`, async () => {
+      it(`its ${what} is answered by its deadline (a file, or 503 with Retry-After), ` +
+        `never a 500; other accounts upload meanwhile`, async () => {
         const started = Date.now();
         const render = get(attacker, url());
         const quick = await upload(other, smallPng, 'image/png');

@@ -64,7 +64,8 @@ afterAll(async () => {
 });
 
 describe(`a costly render and other accounts (${engineName()})`, () => {
-  it("an upload whose analysis takes minutes: another account's upload is analysed meanwhile, and it ends when its client goes away", async () => {
+  it("an upload whose analysis takes minutes: another account's upload is analysed meanwhile, " +
+    "and it ends when its client goes away", async () => {
     const smallPng = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
     const form = new FormData();
     form.append('file', new Blob([translucentCircles(19_000)], { type: 'image/svg+xml' }), 'circles.svg');
@@ -82,7 +83,8 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
     expect(assets.total).toBe(0);
   }, 120_000);
 
-  it("take one print child at a time: another account's preview is made while they run, and they end when their client goes away", async () => {
+  it("take one print child at a time: another account's preview is made while they run, " +
+    "and they end when their client goes away", async () => {
     // A design whose raster takes librsvg minutes at any size, stored as if before the filter check existed.
     const slowImage = (await uploadAsset(app, attacker, modestFilterSvg(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })).name;
     await app.services.storage.save(slowImage, translucentCircles());
@@ -92,7 +94,10 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
     const ownProject = await createProject(app, other, 'mailer-box', onFront(photoName), MAILER);
 
     const slow = abortable(
-      [2048, 2000].map((width) => (signal: AbortSignal) => fetch(`${base}/projects/${slowProject}/preview?width=${width}`, { headers: attacker.auth, signal })),
+      [2048, 2000].map(
+        (width) => (signal: AbortSignal) =>
+          fetch(`${base}/projects/${slowProject}/preview?width=${width}`, { headers: attacker.auth, signal }),
+      ),
     );
     try {
       await eventually(async () => poolStats('print').busy === 1, 30_000, 'the first costly preview to take a child');
@@ -106,7 +111,11 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
     } finally {
       await slow.goAway();
     }
-    await eventually(async () => poolStats('print').busy === 0 && poolStats('print').waiting === 0, 30_000, 'the costly previews to be cancelled');
+    await eventually(
+      async () => poolStats('print').busy === 0 && poolStats('print').waiting === 0,
+      30_000,
+      'the costly previews to be cancelled',
+    );
     expect(poolStats('print').kills.cancelled).toBe(1);
     expect(slow.answered()).toBe(false);
   }, 120_000);

@@ -29,7 +29,13 @@ describe(`the memory cap of a render child (${engineName()})`, () => {
   it('a print that outgrows it → 503 with Retry-After naming the cap; its child is killed; a small print then succeeds', async () => {
     const large = await sharp({ create: { width: 10_000, height: 10_000, channels: 3, background: '#336699' } }).png().toBuffer();
     const big = await uploadAsset(app, owner, large, { filename: 'large.png', contentType: 'image/png' });
-    const id = await createProject(app, owner, 'mailer-box', { artworks: [artwork('art-1', 'front', `/files/${big.name}`, { scale: 0.5 })] }, MAILER);
+    const id = await createProject(
+      app,
+      owner,
+      'mailer-box',
+      { artworks: [artwork('art-1', 'front', `/files/${big.name}`, { scale: 0.5 })] },
+      MAILER,
+    );
 
     const pending = app.inject({ method: 'GET', url: `/projects/${id}/print`, headers: owner.auth });
     let pid: number | undefined;
@@ -52,7 +58,13 @@ describe(`the memory cap of a render child (${engineName()})`, () => {
 
     const small = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#993366' } }).jpeg().toBuffer();
     const smallAsset = await uploadAsset(app, owner, small, { filename: 'small.jpg', contentType: 'image/jpeg' });
-    const ok = await createProject(app, owner, 'mailer-box', { artworks: [artwork('art-1', 'front', `/files/${smallAsset.name}`, { scale: 0.2 })] }, MAILER);
+    const ok = await createProject(
+      app,
+      owner,
+      'mailer-box',
+      { artworks: [artwork('art-1', 'front', `/files/${smallAsset.name}`, { scale: 0.2 })] },
+      MAILER,
+    );
     const printed = await app.inject({ method: 'GET', url: `/projects/${ok}/print`, headers: owner.auth });
     expect(printed.statusCode, printed.body).toBe(200);
     expect(printed.rawPayload.subarray(0, 5).toString('latin1')).toBe('%PDF-');

@@ -12,7 +12,11 @@ type Pool = ReturnType<typeof createRenderPool>;
 
 const DEFAULTS = { name: 'test', queue: 8, accountQueue: 16, memoryMb: 1536, heapMb: 512, idleMs: 60_000 };
 const analyse = (pool: Pool, account = 'account-a') =>
-  pool.run('image.analyse', { input: imageFixture('tiny.png'), mimeType: 'image/png' }, { deadlineMs: 60_000, label: 'image analysis', account });
+  pool.run(
+    'image.analyse',
+    { input: imageFixture('tiny.png'), mimeType: 'image/png' },
+    { deadlineMs: 60_000, label: 'image analysis', account },
+  );
 
 let pool: Pool | undefined;
 afterEach(async () => {
@@ -49,7 +53,11 @@ describe('render pool', () => {
       expect(result.status).toBe('rejected');
       const error = (result as PromiseRejectedResult).reason as RenderError;
       expect(error).toBeInstanceOf(RenderError);
-      expect(error).toMatchObject({ reason: 'crashed', statusCode: 503, message: 'The image analysis stopped unexpectedly; retry in a few seconds.' });
+      expect(error).toMatchObject({
+        reason: 'crashed',
+        statusCode: 503,
+        message: 'The image analysis stopped unexpectedly; retry in a few seconds.',
+      });
     }
     await new Promise((resolve) => setTimeout(resolve, 500));
     expect(pool.stats()).toMatchObject({ children: 0, starting: 0, waiting: 0, crashes: 2 });
@@ -59,7 +67,11 @@ describe('render pool', () => {
     pool = createRenderPool({ ...DEFAULTS, size: 2 });
     const client = new AbortController();
     const costly = () =>
-      pool!.run('image.analyse', { input: translucentCircles(19_000), mimeType: 'image/svg+xml' }, { deadlineMs: 120_000, label: 'image analysis', account: 'noisy', signal: client.signal });
+      pool!.run(
+        'image.analyse',
+        { input: translucentCircles(19_000), mimeType: 'image/svg+xml' },
+        { deadlineMs: 120_000, label: 'image analysis', account: 'noisy', signal: client.signal },
+      );
     const noisy = [costly(), costly(), costly()].map((task) => task.catch((error: unknown) => error));
     try {
       await expect(analyse(pool, 'quiet')).resolves.toMatchObject({ facts: { widthPx: 1, heightPx: 1 } });

@@ -50,7 +50,8 @@ afterAll(async () => {
 });
 
 describe(`shutdown during a render (${engineName()})`, () => {
-  it('SIGTERM while a render child rasterises: the upload gets 503, the child is killed, the process exits 0 within the grace period', async () => {
+  it('SIGTERM while a render child rasterises: the upload gets 503, ' +
+    'the child is killed, the process exits 0 within the grace period', async () => {
     const registered = await fetch(`${server.baseUrl}/auth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -61,7 +62,13 @@ describe(`shutdown during a render (${engineName()})`, () => {
 
     const body = multipartBody([filePart(translucentCircles(19_000), { filename: 'drawing.svg', contentType: 'image/svg+xml' })]);
     const { socket, response } = await connect(Number(new URL(server.baseUrl).port));
-    socket.write(requestHead('POST', '/assets', { authorization: `Bearer ${token}`, 'content-type': body.contentType, 'content-length': body.body.length }));
+    socket.write(
+      requestHead('POST', '/assets', {
+        authorization: `Bearer ${token}`,
+        'content-type': body.contentType,
+        'content-length': body.body.length,
+      }),
+    );
     socket.write(body.body);
     const answered = response.then(
       (value): RawResponse | Error => value,

@@ -81,7 +81,12 @@ describe(`object storage faults (${engineName()})`, { timeout: 120_000 }, () => 
 describe('start-up with an unreachable bucket', { timeout: 60_000 }, () => {
   it('retries with back-off, one line per attempt, then exits 1 with one clear line', async () => {
     const deadPort = await freePort();
-    const server = await spawnServer({ ...s3Env('pf-unreachable', `http://127.0.0.1:${deadPort}`), S3_STARTUP_RETRY_MS: '10000', S3_TIMEOUT_MS: '1000', AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+    const server = await spawnServer({
+      ...s3Env('pf-unreachable', `http://127.0.0.1:${deadPort}`),
+      S3_STARTUP_RETRY_MS: '10000',
+      S3_TIMEOUT_MS: '1000',
+      AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true',
+    });
     try {
       const exit = await server.exited;
       expect(exit.code, server.output()).toBe(1);

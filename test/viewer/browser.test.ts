@@ -75,7 +75,8 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
   it('renders the mailer box with its design on the front face over the preset background', async () => {
     const image = await show(`model=${modelParam()}&lighting=studio`, 'mailer-box-studio');
     const front = await page.evaluate(() => {
-      const viewer = (globalThis as unknown as { packagingViewer: { screenPositionOf(name: string): { x: number; y: number } | null } }).packagingViewer;
+      type Viewer = { screenPositionOf(name: string): { x: number; y: number } | null };
+      const viewer = (globalThis as unknown as { packagingViewer: Viewer }).packagingViewer;
       return viewer.screenPositionOf('front');
     });
     expect(front).not.toBeNull();
@@ -132,7 +133,9 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
 
   describe('share links', () => {
     /** A fresh context: no cookies, no headers, no token, as a visitor who only has the link. */
-    async function visit(path: string): Promise<{ state: string | null; status: string | null; shot: DecodedPng; front: { x: number; y: number } | null }> {
+    async function visit(
+      path: string,
+    ): Promise<{ state: string | null; status: string | null; shot: DecodedPng; front: { x: number; y: number } | null }> {
       const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
       try {
         const visitor = await context.newPage();
@@ -140,7 +143,9 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
         await visitor.goto(`${base}${path}`, { waitUntil: 'domcontentloaded' });
         await visitor.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
         const front = await visitor.evaluate(() => {
-          const viewer = (globalThis as unknown as { packagingViewer?: { screenPositionOf(name: string): { x: number; y: number } | null } }).packagingViewer;
+          const viewer = (
+            globalThis as unknown as { packagingViewer?: { screenPositionOf(name: string): { x: number; y: number } | null } }
+          ).packagingViewer;
           return viewer?.screenPositionOf('front') ?? null;
         });
         return {
@@ -176,13 +181,19 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       expect(after.status).toBe('This share link does not exist, has expired or was revoked.');
     });
 
-    it("a share link opens with the project's saved lighting; its embed snippet is the share URL, without one the panel asks for a link", async () => {
+    it("a share link opens with the project's saved lighting; " +
+      "its embed snippet is the share URL, without one the panel asks for a link", async () => {
       const mailer = TEMPLATES.find((template) => template.id === 'mailer-box')!;
       const made = await app.inject({
         method: 'POST',
         url: '/projects',
         headers: owner.auth,
-        payload: { name: 'Dramatic mailer', templateId: 'mailer-box', ...mailer.defaultDimensions, artworkJson: { lighting: 'dramatic', material: 'kraft' } },
+        payload: {
+          name: 'Dramatic mailer',
+          templateId: 'mailer-box',
+          ...mailer.defaultDimensions,
+          artworkJson: { lighting: 'dramatic', material: 'kraft' },
+        },
       });
       expect(made.statusCode, made.body).toBe(201);
       const dramaticId = made.json<{ project: { id: string } }>().project.id;
@@ -195,7 +206,9 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
         visitor.setDefaultTimeout(150_000);
         const state = async () => {
           await visitor.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
-          const lighting = await visitor.evaluate(() => (globalThis as unknown as { packagingViewer: { lighting: string } }).packagingViewer.lighting);
+          const lighting = await visitor.evaluate(
+            () => (globalThis as unknown as { packagingViewer: { lighting: string } }).packagingViewer.lighting,
+          );
           await visitor.click('#embedToggle');
           return { lighting, embed: await visitor.inputValue('#embedCode'), state: await visitor.getAttribute('body', 'data-state') };
         };
@@ -239,7 +252,12 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
 
     async function project(name: string, artworkJson: object, templateId = 'mailer-box'): Promise<string> {
       const template = TEMPLATES.find((candidate) => candidate.id === templateId)!;
-      const created = await app.inject({ method: 'POST', url: '/projects', headers: owner.auth, payload: { name, templateId, ...template.defaultDimensions, artworkJson } });
+      const created = await app.inject({
+        method: 'POST',
+        url: '/projects',
+        headers: owner.auth,
+        payload: { name, templateId, ...template.defaultDimensions, artworkJson },
+      });
       expect(created.statusCode, created.body).toBe(201);
       return created.json<{ project: { id: string } }>().project.id;
     }
@@ -250,7 +268,8 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       expect(await page.getAttribute('body', 'data-state'), (await page.textContent('#status')) ?? '').toBe('ready');
     }
 
-    const call = <T>(script: string) => page.evaluate(`(() => { const viewer = window.packagingViewer; return ${script}; })()`) as Promise<T>;
+    const call = <T>(script: string) =>
+      page.evaluate(`(() => { const viewer = window.packagingViewer; return ${script}; })()`) as Promise<T>;
 
     /** Mean luminance (0–255), its maximum and its spread in a square around a node's centre. */
     async function faceLight(node: string, half = 12): Promise<{ mean: number; max: number; spread: number }> {
@@ -438,7 +457,14 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
         phone.setDefaultTimeout(150_000);
         await phone.goto(`${base}/viewer?model=${modelParam()}`, { waitUntil: 'domcontentloaded' });
         await phone.waitForSelector('body[data-state="ready"]', { timeout: 150_000 });
-        for (const selector of ['button[data-preset="studio"]', 'button[data-preset="outdoor"]', '#foldSlider', '#reset', '#screenshot', '#embedToggle']) {
+        for (const selector of [
+          'button[data-preset="studio"]',
+          'button[data-preset="outdoor"]',
+          '#foldSlider',
+          '#reset',
+          '#screenshot',
+          '#embedToggle',
+        ]) {
           const box = await phone.locator(selector).boundingBox();
           expect(box, selector).not.toBeNull();
           expect(box!.x, selector).toBeGreaterThanOrEqual(0);

@@ -33,10 +33,20 @@ describe(`project mockups in chromium (${engineName()})`, { timeout: 600_000 }, 
   beforeAll(async () => {
     mkdirSync(ARTIFACTS, { recursive: true });
     // One page and no queue, so the second concurrent render is refused; a budget for a busy machine.
-    app = await createTestApp({ MOCKUP_ENABLED: 'true', MOCKUP_PAGES: '1', MOCKUP_QUEUE: '0', MOCKUP_TIMEOUT_MS: '300000', CHROMIUM_PATH: CHROMIUM });
+    app = await createTestApp({
+      MOCKUP_ENABLED: 'true',
+      MOCKUP_PAGES: '1',
+      MOCKUP_QUEUE: '0',
+      MOCKUP_TIMEOUT_MS: '300000',
+      CHROMIUM_PATH: CHROMIUM,
+    });
     owner = await registerAccount(app);
     // A tall carton: the ray through the image centre meets its front (+Z) face.
-    projectId = await createProject(app, owner, 'reverse-tuck-carton', { background: { kind: 'color', value: '#d0342c' }, finish: 'matte', lighting: 'studio' });
+    projectId = await createProject(app, owner, 'reverse-tuck-carton', {
+      background: { kind: 'color', value: '#d0342c' },
+      finish: 'matte',
+      lighting: 'studio',
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -63,7 +73,10 @@ describe(`project mockups in chromium (${engineName()})`, { timeout: 600_000 }, 
     expect(r).toBeGreaterThan(2 * g);
     expect(r).toBeGreaterThan(2 * b);
 
-    const again = await get(`/projects/${projectId}/mockup?width=640&height=480`, { ...owner.auth, 'if-none-match': response.headers.etag as string });
+    const again = await get(`/projects/${projectId}/mockup?width=640&height=480`, {
+      ...owner.auth,
+      'if-none-match': response.headers.etag as string,
+    });
     expect(again.statusCode).toBe(304);
     expect(again.body).toBe('');
   });
@@ -83,7 +96,11 @@ describe(`project mockups in chromium (${engineName()})`, { timeout: 600_000 }, 
     while (app.services.mockups!.stats().inFlight === 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const refused = await get(`/projects/${projectId}/mockup?width=320&height=320`);
     expect(refused.statusCode, refused.body).toBe(503);
-    expect(refused.json()).toEqual({ statusCode: 503, error: 'Service Unavailable', message: 'Too many mockups are being rendered; retry in a few seconds.' });
+    expect(refused.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'Too many mockups are being rendered; retry in a few seconds.',
+    });
     expect(refused.headers['retry-after']).toBe('5');
     expect((await first).statusCode).toBe(200);
   });
@@ -98,8 +115,12 @@ describe(`project mockups in chromium (${engineName()})`, { timeout: 600_000 }, 
   });
 
   it('is documented in the OpenAPI document when enabled', async () => {
-    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{ paths: Record<string, { get?: { responses: Record<string, unknown> } }> }>();
-    expect(Object.keys(document.paths['/projects/{id}/mockup']!.get!.responses).sort()).toEqual(['200', '304', '400', '401', '404', '503', 'default'].sort());
+    const document = (await app.inject({ method: 'GET', url: '/openapi.json' })).json<{
+      paths: Record<string, { get?: { responses: Record<string, unknown> } }>;
+    }>();
+    expect(Object.keys(document.paths['/projects/{id}/mockup']!.get!.responses).sort()).toEqual(
+      ['200', '304', '400', '401', '404', '503', 'default'].sort(),
+    );
   });
 });
 

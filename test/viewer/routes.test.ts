@@ -18,7 +18,9 @@ describe(`viewer page routes (${engineName()})`, () => {
     expect(response.body).toContain('<script src="viewer/viewer.js"></script>');
     expect(response.body).not.toMatch(/https?:\/\//);
     const csp = String(response.headers['content-security-policy']);
-    expect(csp).toMatch(/^default-src 'none'; script-src 'self'; style-src 'sha256-[A-Za-z0-9+/=]{44}'; img-src 'self' blob: data:; connect-src 'self' blob: data:; base-uri 'none'; form-action 'none'$/);
+    expect(csp).toMatch(
+      /^default-src 'none'; script-src 'self'; style-src 'sha256-[A-Za-z0-9+/=]{44}'; img-src 'self' blob: data:; connect-src 'self' blob: data:; base-uri 'none'; form-action 'none'$/,
+    );
     expect(csp).not.toContain('unsafe');
     expect(response.headers['x-content-type-options']).toBe('nosniff');
   });

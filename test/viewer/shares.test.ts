@@ -23,7 +23,12 @@ describe(`share links (${engineName()})`, () => {
   let projectId: string;
 
   const share = async (account: TestAccount, id: string, payload?: object) =>
-    app.inject({ method: 'POST', url: `/projects/${id}/shares`, headers: { ...account.auth, host: 'viewer.test:8080' }, ...(payload ? { payload } : {}) });
+    app.inject({
+      method: 'POST',
+      url: `/projects/${id}/shares`,
+      headers: { ...account.auth, host: 'viewer.test:8080' },
+      ...(payload ? { payload } : {}),
+    });
   const shared = (token: string, query = '') => app.inject({ method: 'GET', url: `/shared/${token}/model${query}` });
 
   beforeAll(async () => {
@@ -37,7 +42,8 @@ describe(`share links (${engineName()})`, () => {
     await app?.close();
   });
 
-  it('without PUBLIC_BASE_URL the link is relative, never built from the request\'s Host; without credentials it serves the owner\'s model', async () => {
+  it('without PUBLIC_BASE_URL the link is relative, never built from the request\'s Host; ' +
+    'without credentials it serves the owner\'s model', async () => {
     const created = await share(owner, projectId);
     expect(created.statusCode, created.body).toBe(201);
     const body = created.json<{ share: ShareDto }>().share;
@@ -56,7 +62,11 @@ describe(`share links (${engineName()})`, () => {
     expect(viaLink.rawPayload.equals(asOwner.rawPayload)).toBe(true);
     expect(viaLink.headers.etag).toBe(asOwner.headers.etag);
 
-    const again = await app.inject({ method: 'GET', url: `/shared/${tokenOf(body)}/model?textureSize=256`, headers: { 'if-none-match': viaLink.headers.etag as string } });
+    const again = await app.inject({
+      method: 'GET',
+      url: `/shared/${tokenOf(body)}/model?textureSize=256`,
+      headers: { 'if-none-match': viaLink.headers.etag as string },
+    });
     expect(again.statusCode).toBe(304);
   });
 
@@ -65,7 +75,11 @@ describe(`share links (${engineName()})`, () => {
     const second = (await share(owner, projectId)).json<{ share: ShareDto }>().share;
     expect(Date.parse(first.expiresAt!) - Date.parse(first.createdAt)).toBe(30 * 86_400_000);
 
-    const list = await app.inject({ method: 'GET', url: `/projects/${projectId}/shares`, headers: { ...owner.auth, host: 'viewer.test:8080' } });
+    const list = await app.inject({
+      method: 'GET',
+      url: `/projects/${projectId}/shares`,
+      headers: { ...owner.auth, host: 'viewer.test:8080' },
+    });
     expect(list.statusCode, list.body).toBe(200);
     const shares = list.json<{ shares: ShareDto[] }>().shares;
     expect(shares.slice(0, 2)).toEqual([second, first]);
@@ -120,7 +134,13 @@ describe(`share links (${engineName()})`, () => {
 
   it('the token opens the model only: the project, its dieline and print stay closed to it', async () => {
     const token = tokenOf((await share(owner, projectId)).json<{ share: ShareDto }>().share);
-    for (const url of [`/projects/${projectId}`, `/projects/${projectId}/print`, `/projects/${projectId}/dieline`, `/shared/${token}`, `/shared/${token}/print`]) {
+    for (const url of [
+      `/projects/${projectId}`,
+      `/projects/${projectId}/print`,
+      `/projects/${projectId}/dieline`,
+      `/shared/${token}`,
+      `/shared/${token}/print`,
+    ]) {
       const bearer = await app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
       expect(bearer.statusCode, url).toBeGreaterThanOrEqual(400);
       expect(bearer.statusCode, url).not.toBe(200);
@@ -141,7 +161,9 @@ describe(`share links (${engineName()})`, () => {
       const account = await registerAccount(configured);
       const id = await createProject(configured, account, 'mailer-box', { artworks: [] });
       const response = await configured.inject({ method: 'POST', url: `/projects/${id}/shares`, headers: account.auth });
-      expect(response.json<{ share: ShareDto }>().share.url).toMatch(/^https:\/\/pack\.example\.com\/api\/viewer\?share=[A-Za-z0-9_-]{43}$/);
+      expect(response.json<{ share: ShareDto }>().share.url).toMatch(
+        /^https:\/\/pack\.example\.com\/api\/viewer\?share=[A-Za-z0-9_-]{43}$/,
+      );
     } finally {
       await configured.close();
     }

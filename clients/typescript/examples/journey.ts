@@ -45,7 +45,9 @@ async function main(): Promise<void> {
   );
   if (!svg.includes('<svg')) throw new Error('dieline: not an SVG');
 
-  console.log(`${MODULE_KIND}: registered ${auth.user.email}, project ${project.id}, asset ${asset.url}, dieline ${svg.length} bytes of SVG`);
+  console.log(
+    `${MODULE_KIND}: registered ${auth.user.email}, project ${project.id}, asset ${asset.url}, dieline ${svg.length} bytes of SVG`,
+  );
 }
 
 main().catch((error: unknown) => {
