@@ -8,7 +8,14 @@ export { MAX_IMAGE_PIXELS, MAX_SCALE, MAX_TOTAL_PIXELS, MIN_SCALE, MINIMUM_DPI, 
 export { dielineSizeFinding, noDielineFinding, preflightPlacement, report, type PreflightReport } from './preflight.js';
 export { renderPrintPdf, type PrintOptions } from './pdf.js';
 export type { ImageCacheSettings } from './image-cache.js';
-export { CONDITION_KEYS, conditionForMaterial, DEFAULT_CONDITION, PRINT_CONDITIONS, printCondition, type PrintCondition } from './conditions.js';
+export {
+  CONDITION_KEYS,
+  conditionForMaterial,
+  DEFAULT_CONDITION,
+  PRINT_CONDITIONS,
+  printCondition,
+  type PrintCondition,
+} from './conditions.js';
 export { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode, type StructureOptions } from './preflight-structure.js';
 export {
   PREVIEW_DEFAULT_WIDTH,

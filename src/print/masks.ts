@@ -1,9 +1,9 @@
 /**
  * Where a piece carries ink, as 1-bit masks the PDF paints in a spot colour: a raster artwork's
  * own mask (alpha ≥ 50 %) for its effect plate, and a piece's inked area, choked, for the White
- * plate. Vector artworks' effect plates stay vector (svg.ts draws them in the plate's ink, the images
- * inside them as stencils of their alpha); only the White plate, which needs a choke no vector offset does reliably, is rasterised, by libvips, at up
- * to WHITE_MASK_PX_PER_MM.
+ * plate. Vector artworks' effect plates stay vector (svg.ts draws them in the plate's ink, the
+ * images inside them as stencils of their alpha); only the White plate, which needs a choke no
+ * vector offset does reliably, is rasterised, by libvips, at up to WHITE_MASK_PX_PER_MM.
  */
 import { deflateSync } from 'node:zlib';
 import { boundsOf } from '../dielines/geometry.js';
@@ -102,7 +102,11 @@ export async function inkedAreaMask(
     parts.push(`<image ${box} preserveAspectRatio="none" ${transform} href="data:${mime};base64,${data.toString('base64')}"/>`);
   }
   parts.push('</g></svg>');
-  const alpha = await sharp(Buffer.from(parts.join('')), { limitInputPixels: false }).ensureAlpha().extractChannel(3).raw().toBuffer();
+  const alpha = await sharp(Buffer.from(parts.join('')), { limitInputPixels: false })
+    .ensureAlpha()
+    .extractChannel(3)
+    .raw()
+    .toBuffer();
   const radius = Math.max(chokeMm > 0 ? 1 : 0, Math.round(chokeMm * pxPerMm));
   return { window, pxPerMm, width, height, bits: erode(alphaBits(alpha), width, height, radius) };
 }

@@ -61,8 +61,15 @@ export const TASKS = {
   /** A checked barcode request's symbol (BWIPP's encoding takes up to a second for a long QR code). */
   'barcode.make': ({ spec }: { spec: BarcodeSpec }) => symbolOutcome(spec),
   'print.pdf': ({ placement, options, imageCache }: PrintInput) => renderPrintPdf(placement, options, imageCache ?? null),
-  'print.preview': ({ placement, widthPx, look }: { placement: Placement<PrintSurface>; widthPx: number; look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'> }) =>
-    renderPreviewPng(placement, widthPx, look),
+  'print.preview': ({
+    placement,
+    widthPx,
+    look,
+  }: {
+    placement: Placement<PrintSurface>;
+    widthPx: number;
+    look?: Pick<PreviewOptions, 'substrate' | 'effects' | 'translucentInk'>;
+  }) => renderPreviewPng(placement, widthPx, look),
   /** A blank laid out n-up on a press sheet, and that sheet as a PDF or its n-up die as DXF or CF2 when asked. */
   'sheet.layout': async ({ dieline, sheet, file }: { dieline: Dieline; sheet: SheetSpec; file: 'pdf' | 'dxf' | 'cf2' | null }) => {
     const layout = layoutSheet(blankShape(dieline), sheet);

@@ -76,7 +76,10 @@ const fields = {
 
 /** The JSON column as written by create(): the facts barcodes/symbol.ts made. */
 const barcodeOf = (value: unknown): BarcodeFacts | null => (value && typeof value === 'object' ? (value as BarcodeFacts) : null);
-const withBarcode = <T extends { barcode: unknown }>(row: T): Omit<T, 'barcode'> & { barcode: BarcodeFacts | null } => ({ ...row, barcode: barcodeOf(row.barcode) });
+const withBarcode = <T extends { barcode: unknown }>(row: T): Omit<T, 'barcode'> & { barcode: BarcodeFacts | null } => ({
+  ...row,
+  barcode: barcodeOf(row.barcode),
+});
 
 export const THUMBNAIL_MIME_TYPE = 'image/webp';
 
@@ -86,7 +89,10 @@ export function createAssetRepository(prisma: PrismaClient, sql: SqlQueryable) {
     async create(asset: NewAsset): Promise<Asset> {
       const { barcode, ...columns } = asset;
       const row = await mapOwnerMissing(() =>
-        prisma.asset.create({ data: { ...columns, ...(barcode ? { barcode: { ...barcode } } : {}), metadataReadAt: new Date() }, select: fields }),
+        prisma.asset.create({
+          data: { ...columns, ...(barcode ? { barcode: { ...barcode } } : {}), metadataReadAt: new Date() },
+          select: fields,
+        }),
       );
       return withBarcode(row);
     },
@@ -132,9 +138,7 @@ export function createAssetRepository(prisma: PrismaClient, sql: SqlQueryable) {
       return prisma.asset.findMany({
         where: {
           metadataReadAt: null,
-          ...(after
-            ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] }
-            : {}),
+          ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
         },
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
         take: limit,

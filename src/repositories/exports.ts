@@ -41,7 +41,10 @@ export interface ExportRow {
   requestDigest: string | null;
 }
 
-export type NewExport = Pick<ExportRow, 'id' | 'userId' | 'projectId' | 'projectVersion' | 'format' | 'options' | 'idempotencyKey' | 'requestDigest' | 'routeBase'>;
+export type NewExport = Pick<
+  ExportRow,
+  'id' | 'userId' | 'projectId' | 'projectVersion' | 'format' | 'options' | 'idempotencyKey' | 'requestDigest' | 'routeBase'
+>;
 
 export interface ExportPosition {
   createdAt: Date;
@@ -56,9 +59,7 @@ export interface FinishedFile {
 }
 
 export type ProjectStateOutcome =
-  | { kind: 'found'; state: ProjectState & { createdAt: Date; updatedAt: Date } }
-  | { kind: 'project-gone' }
-  | { kind: 'version-gone' };
+  { kind: 'found'; state: ProjectState & { createdAt: Date; updatedAt: Date } } | { kind: 'project-gone' } | { kind: 'version-gone' };
 
 export type InsertOutcome = { kind: 'created'; row: ExportRow } | { kind: 'key-taken'; row: ExportRow };
 
@@ -70,7 +71,10 @@ const toRow = ({ leaseUntil: _leaseUntil, announcedAt: _announcedAt, ...row }: P
 });
 
 /** A queued export that may be taken now: one waiting out a busy render pool keeps its retry time in leaseUntil. */
-const queuedAndDue = (now: Date): Prisma.ExportWhereInput => ({ status: 'queued', OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] });
+const queuedAndDue = (now: Date): Prisma.ExportWhereInput => ({
+  status: 'queued',
+  OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+});
 
 export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) {
   const live = (now: Date): Prisma.ExportWhereInput => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
@@ -83,7 +87,9 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) 
     async insert(data: NewExport, keyWindowStart: Date): Promise<InsertOutcome> {
       for (;;) {
         try {
-          const row = await mapOwnerMissing(() => prisma.export.create({ data: { ...data, options: data.options as Prisma.InputJsonValue } }));
+          const row = await mapOwnerMissing(() =>
+            prisma.export.create({ data: { ...data, options: data.options as Prisma.InputJsonValue } }),
+          );
           return { kind: 'created', row: toRow(row) };
         } catch (error) {
           if (!isUniqueViolation(error) || data.idempotencyKey === null) throw error;
@@ -109,7 +115,10 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) 
     },
 
     /** Newest first, strictly after `after`; one more than limit so the caller knows whether more follow. */
-    async listPage(userId: string, options: { projectId: string | null; after: ExportPosition | null; limit: number; now: Date }): Promise<ExportRow[]> {
+    async listPage(
+      userId: string,
+      options: { projectId: string | null; after: ExportPosition | null; limit: number; now: Date },
+    ): Promise<ExportRow[]> {
       const { projectId, after, limit, now } = options;
       const rows = await prisma.export.findMany({
         where: {
@@ -175,7 +184,10 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) 
      * pool was busy: the export did not get to run).
      */
     async wait(id: string, retryAt: Date): Promise<void> {
-      await prisma.export.updateMany({ where: { id, status: 'running' }, data: { status: 'queued', leaseUntil: retryAt, attempts: { decrement: 1 } } });
+      await prisma.export.updateMany({
+        where: { id, status: 'running' },
+        data: { status: 'queued', leaseUntil: retryAt, attempts: { decrement: 1 } },
+      });
     },
 
     /**
@@ -246,15 +258,13 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) 
 export type ExportRepository = ReturnType<typeof createExportRepository>;
 
 /** A project's state at one version: its current row when it is still there, else its recorded version. */
-async function findProjectState(
-  prisma: PrismaClient,
-  userId: string,
-  projectId: string,
-  version: number,
-): Promise<ProjectStateOutcome> {
+async function findProjectState(prisma: PrismaClient, userId: string, projectId: string, version: number): Promise<ProjectStateOutcome> {
   const project = await prisma.project.findFirst({ where: { id: projectId, userId } });
   if (!project) return { kind: 'project-gone' };
-  const state = project.version === version ? project : await prisma.projectVersion.findUnique({ where: { projectId_version: { projectId, version } } });
+  const state =
+    project.version === version
+      ? project
+      : await prisma.projectVersion.findUnique({ where: { projectId_version: { projectId, version } } });
   if (!state) return { kind: 'version-gone' };
   return {
     kind: 'found',

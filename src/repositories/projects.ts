@@ -70,7 +70,8 @@ export type CreateOutcome = { project: Project } | Refused<'limit-reached'>;
 /** deleted: with the files of the project's exports, recorded for removal in the same transaction. */
 export type DeleteOutcome = { exportFiles: string[] } | Refused<'not-found' | 'precondition-failed'>;
 
-const COLUMNS = `"id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt", "updatedAt", "version"`;
+const COLUMNS =
+  '"id", "userId", "name", "templateId", "widthMm", "heightMm", "depthMm", ' + '"artworkJson", "createdAt", "updatedAt", "version"';
 const STATE_COLUMNS = `"version", "name", "templateId", "widthMm", "heightMm", "depthMm", "createdAt"`;
 
 type ProjectDocument = Pick<ProjectState, 'artworkJson'>;
@@ -133,7 +134,7 @@ const ownedVersion = async (db: SqlQueryable, userId: string, id: string, lock =
   (await selectOwned<{ version: number }>(db, '"version"', userId, id, lock))?.version;
 
 /** The state recorded as `version` of the project, if it is kept. */
-async function findRecorded(db: SqlQueryable, id: string, version: number): Promise<Row<ProjectVersionSummary> & ProjectDocument | null> {
+async function findRecorded(db: SqlQueryable, id: string, version: number): Promise<(Row<ProjectVersionSummary> & ProjectDocument) | null> {
   const [row] = await selectRows<Row<ProjectVersion>>(
     db,
     `SELECT ${STATE_COLUMNS}, "artworkJson" FROM "project_versions" WHERE "projectId" = $1 AND "version" = $2`,
@@ -155,7 +156,17 @@ async function insertWithinLimit(tx: SqlQueryable, project: NewProject, limit: n
      SELECT $1::text, $2::text, $3::text, $4::text, $5::double precision, $6::double precision, $7::double precision, $8::json
       WHERE $9::int IS NULL OR (SELECT count(*) FROM "projects" WHERE "userId" = $2::text) < $9::int
      RETURNING ${COLUMNS}`,
-    [project.id, project.userId, project.name, project.templateId, project.widthMm, project.heightMm, project.depthMm, { json: JSON.stringify(project.artworkJson) }, limit],
+    [
+      project.id,
+      project.userId,
+      project.name,
+      project.templateId,
+      project.widthMm,
+      project.heightMm,
+      project.depthMm,
+      { json: JSON.stringify(project.artworkJson) },
+      limit,
+    ],
   );
   return row ? { project: toProject(row) } : { refused: 'limit-reached' };
 }
@@ -177,7 +188,8 @@ async function writeIfCurrent(db: SqlQueryable, current: Project, changes: Proje
        UPDATE "projects" SET ${set.sql}, "updatedAt" = now(), "version" = $3
         WHERE "id" = $1 AND "version" = $2 RETURNING ${COLUMNS}
      ), "recorded" AS (
-       INSERT INTO "project_versions" ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
+       INSERT INTO "project_versions"
+         ("projectId", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "createdAt")
        SELECT "id", "version", "name", "templateId", "widthMm", "heightMm", "depthMm", "artworkJson", "updatedAt"
          FROM "projects" WHERE "id" = $1 AND "version" = $2 AND EXISTS (SELECT 1 FROM "updated")
      ), "pruned" AS (

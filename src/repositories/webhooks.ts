@@ -56,7 +56,14 @@ export interface NewMessage {
   payload: string;
 }
 
-const toWebhook = (row: { id: string; userId: string; url: string; events: string; sealedSecret: string; createdAt: Date }): WebhookRow => ({
+const toWebhook = (row: {
+  id: string;
+  userId: string;
+  url: string;
+  events: string;
+  sealedSecret: string;
+  createdAt: Date;
+}): WebhookRow => ({
   ...row,
   events: row.events.split(','),
 });
@@ -83,7 +90,10 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
     async list(userId: string, page?: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<WebhookRow[]> {
       const after = page?.after;
       const rows = await prisma.webhook.findMany({
-        where: { userId, ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}) },
+        where: {
+          userId,
+          ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
+        },
         orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
         ...(page ? { take: page.limit } : {}),
       });
@@ -157,7 +167,13 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
      * An export event's message id names its export and webhook, so recording it again adds nothing;
      * other events get a fresh id each.
      */
-    async enqueue(userId: string, event: string, subject: { exportId: string } | { messageId: () => string }, payload: string, now: Date): Promise<number> {
+    async enqueue(
+      userId: string,
+      event: string,
+      subject: { exportId: string } | { messageId: () => string },
+      payload: string,
+      now: Date,
+    ): Promise<number> {
       const hooks = await prisma.webhook.findMany({ where: { userId }, select: { id: true, events: true } });
       const subscribed = hooks.filter((hook) => hook.events.split(',').includes(event));
       if (subscribed.length === 0) return 0;
@@ -177,12 +193,21 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
      */
     async claimDue(now: Date, leaseUntil: Date, limit: number, room: (userId: string) => number): Promise<MessageRow[]> {
       const due = { status: 'pending', nextAttemptAt: { lte: now }, OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }] };
-      const accounts = await prisma.webhook.findMany({ where: { messages: { some: due } }, distinct: ['userId'], select: { userId: true } });
+      const accounts = await prisma.webhook.findMany({
+        where: { messages: { some: due } },
+        distinct: ['userId'],
+        select: { userId: true },
+      });
       const queues = await Promise.all(
         accounts
           .filter(({ userId }) => room(userId) > 0)
           .map(({ userId }) =>
-            prisma.webhookMessage.findMany({ where: { ...due, webhook: { userId } }, orderBy: { nextAttemptAt: 'asc' }, take: Math.min(room(userId), limit), select: { id: true } }),
+            prisma.webhookMessage.findMany({
+              where: { ...due, webhook: { userId } },
+              orderBy: { nextAttemptAt: 'asc' },
+              take: Math.min(room(userId), limit),
+              select: { id: true },
+            }),
           ),
       );
       const candidates: string[] = [];
@@ -193,7 +218,10 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
       for (const id of candidates) {
         const { count } = await prisma.webhookMessage.updateMany({ where: { id, ...due }, data: { leaseUntil } });
         if (count === 0) continue;
-        const row = await prisma.webhookMessage.findUnique({ where: { id }, include: { webhook: { select: { url: true, sealedSecret: true, userId: true } } } });
+        const row = await prisma.webhookMessage.findUnique({
+          where: { id },
+          include: { webhook: { select: { url: true, sealedSecret: true, userId: true } } },
+        });
         if (row) claimed.push({ ...row, url: row.webhook.url, sealedSecret: row.webhook.sealedSecret, userId: row.webhook.userId });
       }
       return claimed;
@@ -201,7 +229,11 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
 
     /** The earliest time a pending message is due, or null when none is pending. */
     async nextDue(): Promise<Date | null> {
-      const row = await prisma.webhookMessage.findFirst({ where: { status: 'pending' }, orderBy: { nextAttemptAt: 'asc' }, select: { nextAttemptAt: true } });
+      const row = await prisma.webhookMessage.findFirst({
+        where: { status: 'pending' },
+        orderBy: { nextAttemptAt: 'asc' },
+        select: { nextAttemptAt: true },
+      });
       return row?.nextAttemptAt ?? null;
     },
 

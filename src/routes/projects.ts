@@ -48,7 +48,10 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     async (request) => {
       const projects = await app.services.projects.list(request.userId);
       const cursors = () => app.services.listCursors('projects', request.userId);
-      const { items, nextCursor } = pageWhenAsked(projects, request.query, cursors, (project) => ({ createdAt: project.updatedAt, id: project.id }));
+      const { items, nextCursor } = pageWhenAsked(projects, request.query, cursors, (project) => ({
+        createdAt: project.updatedAt,
+        id: project.id,
+      }));
       const page = { projects: items.map(toProjectDto), total: projects.length };
       return nextCursor === undefined ? page : { ...page, nextCursor };
     },

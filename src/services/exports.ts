@@ -18,10 +18,11 @@ export const EXPORT_MESSAGES = {
   expired: 'Export has expired.',
   idempotencyConflict: 'Idempotency-Key was used with another request.',
   idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible ASCII characters.',
-  versionGone: "The project version this export renders is no longer kept.",
+  versionGone: 'The project version this export renders is no longer kept.',
   failed: 'The export could not be rendered.',
   workerStopped: (times: number) => `The export's worker stopped ${times} time${times === 1 ? '' : 's'}.`,
-  preflightErrors: (routeBase: string, projectId: string) => `The project has preflight errors; see GET ${routeBase}/projects/${projectId}/preflight.`,
+  preflightErrors: (routeBase: string, projectId: string) =>
+    `The project has preflight errors; see GET ${routeBase}/projects/${projectId}/preflight.`,
 } as const;
 
 /** Files and rows are kept this long after an export finishes; an Idempotency-Key is remembered as long. */
@@ -225,9 +226,12 @@ export function createExportService(deps: ExportServiceDeps) {
       if ((await repository.unfinishedCount(userId)) >= QUEUED_EXPORTS_LIMIT) {
         throw new HttpError(429, MESSAGES.tooManyExports, QUEUED_EXPORTS_RETRY_AFTER_S);
       }
-      const requestDigest = idempotencyKey === undefined
-        ? null
-        : createHash('sha256').update(canonicalJson({ projectId, body: request })).digest('hex');
+      const requestDigest =
+        idempotencyKey === undefined
+          ? null
+          : createHash('sha256')
+              .update(canonicalJson({ projectId, body: request }))
+              .digest('hex');
       const now = Date.now();
       const outcome = await repository.insert(
         {
@@ -256,7 +260,10 @@ export function createExportService(deps: ExportServiceDeps) {
       return toDto(row);
     },
 
-    async list(userId: string, query: { projectId?: string; limit?: number; cursor?: string }): Promise<{ exports: ExportDto[]; nextCursor: string | null }> {
+    async list(
+      userId: string,
+      query: { projectId?: string; limit?: number; cursor?: string },
+    ): Promise<{ exports: ExportDto[]; nextCursor: string | null }> {
       const limit = query.limit ?? EXPORT_PAGE_DEFAULT;
       const cursors = deps.cursors('exports', userId);
       const after = query.cursor === undefined ? null : cursors.decode(query.cursor);
@@ -283,9 +290,12 @@ export function createExportService(deps: ExportServiceDeps) {
       if (!claimed) return 'skipped';
       // Past its attempts only when earlier workers died holding it (a failed render ends sooner).
       if (claimed.attempts > deps.attempts) return failStopped(claimed, claimed.attempts - 1, started);
-      const heartbeat = setInterval(() => {
-        void repository.renew(id, new Date(Date.now() + deps.leaseMs)).catch(() => undefined);
-      }, Math.max(250, Math.floor(deps.leaseMs / 3)));
+      const heartbeat = setInterval(
+        () => {
+          void repository.renew(id, new Date(Date.now() + deps.leaseMs)).catch(() => undefined);
+        },
+        Math.max(250, Math.floor(deps.leaseMs / 3)),
+      );
       heartbeat.unref();
       const fileName = `export-${id}.${extensionOf(claimed.format as ExportFormat)}`;
       try {

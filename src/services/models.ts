@@ -146,7 +146,9 @@ export function createModelService(textures: ProjectTextures) {
       // Everything the texture reads, the project row and which of its images still exist, keys
       // the cache: a deleted image (on any process) makes a new model without it.
       const images = await textures.imagesIdentity(project);
-      const content = createHash('sha256').update(JSON.stringify([project.id, input, state, sizePx, images, containerOptionsKey(template, container)])).digest('base64url');
+      const content = createHash('sha256')
+        .update(JSON.stringify([project.id, input, state, sizePx, images, containerOptionsKey(template, container)]))
+        .digest('base64url');
       const look = textureLook(input.material, input.finish);
       const texture = () => textures.texture(project, template.kind === 'box' ? null : container, sizePx, look, signal);
       return build(`project:${content}`, input, texture);

@@ -71,7 +71,10 @@ export function printGeometry(
   }
   try {
     const layout = generateContainerLayout(template.id, template.kind, dims, options.containers, options.bleedMm);
-    return { dieline: { ...layout.dieline, ...(layout.wrapWidth ? { wrapWidth: layout.wrapWidth } : {}) }, textureWindow: layout.textureWindow };
+    return {
+      dieline: { ...layout.dieline, ...(layout.wrapWidth ? { wrapWidth: layout.wrapWidth } : {}) },
+      textureWindow: layout.textureWindow,
+    };
   } catch (error) {
     if (error instanceof ContainerOptionError) throw badRequest(error.message);
     throw error;

@@ -210,10 +210,16 @@ export function createPrintService(
       geometry = printGeometry(
         template,
         { widthMm: project.widthMm, heightMm: project.heightMm, depthMm: project.depthMm },
-        { containers, bleedMm, part, ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, project.artworkJson) } : {}) },
+        {
+          containers,
+          bleedMm,
+          part,
+          ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, project.artworkJson) } : {}),
+        },
       );
     } catch (error) {
-      if (error instanceof DielineSizeError) return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state, ...none };
+      if (error instanceof DielineSizeError)
+        return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state, ...none };
       throw error;
     }
     const assets = await describeAll(files);
@@ -229,7 +235,9 @@ export function createPrintService(
 
   /** The design on the geometry; a wrapping layout's images repeated across its ends. */
   function place(prepared: Prepared & { dieline: PrintGeometry['dieline'] }) {
-    const placement = unwrapPlacement(placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl }));
+    const placement = unwrapPlacement(
+      placeDesign({ dieline: prepared.dieline, state: prepared.state, assets: prepared.assets, publicBaseUrl: baseUrl }),
+    );
     return { ...placement, fonts: prepared.fonts };
   }
 
@@ -238,8 +246,14 @@ export function createPrintService(
     const placement = place(prepared);
     const checked = preflightPlacement(placement, prepared.state.material, prepared.template.materials, options);
     // A container's label is not folded: it has no fold to cross.
-    const structure = prepared.template.kind === 'box' ? checked.findings : checked.findings.filter((finding) => finding.code !== 'CROSSES_FOLD');
-    return report([...structure, ...zoneFindings(placement), ...svgFindings(placement, prepared.svgFacts), ...barcodeFindings(placement, prepared.state)]);
+    const structure =
+      prepared.template.kind === 'box' ? checked.findings : checked.findings.filter((finding) => finding.code !== 'CROSSES_FOLD');
+    return report([
+      ...structure,
+      ...zoneFindings(placement),
+      ...svgFindings(placement, prepared.svgFacts),
+      ...barcodeFindings(placement, prepared.state),
+    ]);
   }
 
   /** Highest total ink by asset digest and condition: an image is decoded once per condition. */
@@ -249,17 +263,30 @@ export function createPrintService(
    * Each asset's highest total ink in condition: from the cache, else measured in a render child
    * for account (the preflight's own deadline), all the uncached images in one task.
    */
-  async function measuredInk(assets: ResolvedAsset[], condition: PrintCondition, account: string, signal?: AbortSignal): Promise<Map<string, number>> {
+  async function measuredInk(
+    assets: ResolvedAsset[],
+    condition: PrintCondition,
+    account: string,
+    signal?: AbortSignal,
+  ): Promise<Map<string, number>> {
     const totals = new Map<string, number>();
     const missing: Array<{ asset: ResolvedAsset; key: string }> = [];
     for (const asset of assets) {
-      const key = `${createHash('sha256').update(await asset.load()).digest('hex')}:${condition.key}`;
+      const key = `${createHash('sha256')
+        .update(await asset.load())
+        .digest('hex')}:${condition.key}`;
       const total = inkTotals.get(key);
       if (total === undefined) missing.push({ asset, key });
       else totals.set(asset.name, total);
     }
     if (missing.length === 0) return totals;
-    const measured = await renderer.run('preflight', 'print.inkCoverage', { assets: missing.map(({ asset }) => asset), condition }, account, signal);
+    const measured = await renderer.run(
+      'preflight',
+      'print.inkCoverage',
+      { assets: missing.map(({ asset }) => asset), condition },
+      account,
+      signal,
+    );
     missing.forEach(({ asset, key }, index) => {
       inkTotals.set(key, measured[index]!);
       totals.set(asset.name, measured[index]!);
@@ -388,7 +415,13 @@ export function createPrintService(
             if (!checked.ready || !isPlaceable(prepared)) {
               throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
             }
-            const body = await renderer.run('print', 'print.pdf', { placement: place(prepared), options, imageCache }, project.userId, signal);
+            const body = await renderer.run(
+              'print',
+              'print.pdf',
+              { placement: place(prepared), options, imageCache },
+              project.userId,
+              signal,
+            );
             return { body, contentType: 'application/pdf', fileName: printFileName(project, options.colorSpace) };
           }),
       };
@@ -429,7 +462,13 @@ export function createPrintService(
       const part = printedPart(project, query);
       const files = await ownedFiles(project);
       return {
-        etag: inputEtag('preview', project, [{ width, white: query.white ?? 'auto', ...part }, optionsKey(project, containers)], files, await fonts.identity(project.userId)),
+        etag: inputEtag(
+          'preview',
+          project,
+          [{ width, white: query.white ?? 'auto', ...part }, optionsKey(project, containers)],
+          files,
+          await fonts.identity(project.userId),
+        ),
         render: (signal) =>
           admission.admit(project.userId, async () => {
             const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, containers);

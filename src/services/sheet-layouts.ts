@@ -1,8 +1,8 @@
 // Sheet layouts (n-up) of a project's blank: how many copies a press sheet holds and where, as
 // JSON or as the press sheet PDF with every copy's die on the spot plates. A small blank on a large
 // sheet is hundreds of copies to place and draw, so both run in a render child, within its
-// deadline, admitted as print work is (one account's one at a time). Layouts are a pure function of the blank and the sheet: recent answers are kept in a
-// small LRU.
+// deadline, admitted as print work is (one account's one at a time). Layouts are a pure function
+// of the blank and the sheet: recent answers are kept in a small LRU.
 import { LRUCache } from 'lru-cache';
 import { DEFAULT_BLEED_MM, DielineOptionError, DielineSizeError, generateDieline, type Dieline } from '../dielines/index.js';
 import { BlankTooLargeError, DEFAULT_MARGIN_MM, type SheetSpec } from '../dielines/layout.js';

@@ -113,7 +113,10 @@ describe(`finishes as plates (${engineName()})`, () => {
       // The disc: radius 150/400 of the printed width.
       const [fx, fy] = centre('front');
       const discRadius = (0.8 * frameWidth('front') * 150) / 400;
-      const foil = overlap(plates.find((p) => p.name === 'Foil_Gold')!, (x, y) => Math.hypot(x - fx, y - fy) <= discRadius);
+      const foil = overlap(
+        plates.find((p) => p.name === 'Foil_Gold')!,
+        (x, y) => Math.hypot(x - fx, y - fy) <= discRadius,
+      );
       expect(foil.plateInside, `${colorSpace} foil plate inside the disc`).toBeGreaterThanOrEqual(0.9);
       expect(foil.regionCovered, `${colorSpace} disc covered by foil`).toBeGreaterThanOrEqual(0.9);
       for (const ink of ['Cyan', 'Magenta', 'Yellow', 'Black']) {
@@ -125,7 +128,10 @@ describe(`finishes as plates (${engineName()})`, () => {
       // Spot UV over the whole photo, which still prints.
       const [bx, by] = centre('back');
       const side = 0.8 * frameWidth('back');
-      const uv = overlap(plates.find((p) => p.name === 'SpotUV')!, (x, y) => Math.abs(x - bx) <= side / 2 && Math.abs(y - by) <= side / 2);
+      const uv = overlap(
+        plates.find((p) => p.name === 'SpotUV')!,
+        (x, y) => Math.abs(x - bx) <= side / 2 && Math.abs(y - by) <= side / 2,
+      );
       expect(uv.plateInside).toBeGreaterThanOrEqual(0.9);
       expect(uv.regionCovered).toBeGreaterThanOrEqual(0.9);
       expect(inkAt(plates, 'Magenta', [bx, by - side / 4])).toBeGreaterThan(100);
@@ -133,7 +139,10 @@ describe(`finishes as plates (${engineName()})`, () => {
       // Emboss: the SVG's square, half of the printed width.
       const [lx, ly] = centre('left');
       const half = (0.9 * frameWidth('left')) / 4;
-      const emboss = overlap(plates.find((p) => p.name === 'Emboss')!, (x, y) => Math.abs(x - lx) <= half && Math.abs(y - ly) <= half);
+      const emboss = overlap(
+        plates.find((p) => p.name === 'Emboss')!,
+        (x, y) => Math.abs(x - lx) <= half && Math.abs(y - ly) <= half,
+      );
       expect(emboss.plateInside).toBeGreaterThanOrEqual(0.9);
       expect(emboss.regionCovered).toBeGreaterThanOrEqual(0.9);
     }
@@ -162,10 +171,14 @@ describe(`finishes as plates (${engineName()})`, () => {
       const plates = await separations(await printOf(id, `colorSpace=${colorSpace}`), DPI);
       const [fx, fy] = centre('front');
       const discRadius = (0.8 * frameWidth('front') * 150) / 400;
-      const foil = overlap(plates.find((p) => p.name === 'Foil_Silver')!, (x, y) => Math.hypot(x - fx, y - fy) <= discRadius);
+      const foil = overlap(
+        plates.find((p) => p.name === 'Foil_Silver')!,
+        (x, y) => Math.hypot(x - fx, y - fy) <= discRadius,
+      );
       expect(foil.plateInside, `${colorSpace} foil plate inside the disc`).toBeGreaterThanOrEqual(0.9);
       expect(foil.regionCovered, `${colorSpace} disc covered by foil`).toBeGreaterThanOrEqual(0.9);
-      for (const ink of ['Cyan', 'Magenta', 'Yellow', 'Black']) expect(inkAt(plates, ink, [fx, fy]), `${colorSpace} ${ink} under the foil`).toBeLessThan(3);
+      for (const ink of ['Cyan', 'Magenta', 'Yellow', 'Black'])
+        expect(inkAt(plates, ink, [fx, fy]), `${colorSpace} ${ink} under the foil`).toBeLessThan(3);
       // Around the disc, inside the image's transparent corners, the background still prints.
       expect(inkAt(plates, 'Yellow', [fx, fy - discRadius - 3]), colorSpace).toBeGreaterThan(10);
     }
@@ -212,7 +225,11 @@ describe(`finishes as plates (${engineName()})`, () => {
         BOTTLE,
       );
       const underBackground = await separations(await printOf(filled, 'colorSpace=cmyk'), 50);
-      const points: Point[] = [[cx, cy], [cx - half - 2, cy], [5, 5]];
+      const points: Point[] = [
+        [cx, cy],
+        [cx - half - 2, cy],
+        [5, 5],
+      ];
       for (const point of points) expect(inkAt(underBackground, 'White', point, 50), String(point)).toBeGreaterThan(250);
 
       const none = await separations(await printOf(id, 'colorSpace=cmyk&white=none'), 50);
@@ -280,7 +297,7 @@ describe(`preflight of finishes (${engineName()})`, () => {
     const unit = 100 / printedMm;
     return Buffer.from(
       `<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100" ` +
-      `viewBox="0 0 100 100"><rect x="10" y="10" width="40" height="40" fill="#000"/>` +
+        `viewBox="0 0 100 100"><rect x="10" y="10" width="40" height="40" fill="#000"/>` +
         `<rect x="70" y="10" width="${barMm * unit}" height="80" fill="#000"/></svg>`,
     );
   }
@@ -307,24 +324,27 @@ describe(`preflight of finishes (${engineName()})`, () => {
     expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', design('emboss'), CARTON)).findings)).toEqual([]);
   });
 
-  it('EFFECT_CROSSES_FOLD for foil over a crease, not for spot UV; ' +
-    'EFFECT_ON_GLUE when glue areas print; a correct placement gives none', async () => {
-    const across = (effect: string) => ({ artworks: [{ ...artwork('wide', 'front', photo, { scale: 1.6 }), effect }] });
-    const foil = await projectPreflight(app, owner, 'reverse-tuck-carton', across('foil-silver'), CARTON);
-    expect(codes(foil.findings)).toEqual([['EFFECT_CROSSES_FOLD', 'warning', 'wide']]);
-    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', across('spot-uv'), CARTON)).findings)).toEqual([]);
+  it(
+    'EFFECT_CROSSES_FOLD for foil over a crease, not for spot UV; ' +
+      'EFFECT_ON_GLUE when glue areas print; a correct placement gives none',
+    async () => {
+      const across = (effect: string) => ({ artworks: [{ ...artwork('wide', 'front', photo, { scale: 1.6 }), effect }] });
+      const foil = await projectPreflight(app, owner, 'reverse-tuck-carton', across('foil-silver'), CARTON);
+      expect(codes(foil.findings)).toEqual([['EFFECT_CROSSES_FOLD', 'warning', 'wide']]);
+      expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', across('spot-uv'), CARTON)).findings)).toEqual([]);
 
-    const onGlue = { artworks: [{ ...artwork('flap', 'glue-flap', photo, { scale: 0.5 }), effect: 'spot-uv' }] };
-    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', onGlue, CARTON)).findings)).toEqual([]);
-    const printed = await projectPreflight(app, owner, 'reverse-tuck-carton', onGlue, CARTON, '?glueAreas=print');
-    expect(codes(printed.findings)).toEqual([['EFFECT_ON_GLUE', 'error', 'flap']]);
-    expect(printed.ready).toBe(false);
-    const print = await get(`/projects/${printed.id}/print?glueAreas=print`);
-    expectApiError(print, 409);
+      const onGlue = { artworks: [{ ...artwork('flap', 'glue-flap', photo, { scale: 0.5 }), effect: 'spot-uv' }] };
+      expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', onGlue, CARTON)).findings)).toEqual([]);
+      const printed = await projectPreflight(app, owner, 'reverse-tuck-carton', onGlue, CARTON, '?glueAreas=print');
+      expect(codes(printed.findings)).toEqual([['EFFECT_ON_GLUE', 'error', 'flap']]);
+      expect(printed.ready).toBe(false);
+      const print = await get(`/projects/${printed.id}/print?glueAreas=print`);
+      expectApiError(print, 409);
 
-    const clean = { artworks: [{ ...artwork('logo', 'front', square, { scale: 0.5 }), effect: 'foil-gold' }] };
-    expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', clean, CARTON)).findings)).toEqual([]);
-  });
+      const clean = { artworks: [{ ...artwork('logo', 'front', square, { scale: 0.5 }), effect: 'foil-gold' }] };
+      expect(codes((await projectPreflight(app, owner, 'reverse-tuck-carton', clean, CARTON)).findings)).toEqual([]);
+    },
+  );
 
   it('EFFECT_NOT_OFFERED: emboss or deboss on corrugated, glass or aluminium; not on board', async () => {
     const design = (material: string, effect: string) => ({

@@ -14,7 +14,8 @@ import { uploadAsset } from '../assets/helpers.js';
 import { artwork } from '../print/harness.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const DISC_SVG = '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><circle cx="200" cy="200" r="180" fill="#2f4f6f"/></svg>';
+const DISC_SVG =
+  '<svg xmlns="http://www.w3.org/2000/svg" width="400" height="400"><circle cx="200" cy="200" r="180" fill="#2f4f6f"/></svg>';
 const ARTIFACTS = new URL('../../test-artifacts/viewer/', import.meta.url);
 
 describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
@@ -64,7 +65,7 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
   async function show(query: string, name: string): Promise<DecodedPng> {
     await page.goto(`${base}/viewer?${query}`, { waitUntil: 'domcontentloaded' });
     await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
-    expect(await page.getAttribute('body', 'data-state'), await page.textContent('#status') ?? '').toBe('ready');
+    expect(await page.getAttribute('body', 'data-state'), (await page.textContent('#status')) ?? '').toBe('ready');
     const shot = await page.screenshot({ type: 'png', timeout: 150_000 });
     writeFileSync(new URL(`${name}.png`, ARTIFACTS), shot);
     return decodePng(shot);
@@ -181,55 +182,60 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       expect(after.status).toBe('This share link does not exist, has expired or was revoked.');
     });
 
-    it("a share link opens with the project's saved lighting; " +
-      "its embed snippet is the share URL, without one the panel asks for a link", async () => {
-      const mailer = TEMPLATES.find((template) => template.id === 'mailer-box')!;
-      const made = await app.inject({
-        method: 'POST',
-        url: '/projects',
-        headers: owner.auth,
-        payload: {
-          name: 'Dramatic mailer',
-          templateId: 'mailer-box',
-          ...mailer.defaultDimensions,
-          artworkJson: { lighting: 'dramatic', material: 'kraft' },
-        },
-      });
-      expect(made.statusCode, made.body).toBe(201);
-      const dramaticId = made.json<{ project: { id: string } }>().project.id;
-      const created = await fetch(`${base}/projects/${dramaticId}/shares`, { method: 'POST', headers: owner.auth });
-      expect(created.status).toBe(201);
-      const link = new URL(((await created.json()) as { share: { url: string } }).share.url, base);
-      const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
-      try {
-        const visitor = await context.newPage();
-        visitor.setDefaultTimeout(150_000);
-        const state = async () => {
-          await visitor.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
-          const lighting = await visitor.evaluate(
-            () => (globalThis as unknown as { packagingViewer: { lighting: string } }).packagingViewer.lighting,
-          );
-          await visitor.click('#embedToggle');
-          return { lighting, embed: await visitor.inputValue('#embedCode'), state: await visitor.getAttribute('body', 'data-state') };
-        };
-        await visitor.goto(`${base}${link.pathname}${link.search}`, { waitUntil: 'domcontentloaded' });
-        const shared = await state();
-        expect(shared.state).toBe('ready');
-        expect(shared.lighting).toBe('dramatic');
-        expect(shared.embed).toContain(`src="${link.href}"`);
-        // An explicit preset in the link still wins.
-        await visitor.goto(`${base}${link.pathname}${link.search}&lighting=softbox`, { waitUntil: 'domcontentloaded' });
-        expect((await state()).lighting).toBe('softbox');
-        // A template's model (no share link): the snippet says a link is needed.
-        await visitor.goto(`${base}/viewer?model=${encodeURIComponent('/templates/mailer-box/model')}`, { waitUntil: 'domcontentloaded' });
-        const unshared = await state();
-        expect(unshared.lighting).toBe('studio');
-        expect(unshared.embed).not.toContain('<iframe');
-        expect(unshared.embed).toContain('share link');
-      } finally {
-        await context.close();
-      }
-    });
+    it(
+      "a share link opens with the project's saved lighting; " +
+        'its embed snippet is the share URL, without one the panel asks for a link',
+      async () => {
+        const mailer = TEMPLATES.find((template) => template.id === 'mailer-box')!;
+        const made = await app.inject({
+          method: 'POST',
+          url: '/projects',
+          headers: owner.auth,
+          payload: {
+            name: 'Dramatic mailer',
+            templateId: 'mailer-box',
+            ...mailer.defaultDimensions,
+            artworkJson: { lighting: 'dramatic', material: 'kraft' },
+          },
+        });
+        expect(made.statusCode, made.body).toBe(201);
+        const dramaticId = made.json<{ project: { id: string } }>().project.id;
+        const created = await fetch(`${base}/projects/${dramaticId}/shares`, { method: 'POST', headers: owner.auth });
+        expect(created.status).toBe(201);
+        const link = new URL(((await created.json()) as { share: { url: string } }).share.url, base);
+        const context = await browser.newContext({ viewport: { width: 640, height: 480 }, deviceScaleFactor: 1 });
+        try {
+          const visitor = await context.newPage();
+          visitor.setDefaultTimeout(150_000);
+          const state = async () => {
+            await visitor.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
+            const lighting = await visitor.evaluate(
+              () => (globalThis as unknown as { packagingViewer: { lighting: string } }).packagingViewer.lighting,
+            );
+            await visitor.click('#embedToggle');
+            return { lighting, embed: await visitor.inputValue('#embedCode'), state: await visitor.getAttribute('body', 'data-state') };
+          };
+          await visitor.goto(`${base}${link.pathname}${link.search}`, { waitUntil: 'domcontentloaded' });
+          const shared = await state();
+          expect(shared.state).toBe('ready');
+          expect(shared.lighting).toBe('dramatic');
+          expect(shared.embed).toContain(`src="${link.href}"`);
+          // An explicit preset in the link still wins.
+          await visitor.goto(`${base}${link.pathname}${link.search}&lighting=softbox`, { waitUntil: 'domcontentloaded' });
+          expect((await state()).lighting).toBe('softbox');
+          // A template's model (no share link): the snippet says a link is needed.
+          await visitor.goto(`${base}/viewer?model=${encodeURIComponent('/templates/mailer-box/model')}`, {
+            waitUntil: 'domcontentloaded',
+          });
+          const unshared = await state();
+          expect(unshared.lighting).toBe('studio');
+          expect(unshared.embed).not.toContain('<iframe');
+          expect(unshared.embed).toContain('share link');
+        } finally {
+          await context.close();
+        }
+      },
+    );
 
     it("without a link or a login, the project's model asks for the owner's sign-in", async () => {
       const seen = await visit(`/viewer?model=${modelParam()}`);
@@ -315,7 +321,10 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       const gloss = await project('Gloss mailer', design('gloss'));
       const matte = await project('Matte mailer', design('matte'));
       const lights: Record<string, { mean: number; max: number; spread: number }> = {};
-      for (const [name, id] of [['gloss', gloss], ['matte', matte]] as const) {
+      for (const [name, id] of [
+        ['gloss', gloss],
+        ['matte', matte],
+      ] as const) {
         // A dark background, so the brightest pixels near the lid are the lid's own highlight.
         await open(`model=${encodeURIComponent(`/projects/${id}/model?textureSize=512`)}&lighting=studio&background=%23202020`);
         lights[name] = await faceLight('lid', 10);
@@ -326,7 +335,10 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
     });
 
     it('under the studio preset a gold foil logo shines brighter than the print around it', async () => {
-      const disc = await uploadAsset(app, owner, await sharp(Buffer.from(DISC_SVG)).png().toBuffer(), { filename: 'disc.png', contentType: 'image/png' });
+      const disc = await uploadAsset(app, owner, await sharp(Buffer.from(DISC_SVG)).png().toBuffer(), {
+        filename: 'disc.png',
+        contentType: 'image/png',
+      });
       const logo = { ...artwork('logo', 'lid', `/files/${disc.name}`, { scale: 0.5 }) };
       const design = (effect?: string) => ({
         background: { kind: 'color', value: '#2f4f6f' },
@@ -335,7 +347,10 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
         artworks: [effect ? { ...logo, effect } : logo],
       });
       const shots: Record<string, DecodedPng> = {};
-      for (const [name, effect] of [['printed', undefined], ['foil', 'foil-gold']] as const) {
+      for (const [name, effect] of [
+        ['printed', undefined],
+        ['foil', 'foil-gold'],
+      ] as const) {
         const id = await project(`Logo ${name}`, design(effect));
         await open(`model=${encodeURIComponent(`/projects/${id}/model?textureSize=1024`)}&lighting=studio&background=%23202020`);
         shots[name] = decodePng(await page.screenshot({ type: 'png' }));
