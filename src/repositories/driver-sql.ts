@@ -1,10 +1,11 @@
 // The one way SQL is sent: through Prisma's driver adapter (the layer the Prisma client itself sends
 // its SQL through, on the same pool or embedded engine), for statements that carry a condition the
 // client cannot express (row locks, inserts under a cap, compare-and-set writes that record history)
-// and for the project hot paths. Measured per call (10 at a time on PostgreSQL, this repository's
-// 2-core machine): the client's findUnique costs what the driver costs (70–120 µs of CPU), its
-// findFirst, findMany and $queryRaw about 150–200 µs more. Results arrive as the adapter gives
-// them: JSON columns as their text, timestamptz as ISO text, integers and doubles as numbers.
+// and on the hot paths (the guard's account read, the editor's project routes). There a client call
+// costs several times the driver's CPU: measured on PostgreSQL on a 2-core machine, findFirst,
+// findMany and $queryRaw 150–200 µs more per call, and the guard's findUnique 400 µs more per
+// request. Results arrive as the adapter gives them: JSON columns as their text, timestamptz as ISO
+// text, integers and doubles as numbers.
 import type { ArgType, SqlDriverAdapter, SqlQueryable } from '@prisma/driver-adapter-utils';
 import { isDatabaseUnreachable } from '../db/errors.js';
 

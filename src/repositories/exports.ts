@@ -4,7 +4,7 @@
 // succeeded. Expired rows are deleted with their files recorded in the deletion outbox.
 import type { Finding } from '../print/index.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
-import type { ProjectState } from './projects.js';
+import { findStateAt, type ProjectStateOutcome } from './projects.js';
 import { isUniqueViolation, mapOwnerMissing } from './prisma-errors.js';
 import { execute, type SqlQueryable } from './driver-sql.js';
 
@@ -57,9 +57,6 @@ export interface FinishedFile {
   contentType: string;
   sizeBytes: number;
 }
-
-export type ProjectStateOutcome =
-  { kind: 'found'; state: ProjectState & { createdAt: Date; updatedAt: Date } } | { kind: 'project-gone' } | { kind: 'version-gone' };
 
 export type InsertOutcome = { kind: 'created'; row: ExportRow } | { kind: 'key-taken'; row: ExportRow };
 
@@ -226,7 +223,7 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) 
 
     /** A project's state at one version: its current row when it is still there, else its recorded version. */
     projectState(userId: string, projectId: string, version: number): Promise<ProjectStateOutcome> {
-      return findProjectState(prisma, userId, projectId, version);
+      return findStateAt(sql, userId, projectId, version);
     },
 
     async markAnnounced(id: string, at: Date): Promise<void> {
@@ -256,27 +253,3 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) 
 }
 
 export type ExportRepository = ReturnType<typeof createExportRepository>;
-
-/** A project's state at one version: its current row when it is still there, else its recorded version. */
-async function findProjectState(prisma: PrismaClient, userId: string, projectId: string, version: number): Promise<ProjectStateOutcome> {
-  const project = await prisma.project.findFirst({ where: { id: projectId, userId } });
-  if (!project) return { kind: 'project-gone' };
-  const state =
-    project.version === version
-      ? project
-      : await prisma.projectVersion.findUnique({ where: { projectId_version: { projectId, version } } });
-  if (!state) return { kind: 'version-gone' };
-  return {
-    kind: 'found',
-    state: {
-      name: state.name,
-      templateId: state.templateId,
-      widthMm: state.widthMm,
-      heightMm: state.heightMm,
-      depthMm: state.depthMm,
-      artworkJson: state.artworkJson as ProjectState['artworkJson'],
-      createdAt: project.createdAt,
-      updatedAt: project.version === version ? project.updatedAt : state.createdAt,
-    },
-  };
-}

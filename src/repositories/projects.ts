@@ -67,6 +67,11 @@ export type WriteOutcome = Written | Refused<'not-found' | 'precondition-failed'
 
 export type CreateOutcome = { project: Project } | Refused<'limit-reached'>;
 
+export type ProjectStateOutcome =
+  | { kind: 'found'; state: ProjectState & Pick<Project, 'createdAt' | 'updatedAt'> }
+  | { kind: 'project-gone' }
+  | { kind: 'version-gone' };
+
 /** deleted: with the files of the project's exports, recorded for removal in the same transaction. */
 export type DeleteOutcome = { exportFiles: string[] } | Refused<'not-found' | 'precondition-failed'>;
 
@@ -141,6 +146,20 @@ async function findRecorded(db: SqlQueryable, id: string, version: number): Prom
     [id, version],
   );
   return row ? { ...row, artworkJson: JSON.parse(row.artworkJson) as EditorState } : null;
+}
+
+/**
+ * The owner's project as it was at `version`: its current row while it is at that version, else
+ * the state recorded then (updatedAt: when that state was saved).
+ */
+export async function findStateAt(db: SqlQueryable, userId: string, id: string, version: number): Promise<ProjectStateOutcome> {
+  const project = await readOwned(db, userId, id);
+  if (!project) return { kind: 'project-gone' };
+  const recorded = project.version === version ? null : await findRecorded(db, id, version);
+  if (project.version !== version && !recorded) return { kind: 'version-gone' };
+  const { name, templateId, widthMm, heightMm, depthMm, artworkJson } = recorded ?? project;
+  const updatedAt = recorded ? new Date(recorded.createdAt) : project.updatedAt;
+  return { kind: 'found', state: { name, templateId, widthMm, heightMm, depthMm, artworkJson, createdAt: project.createdAt, updatedAt } };
 }
 
 /**

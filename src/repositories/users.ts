@@ -1,6 +1,6 @@
-// Accounts in the database, through the Prisma client; role changes and deletions in SQL
-// (driver-sql.ts): they take the row locks of every administrator (and of the target) in one
-// order, so the last-admin rule holds under concurrency, from any process.
+// Accounts in the database, through the Prisma client; in SQL (driver-sql.ts) the guard's read and
+// the role changes and deletions, which take the row locks of every administrator (and of the
+// target) in one order, so the last-admin rule holds under concurrency, from any process.
 import { OwnerMissingError } from '../errors.js';
 import type { PrismaClient } from '../generated/prisma/client.js';
 import type { Plan, Role } from '../generated/prisma/enums.js';
@@ -119,6 +119,8 @@ const FILE_COLUMNS: Array<[string, string[]]> = [
   ['exports', ['fileName']],
 ];
 
+type UserRow = Omit<User, 'createdAt'> & { createdAt: string };
+const toUser = (row: UserRow): User => ({ ...row, createdAt: new Date(row.createdAt) });
 const USER_COLUMNS = `"id", "email", "name", "plan"::text AS "plan", "role"::text AS "role", "tokenGeneration", "createdAt"`;
 
 export function createUserRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
@@ -133,9 +135,13 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlDriverAdapter
     findByIdWithSecret(id: string): Promise<UserWithSecret | null> {
       return prisma.user.findUnique({ where: { id }, select: { ...publicFields, passwordHash: true } });
     },
-    /** The account every authenticated request reads. */
-    findById(id: string): Promise<User | null> {
-      return prisma.user.findUnique({ where: { id }, select: publicFields });
+    /**
+     * The account every authenticated request reads, through the driver: the client's findUnique
+     * here cost GET /projects about 400 µs more CPU per request (measured in-process, 50 at a time).
+     */
+    async findById(id: string): Promise<User | null> {
+      const [row] = await selectRows<UserRow>(sql, `SELECT ${USER_COLUMNS} FROM "users" WHERE "id" = $1`, [id]);
+      return row ? toUser(row) : null;
     },
 
     /**
@@ -165,13 +171,13 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlDriverAdapter
         if (changes.role !== undefined && removesLastAdmin(locked.target, locked.admins, changes.role)) {
           return { kind: 'last-admin' };
         }
-        const [row] = await selectRows<Omit<User, 'createdAt'> & { createdAt: string }>(
+        const [row] = await selectRows<UserRow>(
           tx,
           `UPDATE "users" SET "plan" = COALESCE($2::"Plan", "plan"), "role" = COALESCE($3::"Role", "role") WHERE "id" = $1
            RETURNING ${USER_COLUMNS}`,
           [locked.target.id, changes.plan ?? null, changes.role ?? null],
         );
-        return { kind: 'changed', user: { ...row!, createdAt: new Date(row!.createdAt) } };
+        return { kind: 'changed', user: toUser(row!) };
       });
     },
 
