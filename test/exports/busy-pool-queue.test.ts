@@ -13,7 +13,7 @@ import { databaseUrl } from '../helpers/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/postgres-admin.js';
 import { SHARED_REDIS_URL, uniqueNamespace } from '../helpers/redis.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
-import { modestFilterSvg, translucentCircles } from '../render/bombs.js';
+import { dashedCircles, modestFilterSvg } from '../render/bombs.js';
 import { MAILER, pollExport, printableDesign, sleep, type ExportBody } from './helpers.js';
 import { startWorker, type WorkerProcess } from './worker-process.js';
 
@@ -94,7 +94,7 @@ describe('exports while a worker’s render pool is busy (BullMQ)', () => {
   it('the export refused as busy is delayed without using its attempt, and renders after the costly one', async () => {
     // A design whose raster takes librsvg minutes, stored as if before the upload checks existed.
     const slowImage = await upload(modestFilterSvg(), 'image/svg+xml', 'drawing.svg');
-    writeFileSync(path.join(uploadDir, slowImage), translucentCircles());
+    writeFileSync(path.join(uploadDir, slowImage), dashedCircles());
     const photo = await sharp({ create: { width: 600, height: 400, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
     const photoName = await upload(photo, 'image/jpeg', 'photo.jpg');
     const costly = await exportOf(await project(slowImage));

@@ -11,7 +11,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { eventually, uploadAsset } from '../assets/helpers.js';
 import { createProject } from '../print/harness.js';
 import { registerProAccount } from '../projects/fixtures.js';
-import { modestFilterSvg, translucentCircles } from '../render/bombs.js';
+import { dashedCircles, modestFilterSvg } from '../render/bombs.js';
 import { MAILER, pollInjected, printableDesign, sleep, type ExportBody } from './helpers.js';
 
 let app: App;
@@ -43,7 +43,7 @@ describe(`exports while the render pool is busy (${engineName()}, in process)`, 
   it('an export refused by a busy pool stays queued, uses no attempt, and renders once the pool has room', async () => {
     // A design whose raster takes librsvg minutes, stored as if before the upload checks existed.
     const slowImage = (await uploadAsset(app, owner, modestFilterSvg(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })).name;
-    await app.services.storage.save(slowImage, translucentCircles());
+    await app.services.storage.save(slowImage, dashedCircles());
     const slowProject = await createProject(
       app,
       owner,

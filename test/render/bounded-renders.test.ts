@@ -281,7 +281,7 @@ describe(`bounded renders (${engineName()})`, () => {
     it('an SVG librsvg cannot finish → 503 with Retry-After at its deadline, its child killed', async () => {
       const killedBefore = await killCount('analysis', 'deadline');
       const started = Date.now();
-      const slow = upload(attacker, translucentCircles(19_000), 'image/svg+xml');
+      const slow = upload(attacker, translucentCircles(), 'image/svg+xml');
       const pid = await busyChild('analysis');
 
       const answer = await slow;
@@ -297,7 +297,7 @@ describe(`bounded renders (${engineName()})`, () => {
 
     it('a client that goes away during the analysis: its child is killed, nothing is stored', async () => {
       const killedBefore = await killCount('analysis', 'cancelled');
-      const body = multipartBody([filePart(translucentCircles(19_000), { filename: 'drawing.svg', contentType: 'image/svg+xml' })]);
+      const body = multipartBody([filePart(translucentCircles(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })]);
       const socket = await sendAndHold(attacker, 'POST', '/assets', body);
       const pid = await busyChild('analysis');
       socket.destroy();
@@ -309,7 +309,7 @@ describe(`bounded renders (${engineName()})`, () => {
 
   describe('a project whose image is the bomb (stored before the filter check existed)', () => {
     let projectId: string;
-    /** A design whose raster takes librsvg minutes at any size (the print file keeps it as vectors). */
+    /** A design whose raster takes librsvg tens of seconds at any size (the print file keeps it as vectors). */
     let slowProjectId: string;
 
     beforeAll(async () => {
@@ -321,7 +321,7 @@ describe(`bounded renders (${engineName()})`, () => {
       const slow = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
       expect(slow.status).toBe(201);
       const slowAsset = slow.body.asset as { name: string };
-      await app.services.storage.save(slowAsset.name, translucentCircles(19_000));
+      await app.services.storage.save(slowAsset.name, translucentCircles());
       slowProjectId = await createProject(attacker, slowAsset.name);
     }, 60_000);
 

@@ -12,7 +12,7 @@ import { createTestApp, engineName } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { eventually, uploadAsset } from '../assets/helpers.js';
 import { createProject } from '../print/harness.js';
-import { modestFilterSvg, translucentCircles } from './bombs.js';
+import { dashedCircles, modestFilterSvg, translucentCircles } from './bombs.js';
 
 let app: App;
 let base: string;
@@ -68,7 +68,7 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
     "and it ends when its client goes away", async () => {
     const smallPng = await sharp({ create: { width: 16, height: 16, channels: 3, background: '#3366cc' } }).png().toBuffer();
     const form = new FormData();
-    form.append('file', new Blob([translucentCircles(19_000)], { type: 'image/svg+xml' }), 'circles.svg');
+    form.append('file', new Blob([translucentCircles()], { type: 'image/svg+xml' }), 'circles.svg');
     const slow = abortable([(signal) => fetch(`${base}/assets`, { method: 'POST', headers: attacker.auth, body: form, signal })]);
     try {
       await eventually(async () => poolStats('analysis').busy === 1, 30_000, 'the costly analysis to take a child');
@@ -87,7 +87,7 @@ describe(`a costly render and other accounts (${engineName()})`, () => {
     "and they end when their client goes away", async () => {
     // A design whose raster takes librsvg minutes at any size, stored as if before the filter check existed.
     const slowImage = (await uploadAsset(app, attacker, modestFilterSvg(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })).name;
-    await app.services.storage.save(slowImage, translucentCircles());
+    await app.services.storage.save(slowImage, dashedCircles());
     const slowProject = await createProject(app, attacker, 'mailer-box', onFront(slowImage), MAILER);
     const photo = await sharp({ create: { width: 2400, height: 1600, channels: 3, background: '#cc6633' } }).jpeg().toBuffer();
     const photoName = (await uploadAsset(app, other, photo, { filename: 'photo.jpg', contentType: 'image/jpeg' })).name;

@@ -69,7 +69,7 @@ describe('render pool', () => {
     const costly = () =>
       pool!.run(
         'image.analyse',
-        { input: translucentCircles(19_000), mimeType: 'image/svg+xml' },
+        { input: translucentCircles(), mimeType: 'image/svg+xml' },
         { deadlineMs: 120_000, label: 'image analysis', account: 'noisy', signal: client.signal },
       );
     const noisy = [costly(), costly(), costly()].map((task) => task.catch((error: unknown) => error));

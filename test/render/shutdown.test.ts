@@ -60,7 +60,7 @@ describe(`shutdown during a render (${engineName()})`, () => {
     expect(registered.status).toBe(201);
     const { token } = (await registered.json()) as { token: string };
 
-    const body = multipartBody([filePart(translucentCircles(19_000), { filename: 'drawing.svg', contentType: 'image/svg+xml' })]);
+    const body = multipartBody([filePart(translucentCircles(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })]);
     const { socket, response } = await connect(Number(new URL(server.baseUrl).port));
     socket.write(
       requestHead('POST', '/assets', {
