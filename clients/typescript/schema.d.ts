@@ -11419,6 +11419,8 @@ export interface operations {
                 fitMm?: number;
                 /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
                 seamMm?: number;
+                /** @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none. */
+                white?: "auto" | "none" | "underlay";
             };
             header?: never;
             path: {
@@ -12089,6 +12091,8 @@ export interface operations {
                 fitMm?: number;
                 /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
                 seamMm?: number;
+                /** @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none. */
+                white?: "auto" | "none" | "underlay";
             };
             header?: never;
             path: {

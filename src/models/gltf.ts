@@ -124,6 +124,7 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
     .setRoughnessFactor(pbr.roughness)
     // A volume is the inside of a closed, outward-facing surface: one-sided (the validator requires it).
     .setDoubleSided(!pbr.volume);
+  if (pbr.blend) material.setAlphaMode('BLEND');
   if (texture) {
     material.setBaseColorTexture(doc.createTexture('print').setImage(texture).setMimeType(isJpeg(texture) ? 'image/jpeg' : 'image/png'));
   }

@@ -10,7 +10,7 @@ import { generateDieline, generateWrap, hasParts, type BoxDimensions, type Dieli
 import { boxModel } from './boxes.js';
 import { containerParts, type ContainerKind } from './containers.js';
 import { writeGlb, type SurfaceMaps } from './gltf.js';
-import { CLOSURE, LABEL_BACK, printMaterial, SUBSTRATES } from './materials.js';
+import { CLEAR_LABEL_BACK, CLOSURE, LABEL_BACK, printMaterial, SUBSTRATES } from './materials.js';
 import type { NodeAnimation } from './fold-animation.js';
 import type { MeshPart } from './mesh.js';
 
@@ -38,6 +38,8 @@ export interface ModelInput {
   surfaceMaps?: SurfaceMaps;
   /** The project's saved lighting preset, carried in the scene's extras for the viewer. */
   lighting?: string;
+  /** Clear film printed without white ink: the texture's alpha lets the container through. */
+  clearPrint?: boolean;
 }
 
 /** The geometry alone (no materials): what the tests and the texture renderer measure. */
@@ -70,11 +72,11 @@ export async function buildModel(input: ModelInput): Promise<Uint8Array> {
     ...(input.lighting ? { lighting: input.lighting } : {}),
     ...(animation ? { animation } : {}),
     materials: {
-      print: printMaterial(input.material, input.finish, input.texture !== undefined),
+      print: printMaterial(input.material, input.finish, input.texture !== undefined, input.clearPrint),
       inside: { ...substrate, name: `${substrate.name}-inside` },
       body: substrate,
       closure: CLOSURE,
-      'label-back': LABEL_BACK,
+      'label-back': input.clearPrint ? CLEAR_LABEL_BACK : LABEL_BACK,
     },
   });
 }

@@ -18,6 +18,8 @@ export interface PbrMaterial {
   volume?: { thickness: number; attenuationDistance: number; attenuationColor: [number, number, number] };
   /** KHR_materials_ior: index of refraction. */
   ior?: number;
+  /** Blended with what lies behind by the base colour's alpha (clear film without white ink). */
+  blend?: boolean;
 }
 
 /** sRGB hex → linear RGBA. */
@@ -60,11 +62,29 @@ export const CLOSURE: PbrMaterial = { name: 'closure', baseColor: linearColor('#
 /** The unprinted back of a label: opaque paper, so glass never shows the print from inside. */
 export const LABEL_BACK: PbrMaterial = { name: 'label-back', baseColor: linearColor('#eeece6'), metallic: 0, roughness: 0.9 };
 
-/** The printed surface: white ink base (or the substrate where nothing is printed) with the finish. */
-export function printMaterial(material: MaterialId, finish: FinishId, textured: boolean): PbrMaterial {
+/** The back of a clear film label: nothing, the container shows through it. */
+export const CLEAR_LABEL_BACK: PbrMaterial = {
+  name: 'clear-label-back',
+  baseColor: [1, 1, 1, 0],
+  metallic: 0,
+  roughness: 0.2,
+  blend: true,
+};
+
+/**
+ * The printed surface: white ink base (or the substrate where nothing is printed) with the finish.
+ * `clear`: film printed without white ink, transparent where the texture's alpha says so (and
+ * entirely when nothing prints).
+ */
+export function printMaterial(material: MaterialId, finish: FinishId, textured: boolean, clear = false): PbrMaterial {
   const substrate = SUBSTRATES[material];
   // A label on glass or plastic is an opaque printed film; on aluminium the ink sits on the metal.
-  const base = textured || material === 'glass' || material === 'plastic' ? linearColor('#ffffff') : substrate.baseColor;
+  const opaqueFilm = material === 'glass' || material === 'plastic';
+  const base = clear
+    ? linearColor('#ffffff', textured ? 1 : 0)
+    : textured || opaqueFilm
+      ? linearColor('#ffffff')
+      : substrate.baseColor;
   const finishParams = FINISHES[finish];
   const metallic = material === 'aluminum' && finish !== 'soft-touch' ? Math.max(finishParams.metallic, 0.6) : finishParams.metallic;
   return {
@@ -73,5 +93,6 @@ export function printMaterial(material: MaterialId, finish: FinishId, textured: 
     metallic,
     roughness: finishParams.roughness,
     ...(finishParams.clearcoat ? { clearcoat: finishParams.clearcoat } : {}),
+    ...(clear ? { blend: true } : {}),
   };
 }

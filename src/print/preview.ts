@@ -294,6 +294,11 @@ export interface TextureLook {
   substrate: string | null;
   /** Metallic and roughness of the printed surface outside any effect. */
   surface: { metallic: number; roughness: number };
+  /**
+   * Clear film without white ink: the print keeps its alpha (a PNG), transparent where nothing
+   * prints and the ink at INK_ON_CLEAR_OPACITY, so the container shows through.
+   */
+  clear?: boolean;
 }
 
 /** A model's textures: the print, and where effects change the surface, its metallic-roughness and normal maps (PNG). */
@@ -321,7 +326,13 @@ export async function renderTextureMaps(
   const common = { area: window ?? ('blank' as const), dielineLines: false };
   const effects = new Set(placement.pieces.flatMap((piece) => piece.images.map((image) => image.effect)));
   const maps: TextureMaps = {
-    baseColor: await renderPreviewPng(placement, widthPx, { ...common, encoding: 'jpeg', substrate: look.substrate, effects: 'texture' }),
+    baseColor: await renderPreviewPng(
+      placement,
+      widthPx,
+      look.clear
+        ? { ...common, encoding: 'png', substrate: null, translucentInk: true, effects: 'texture' }
+        : { ...common, encoding: 'jpeg', substrate: look.substrate, effects: 'texture' },
+    ),
   };
   if (effects.has('foil-gold') || effects.has('foil-silver') || effects.has('spot-uv')) {
     maps.metallicRoughness = await renderPreviewPng(placement, widthPx, { ...common, paint: 'surface', surface: look.surface });

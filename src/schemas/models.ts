@@ -5,6 +5,7 @@ import { FINISH_IDS, MATERIAL_IDS } from '../catalog/index.js';
 import { StrictObject } from './common.js';
 import { ContainerOptionsProperties } from './containers.js';
 import { TemplateDielineQuery } from './dielines.js';
+import { WhiteQuery } from './print.js';
 
 const stringEnum = <T extends readonly string[]>(values: T, description: string) =>
   Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
@@ -42,6 +43,7 @@ export const ProjectModelQuery = StrictObject({
     }),
   ),
   ...ContainerOptionsProperties,
+  ...WhiteQuery,
 });
 export type ProjectModelQuery = Static<typeof ProjectModelQuery>;
 

@@ -9,7 +9,7 @@ import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
 import { printMaterial } from '../models/materials.js';
-import { substrateColor } from '../print/effects.js';
+import { resolveWhite, substrateColor, type WhiteMode } from '../print/effects.js';
 import type { TextureLook, TextureMaps } from '../print/index.js';
 import type { Project } from '../repositories/projects.js';
 import { TEXTURE_SIZE_DEFAULT, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
@@ -58,9 +58,18 @@ function projectMaterial(template: Template, state: Project['artworkJson']): Mat
 }
 
 /** What the texture paints besides the print: the substrate where nothing prints, the finish's metal and gloss. */
-function textureLook(material: MaterialId, finish: FinishId): TextureLook {
+function textureLook(material: MaterialId, finish: FinishId, clear: boolean): TextureLook {
   const printed = printMaterial(material, finish, true);
-  return { substrate: substrateColor(material), surface: { metallic: printed.metallic, roughness: printed.roughness } };
+  return {
+    substrate: substrateColor(material),
+    surface: { metallic: printed.metallic, roughness: printed.roughness },
+    ...(clear ? { clear } : {}),
+  };
+}
+
+/** Clear film (glass, plastic) printed without white ink: the print lets the container through. */
+function printsOnClearFilm(material: MaterialId, finish: FinishId, white: WhiteMode | undefined): boolean {
+  return substrateColor(material) === null && resolveWhite(white, material, finish) === 'none';
 }
 
 /** What a project's model wears: its print (a box's blank, a container's layout), from the print service. */
@@ -143,13 +152,14 @@ export function createModelService(textures: ProjectTextures) {
         ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, state) } : {}),
         ...(savedLighting(state) ? { lighting: savedLighting(state)! } : {}),
       };
+      if (printsOnClearFilm(input.material, input.finish, query.white)) input.clearPrint = true;
       // Everything the texture reads, the project row and which of its images still exist, keys
       // the cache: a deleted image (on any process) makes a new model without it.
       const images = await textures.imagesIdentity(project);
       const content = createHash('sha256')
         .update(JSON.stringify([project.id, input, state, sizePx, images, containerOptionsKey(template, container)]))
         .digest('base64url');
-      const look = textureLook(input.material, input.finish);
+      const look = textureLook(input.material, input.finish, input.clearPrint === true);
       const texture = () => textures.texture(project, template.kind === 'box' ? null : container, sizePx, look, signal);
       return build(`project:${content}`, input, texture);
     },

@@ -126,4 +126,51 @@ describe(`finishes on the model and the preview (${engineName()})`, () => {
     expectNearColour(at(dieline.panels.find((panel) => panel.id === 'lid')!.frame.center).slice(0, 3), [0xc0, 0xc0, 0xc8], 6, 'foil');
     expectNearColour(at(dieline.panels.find((panel) => panel.id === 'bottom')!.frame.center).slice(0, 3), KRAFT, 6, 'kraft');
   });
+  it('clear film without white ink: the print blends, transparent where nothing prints and the ink translucent', async () => {
+    const design = { material: 'glass', finish: 'gloss', artworks: [artwork('logo', 'front', disc, { scale: SCALE })] };
+    const id = await createProject(app, owner, 'round-bottle', design, { widthMm: 70, depthMm: 70, heightMm: 230 });
+    const printOf = async (url: string) => {
+      const response = await get(url);
+      expect(response.statusCode, response.body).toBe(200);
+      await expectValidGlb(response.rawPayload);
+      const doc = await readGlb(response.rawPayload);
+      const materials = doc.getRoot().listMaterials();
+      const print = materials.find((m) => m.getBaseColorTexture())!;
+      return { etag: response.headers.etag, print, labelBack: materials.find((m) => m.getName().includes('label-back'))! };
+    };
+
+    // On glass `auto` is a white underlay: an opaque JPEG print and a paper back, as `underlay` gives.
+    const opaque = await printOf(`/projects/${id}/model?textureSize=512`);
+    expect(opaque.print.getAlphaMode()).toBe('OPAQUE');
+    expect(opaque.print.getBaseColorTexture()!.getMimeType()).toBe('image/jpeg');
+    expect(opaque.labelBack.getAlphaMode()).toBe('OPAQUE');
+    expect((await printOf(`/projects/${id}/model?textureSize=512&white=underlay`)).etag).toBe(opaque.etag);
+
+    const clear = await printOf(`/projects/${id}/model?textureSize=512&white=none`);
+    expect(clear.etag).not.toBe(opaque.etag);
+    expect(clear.print.getAlphaMode()).toBe('BLEND');
+    expect(clear.print.getBaseColorTexture()!.getMimeType()).toBe('image/png');
+    expect(clear.labelBack.getAlphaMode()).toBe('BLEND');
+    expect(clear.labelBack.getBaseColorFactor()[3]).toBe(0);
+    const texture = await decodeTexture(clear.print.getBaseColorTexture()!.getImage()!);
+    let transparent = 0;
+    let ink = 0;
+    for (let i = 0; i < texture.pixels.length; i += 4) {
+      const alpha = texture.pixels[i + 3]!;
+      if (alpha === 0) transparent++;
+      // The disc's teal at three quarters' opacity: the container shows through the ink.
+      else if (Math.abs(alpha - 191) <= 2) {
+        expectNearColour([...texture.pixels.subarray(i, i + 3)], [0x0f, 0x6b, 0x63], 4, 'ink');
+        ink++;
+      }
+    }
+    const texels = texture.width * texture.height;
+    expect(transparent / texels).toBeGreaterThan(0.5);
+    expect(ink).toBeGreaterThan(100);
+    expect(transparent + ink).toBeGreaterThan(0.98 * texels);
+
+    const wrong = await get(`/projects/${id}/model?white=clear`);
+    expect(wrong.statusCode).toBe(400);
+    expect(wrong.json().message).toContain('white');
+  });
 });
