@@ -9,8 +9,9 @@ cd "$(dirname "$0")/.."
 WORK="$(mktemp -d)"
 PORT="$(node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')"
 BASE="http://127.0.0.1:$PORT"
+# WEBHOOK_ALLOW_PRIVATE: the packed client's key-only journey receives its webhooks on 127.0.0.1.
 env -u DATABASE_URL NODE_ENV=development HOST=127.0.0.1 PORT="$PORT" DATA_DIR="$WORK/data" UPLOAD_DIR="$WORK/uploads" \
-  RATE_LIMIT_AUTH_PER_MIN=0 node dist/server.js >"$WORK/server.log" 2>&1 &
+  RATE_LIMIT_AUTH_PER_MIN=0 WEBHOOK_ALLOW_PRIVATE=true node dist/server.js >"$WORK/server.log" 2>&1 &
 SERVER=$!
 cleanup() { kill "$SERVER" 2>/dev/null || true; wait "$SERVER" 2>/dev/null || true; rm -rf "$WORK"; }
 trap cleanup EXIT
