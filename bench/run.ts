@@ -30,6 +30,7 @@ import { storage } from './workloads/storage.js';
 import { upload25Mib } from './workloads/upload-25mib.js';
 import { v1KeyCheck } from './workloads/v1-key-check.js';
 import { versionHistory } from './workloads/version-history.js';
+import { mockups } from './workloads/mockups.js';
 import { viewer } from './workloads/viewer.js';
 
 /** In the order they run: the shared service's workloads first, then those that start their own or none. */
@@ -54,6 +55,7 @@ const WORKLOADS: readonly Workload[] = [
   dieFormats,
   exportJobs,
   viewer,
+  mockups,
 ];
 
 function selectedWorkloads(): Workload[] {

@@ -1,8 +1,9 @@
 // The packaging viewer: loads one same-origin binary glTF (?model=, or ?share=<token> for the
 // model behind a share link), lights it with a preset (?lighting=studio|softbox|dramatic|outdoor)
 // in a room environment over a ground with a soft contact shadow, sets the background
-// (?background=#rrggbb), and (unless ?controls=none) offers the controls a shop page needs: presets, the fold (slider and
-// play, for models with a `fold` animation), reset view, screenshot (optionally transparent),
+// (?background=#rrggbb), looks from ?angle=front|three-quarter|top|bottom|back (default three-quarter), and (unless
+// ?controls=none) offers the controls a shop page needs: presets, the fold (slider and play, for models with a `fold`
+// animation), reset view, screenshot (optionally transparent, at 1×, 2× or 4× the canvas),
 // an iframe embed snippet, keyboard control and a dimensions readout. State is published on
 // <body data-state> (loading, ready, error) and the `window.packagingViewer` handle, for embedding
 // pages and the browser tests.
@@ -49,8 +50,11 @@ interface ViewerHandle {
   setLighting(preset: LightingPreset): void;
   setFold(amount: number): void;
   resetView(): void;
-  /** The current view as a PNG data URL, on the background or transparent. */
-  screenshot(transparent: boolean): string;
+  /**
+   * The current view as a PNG data URL, on the background or transparent, at `scale` (1, 2 or 4)
+   * times the canvas's pixels: the same picture, drawn again at that resolution.
+   */
+  screenshot(transparent: boolean, scale?: number): string;
   /** The camera's distance from its target (for zoom limits). */
   cameraDistance(): number;
 }
@@ -65,6 +69,19 @@ const element = <T extends HTMLElement>(id: string) => document.getElementById(i
 const status = element<HTMLDivElement>('status');
 const canvas = element<HTMLCanvasElement>('viewer');
 const toolbar = element<HTMLDivElement>('toolbar');
+
+/** Where the camera first looks from (?angle=), as a direction from the model's centre (+Z is the front). */
+const ANGLES = {
+  front: [0, 0.12, 1],
+  'three-quarter': [0.35, 0.4, 1],
+  top: [0, 1, 0.001],
+  bottom: [0, -1, 0.001],
+  back: [0, 0.12, -1],
+} as const satisfies Record<string, readonly [number, number, number]>;
+type Angle = keyof typeof ANGLES;
+const isAngle = (value: string): value is Angle => Object.hasOwn(ANGLES, value);
+/** Screenshot sizes the toolbar offers, as multiples of the canvas. */
+const SCREENSHOT_SCALES = [1, 2, 4];
 
 /** A share link's token: the model behind it, on this origin, with no login. */
 const SHARE_TOKEN = /^[A-Za-z0-9_-]{43}$/;
@@ -136,6 +153,12 @@ function start(): void {
     fail('controls must be full or none.');
     return;
   }
+  const angleParam = params.get('angle');
+  if (angleParam !== null && !isAngle(angleParam)) {
+    fail(`angle must be one of: ${Object.keys(ANGLES).join(', ')}.`);
+    return;
+  }
+  const angle: Angle = angleParam ?? 'three-quarter';
   // controls=none: the model alone (a mockup, a clean embed); the keyboard and mouse still work.
   const chrome = controlsParam !== 'none';
   const backgroundParam = params.get('background');
@@ -325,13 +348,17 @@ function start(): void {
     controls.update();
   }
 
-  function screenshot(transparent: boolean): string {
+  function screenshot(transparent: boolean, scale = 1): string {
+    const factor = SCREENSHOT_SCALES.includes(scale) ? scale : 1;
     const background = scene.background;
+    const pixelRatio = renderer.getPixelRatio();
     if (transparent) scene.background = null;
     renderer.setClearColor(0x000000, 0);
+    if (factor !== 1) renderer.setPixelRatio(pixelRatio * factor);
     render();
     const url = canvas.toDataURL('image/png');
     scene.background = background;
+    if (factor !== 1) renderer.setPixelRatio(pixelRatio);
     render();
     return url;
   }
@@ -377,7 +404,7 @@ function start(): void {
     element('reset').addEventListener('click', resetView);
     element('screenshot').addEventListener('click', () => {
       const link = document.createElement('a');
-      link.href = screenshot(element<HTMLInputElement>('transparent').checked);
+      link.href = screenshot(element<HTMLInputElement>('transparent').checked, Number(element<HTMLSelectElement>('scale').value));
       link.download = 'packaging.png';
       link.click();
     });
@@ -447,8 +474,8 @@ function start(): void {
       element('fold').hidden = false;
     }
 
-    // Front three-quarter view from slightly above: the front (+Z) face fills most of the view.
-    camera.position.copy(centre).add(new Vector3(0.35, 0.4, 1));
+    // By default the front three-quarter view from slightly above: the front (+Z) face fills most of the view.
+    camera.position.copy(centre).add(new Vector3(...ANGLES[angle]));
     controls.target.copy(centre);
     applyLighting(lighting);
     setFold(1);

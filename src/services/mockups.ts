@@ -10,7 +10,7 @@ import type { MockupTarget } from '../config.js';
 import { HttpError, MESSAGES } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
 import type { Project } from '../repositories/projects.js';
-import { MOCKUP_DEFAULT_HEIGHT, MOCKUP_DEFAULT_WIDTH, type MockupQuery } from '../schemas/mockups.js';
+import { MOCKUP_DEFAULT_HEIGHT, MOCKUP_DEFAULT_WIDTH, type MockupAngle, type MockupQuery } from '../schemas/mockups.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
 import { strongEtag } from '../lib/entity-tags.js';
 import type { ModelService } from './models.js';
@@ -21,7 +21,7 @@ import { viewerCsp, type ViewerFiles } from './viewer-files.js';
 const ORIGIN = 'http://mockup.invalid';
 const MODEL_PATH = '/model.glb';
 /** Bump when the render changes for the same inputs (the ETags change with it). */
-const RENDERER_VERSION = 1;
+const RENDERER_VERSION = 2;
 /** The print texture on the model: sharp at 2048 px even in the largest mockup. */
 const TEXTURE_PX = 2048;
 export const MOCKUP_CACHE_ENTRIES = 32;
@@ -40,6 +40,14 @@ export const CHROMIUM_ARGS = [
 ];
 
 type Lighting = (typeof LIGHTING_IDS)[number];
+
+/** What one mockup shows: its size in pixels, the lighting preset and the camera's angle. */
+interface Shot {
+  width: number;
+  height: number;
+  lighting: Lighting;
+  angle: MockupAngle;
+}
 
 interface PageSlot {
   context: BrowserContext;
@@ -124,24 +132,25 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
     slot.context.close().catch(() => undefined);
   }
 
-  async function draw(slot: PageSlot, model: Buffer, width: number, height: number, lighting: Lighting): Promise<Buffer> {
+  async function draw(slot: PageSlot, model: Buffer, shot: Shot): Promise<Buffer> {
     const { page } = slot;
     const timeout = target.timeoutMs;
     slot.model = model;
-    await page.setViewportSize({ width, height });
-    await page.goto(`${ORIGIN}/viewer?model=${encodeURIComponent(MODEL_PATH)}&lighting=${lighting}&controls=none`, {
-      waitUntil: 'domcontentloaded',
-      timeout,
-    });
+    await page.setViewportSize({ width: shot.width, height: shot.height });
+    const query = `model=${encodeURIComponent(MODEL_PATH)}&lighting=${shot.lighting}&angle=${shot.angle}&controls=none`;
+    await page.goto(`${ORIGIN}/viewer?${query}`, { waitUntil: 'domcontentloaded', timeout });
     await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout });
     if ((await page.getAttribute('body', 'data-state')) !== 'ready') {
       throw new Error(`The viewer could not show the model: ${(await page.textContent('#status')) ?? ''}`);
     }
-    return page.screenshot({ type: 'png', timeout });
+    // The frame the viewer drew, read back from its canvas (kept by preserveDrawingBuffer): no
+    // second render and no page compositing, which at 4096 px costs more than the render.
+    const dataUrl = await page.evaluate<string>("document.getElementById('viewer').toDataURL('image/png')");
+    return Buffer.from(dataUrl.slice(dataUrl.indexOf(',') + 1), 'base64');
   }
 
   /** One render on a pooled page, within the budget; a page that overran or failed is thrown away. */
-  async function render(model: Buffer, width: number, height: number, lighting: Lighting): Promise<Buffer> {
+  async function render(model: Buffer, shot: Shot): Promise<Buffer> {
     if (closed || inFlight >= target.pages + target.queue) throw new HttpError(503, MESSAGES.mockupBusy);
     inFlight++;
     try {
@@ -149,7 +158,7 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
         let slot = idle.pop();
         const work = (async () => {
           slot ??= await openSlot();
-          return draw(slot, model, width, height, lighting);
+          return draw(slot, model, shot);
         })();
         let timer: NodeJS.Timeout | undefined;
         const overrun = new Promise<never>((_, reject) => {
@@ -188,14 +197,14 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
       ]);
       const width = query.width ?? MOCKUP_DEFAULT_WIDTH;
       const height = query.height ?? MOCKUP_DEFAULT_HEIGHT;
-      const lighting = query.lighting ?? projectLighting(project);
-      const etag = strongEtag(JSON.stringify([RENDERER_VERSION, model.etag, page.etag, script.etag, width, height, lighting]));
+      const shot: Shot = { width, height, lighting: query.lighting ?? projectLighting(project), angle: query.angle ?? 'three-quarter' };
+      const etag = strongEtag(JSON.stringify([RENDERER_VERSION, model.etag, page.etag, script.etag, shot]));
       return {
         etag,
         render: async () => {
           const cached = cache.get(etag);
           if (cached) return cached;
-          const png = await render(model.body, width, height, lighting);
+          const png = await render(model.body, shot);
           cache.set(etag, png);
           return png;
         },

@@ -450,6 +450,18 @@ describe(`viewer in chromium (${engineName()})`, { timeout: 600_000 }, () => {
       expect(transparent.pixel(2, 2)[3]).toBe(0);
       const front = await call<{ x: number; y: number }>('viewer.screenPositionOf("front")');
       expect(transparent.pixel(Math.round(front.x), Math.round(front.y))[3]).toBe(255);
+      // 2× and 4×: the same view drawn at twice and four times the canvas's pixels, the page unchanged after.
+      for (const scale of [2, 4]) {
+        const large = decodePng(Buffer.from((await call<string>(`viewer.screenshot(false, ${scale})`)).split(',')[1]!, 'base64'));
+        expect([large.width, large.height]).toEqual([opaque.width * scale, opaque.height * scale]);
+        const [r, g, b] = large.pixel(Math.round(front.x * scale), Math.round(front.y * scale));
+        const [r1, g1, b1] = opaque.pixel(Math.round(front.x), Math.round(front.y));
+        expect(Math.abs(r - r1) + Math.abs(g - g1) + Math.abs(b - b1), 'the front face keeps its colour').toBeLessThan(30);
+      }
+      const after = decodePng(Buffer.from((await call<string>('viewer.screenshot(false)')).split(',')[1]!, 'base64'));
+      expect([after.width, after.height]).toEqual([opaque.width, opaque.height]);
+      const sizes = await page.$$eval('#scale option', (options) => options.map((option) => option.getAttribute('value')));
+      expect(sizes).toEqual(['1', '2', '4']);
 
       await page.click('#embedToggle');
       const snippet = await page.inputValue('#embedCode');

@@ -90,6 +90,41 @@ describe(`project mockups in chromium (${engineName()})`, { timeout: 600_000 }, 
     expect(image.pixel(2, 2).slice(0, 3)).toEqual([0xbc, 0xd8, 0xf0]);
   });
 
+  it('photographs the model from five angles, each a different picture', async () => {
+    const shots = new Map<string, ReturnType<typeof decodePng>>();
+    for (const angle of ['front', 'three-quarter', 'top', 'bottom', 'back']) {
+      const response = await get(`/projects/${projectId}/mockup?width=256&height=256&angle=${angle}`);
+      expect(response.statusCode, response.body).toBe(200);
+      writeFileSync(new URL(`mockup-carton-${angle}.png`, ARTIFACTS), response.rawPayload);
+      shots.set(angle, decodePng(response.rawPayload));
+    }
+    // The default is the three-quarter view: the same bytes as without `angle`.
+    const unnamed = await get(`/projects/${projectId}/mockup?width=256&height=256`);
+    expect(decodePng(unnamed.rawPayload).pixels).toEqual(shots.get('three-quarter')!.pixels);
+    const names = [...shots.keys()];
+    for (const [i, a] of names.entries()) {
+      for (const b of names.slice(i + 1)) {
+        const [one, other] = [shots.get(a)!, shots.get(b)!];
+        let difference = 0;
+        for (let k = 0; k < one.pixels.length; k++) difference += Math.abs(one.pixels[k]! - other.pixels[k]!);
+        expect(difference / one.pixels.length, `${a} and ${b}`).toBeGreaterThan(1);
+      }
+    }
+    // From the front the red front face fills the centre.
+    const [r, g] = shots.get('front')!.pixel(128, 128);
+    expect(r).toBeGreaterThan(2 * g);
+  });
+
+  it('renders up to 4096 × 4096 pixels', async () => {
+    const response = await get(`/projects/${projectId}/mockup?width=4096&height=4096&angle=front`);
+    expect(response.statusCode, response.body).toBe(200);
+    const image = decodePng(response.rawPayload);
+    expect([image.width, image.height]).toEqual([4096, 4096]);
+    const [r, g, b] = image.pixel(2048, 2048);
+    expect(r).toBeGreaterThan(2 * g);
+    expect(r).toBeGreaterThan(2 * b);
+  });
+
   it('answers 503 with Retry-After when every page is busy and the queue is full', async () => {
     const first = get(`/projects/${projectId}/mockup?width=300&height=300&lighting=dramatic`);
     // Wait until the first render holds the only page (a condition, not a time).
@@ -106,9 +141,12 @@ describe(`project mockups in chromium (${engineName()})`, { timeout: 600_000 }, 
   });
 
   it('bounds the size, needs the JWT and the caller’s own project', async () => {
-    for (const query of ['width=255', 'width=2049', 'height=100', 'lighting=disco', 'format=jpeg']) {
+    for (const query of ['width=255', 'width=4097', 'height=100', 'height=4097', 'lighting=disco', 'format=jpeg']) {
       expect((await get(`/projects/${projectId}/mockup?${query}`)).statusCode, query).toBe(400);
     }
+    const angle = await get(`/projects/${projectId}/mockup?angle=side`);
+    expect(angle.statusCode).toBe(400);
+    expect(angle.json().message).toContain('angle');
     expect((await get(`/projects/${projectId}/mockup`, {})).statusCode).toBe(401);
     const stranger = await registerAccount(app);
     expect((await get(`/projects/${projectId}/mockup`, stranger.auth)).statusCode).toBe(404);
