@@ -3,6 +3,7 @@
 // in a render child (src/render/) within their deadline and stop when the client goes away, once
 // the print admission (print-admission.ts) lets them.
 import { createHash } from 'node:crypto';
+import type { Readable } from 'node:stream';
 import { getTemplate, type Template } from '../catalog/index.js';
 import type { ContainerOptions } from '../dielines/containers/index.js';
 import { DEFAULT_BLEED_MM, DielineSizeError, type Bounds } from '../dielines/index.js';
@@ -72,8 +73,15 @@ const INK_CACHE_ENTRIES = 10_000;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
 const RENDERER_VERSION = 3;
 
+/**
+ * A print file as the render child wrote it: a stream of a file that is already unlinked (its
+ * descriptor closes when the stream ends or is destroyed), so a file of large photos is neither
+ * held in memory nor left on disk. Whoever takes it sends or stores the stream, or destroys it.
+ */
 export interface RenderedFile {
-  body: Buffer;
+  body: Readable;
+  /** Bytes in body. */
+  size: number;
   contentType: string;
   fileName: string;
 }
@@ -415,14 +423,10 @@ export function createPrintService(
             if (!checked.ready || !isPlaceable(prepared)) {
               throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
             }
-            const body = await renderer.run(
-              'print',
-              'print.pdf',
-              { placement: place(prepared), options, imageCache },
-              project.userId,
-              signal,
-            );
-            return { body, contentType: 'application/pdf', fileName: printFileName(project, options.colorSpace) };
+            const input = { placement: place(prepared), options, imageCache };
+            const file = await renderer.runToFile('print', 'print.pdf', input, project.userId, signal);
+            const fileName = printFileName(project, options.colorSpace);
+            return { body: file.stream, size: file.size, contentType: 'application/pdf', fileName };
           }),
       };
     },
