@@ -117,6 +117,12 @@ const PAGE_BYTES = 4096;
  * arenas alone: 706 → 589 MB). CPU time per photo unchanged (1.84 → 1.56 s).
  */
 const MALLOC_ARENAS = '2';
+/**
+ * Reads of an output file: a print of large photos is 100 MB and more, and each read allocates its
+ * chunk; 1 MiB chunks (not the default 64 KiB) cut the web process's CPU time for the answer
+ * (reads, buffer allocations and their garbage collection).
+ */
+const READ_CHUNK_BYTES = 1024 * 1024;
 /** The directories of the pools' output files are named `<prefix><pid>-<random>`. */
 const OUTPUT_DIR_PREFIX = 'pf-render-';
 
@@ -170,7 +176,7 @@ async function openOutput(file: string): Promise<OutputFile> {
     const handle = await open(file, 'r');
     try {
       const { size } = await handle.stat();
-      return { size, stream: handle.createReadStream() };
+      return { size, stream: handle.createReadStream({ highWaterMark: READ_CHUNK_BYTES }) };
     } catch (error) {
       await handle.close();
       throw error;

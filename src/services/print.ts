@@ -3,6 +3,7 @@
 // in a render child (src/render/) within their deadline and stop when the client goes away, once
 // the print admission (print-admission.ts) lets them.
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { getTemplate, type Template } from '../catalog/index.js';
 import type { ContainerOptions } from '../dielines/containers/index.js';
@@ -116,6 +117,14 @@ export interface Conditional<T> {
 export async function describeAsset(storage: FileStorage, file: PlacedFile): Promise<ResolvedAsset | null> {
   const { widthPx, heightPx } = file;
   if (!widthPx || !heightPx) return null;
+  const localFile = file.mimeType !== SVG_MIME && storage.localPath ? storage.localPath(file.name) : null;
+  if (localFile) {
+    // A raster on this machine's disk: its bytes are read only where needed (a render child reads the file itself).
+    if (!(await storage.stat(file.name))) return null;
+    let bytes: Promise<Buffer> | undefined;
+    const { name, mimeType, sizeBytes, barcode } = file;
+    return { name, mimeType, widthPx, heightPx, sizeBytes, barcode, localFile, load: () => (bytes ??= readFile(localFile)) };
+  }
   const opened = await storage.open(file.name);
   if (!opened) return null;
   const data = await readWhole(opened.stream, opened.size);

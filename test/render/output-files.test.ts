@@ -3,7 +3,7 @@
 // a print cancelled, past its deadline, over its memory cap or failing leaves no file once its
 // child is gone; the directory of a process that died is removed by the next one's first print.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
@@ -39,15 +39,25 @@ function openOutputs(): string[] {
   });
 }
 
-/** A mailer box with `count` PNGs of side × side pixels (or the given bytes), one per panel. */
-async function placement(count: number, side: number, bytes?: Buffer) {
+/**
+ * A mailer box with `count` PNGs of side × side pixels (or the given bytes), one per panel. With
+ * `localDir`, each is a file there that the web process must not read (its load() fails).
+ */
+async function placement(count: number, side: number, bytes?: Buffer, localDir?: string) {
   const dieline = generateDieline('mailer-box', { widthMm: 300, heightMm: 80, depthMm: 220 }, { bleedMm: 3 });
   const assets = new Map<string, ResolvedAsset>();
   for (let i = 0; i < count; i++) {
     const background = { r: 40 * i, g: 120, b: 200, alpha: 0.8 };
     const data = bytes ?? (await sharp({ create: { width: side, height: side, channels: 4, background } }).png().toBuffer());
     const name = `image${i}.png`;
-    assets.set(name, { name, mimeType: 'image/png', widthPx: side, heightPx: side, sizeBytes: data.length, load: async () => data });
+    const facts = { name, mimeType: 'image/png', widthPx: side, heightPx: side, sizeBytes: data.length };
+    if (localDir) {
+      const localFile = path.join(localDir, name);
+      writeFileSync(localFile, data);
+      assets.set(name, { ...facts, localFile, load: () => Promise.reject(new Error('read in the web process')) });
+    } else {
+      assets.set(name, { ...facts, load: async () => data });
+    }
   }
   const artworks = [...assets.keys()].map((name, i) => ({
     id: `art-${i}`,
@@ -132,6 +142,18 @@ describe('render output files', () => {
     const file = await pool.runToFile('print.pdf', { placement: await placement(1, 64), options: OPTIONS }, RUN);
     expect((await buffer(file.stream)).subarray(0, 5).toString('latin1')).toBe('%PDF-');
     expect(pool.stats()).toMatchObject({ crashes: 0, children: 1 });
+  }, 120_000);
+
+  it("an image on this machine's disk goes to the child as its path: the web process never reads it", async () => {
+    pool = createRenderPool(DEFAULTS);
+    const dir = mkdtempSync(path.join(tmpdir(), 'pf-test-local-'));
+    try {
+      const placed = await placement(2, 64, undefined, dir);
+      const file = await pool.runToFile('print.pdf', { placement: placed, options: OPTIONS }, RUN);
+      expect((await buffer(file.stream)).equals(await renderPrintPdf(await placement(2, 64), OPTIONS))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   }, 120_000);
 
   it("the first print removes the output directory of a process that is gone, and no live process's", async () => {
