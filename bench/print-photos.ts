@@ -8,7 +8,7 @@
 // PostgreSQL when DATABASE_URL is set (a fresh database, dropped afterwards), else the embedded engine.
 // Usage: npm run build && npm run bench:print-photos
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { loadavg, tmpdir } from 'node:os';
 import path from 'node:path';
 import sharp from 'sharp';
 import { cpuMicros, createDatabase, json, startService } from './support.js';
@@ -177,7 +177,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const figures = await benchPrintPhotos();
   const round = (value: number) => Math.round(value * 100) / 100;
   console.log(
-    `cmyk print of five 24 MP photos at 400 ppi: ${Object.entries(figures)
+    `cmyk print of five 24 MP photos at 400 ppi (load average ${loadavg()[0]!.toFixed(1)}): ${Object.entries(figures)
       .map(([key, value]) => `${key}=${round(value)}`)
       .join(' ')}`,
   );

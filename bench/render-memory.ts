@@ -33,11 +33,12 @@ const placement = placeDesign({ dieline, state, assets });
 const pool = createRenderPool({ name: 'print', size: 1, queue: 0, accountQueue: 1, memoryMb: 16384, heapMb: 512, idleMs: 60_000 });
 const started = Date.now();
 const options = { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' } as const;
-const pdf = await pool.run('print.pdf', { placement, options }, { deadlineMs: 600_000, label: 'print file', account: 'bench' });
+const pdf = await pool.runToFile('print.pdf', { placement, options }, { deadlineMs: 600_000, label: 'print file', account: 'bench' });
+pdf.stream.destroy();
 const [pid] = pool.stats().pids;
 const peak = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1];
 const pixels = `${count} × ${side}×${side} RGBA PNG (${((count * side * side) / 1e6).toFixed(0)} MP)`;
 console.log(
-  `${pixels}: PDF ${(pdf.length / 1e6).toFixed(1)} MB in ${Date.now() - started} ms; child peak RSS ${(Number(peak) / 1024).toFixed(0)} MB`,
+  `${pixels}: PDF ${(pdf.size / 1e6).toFixed(1)} MB in ${Date.now() - started} ms; child peak RSS ${(Number(peak) / 1024).toFixed(0)} MB`,
 );
 await pool.close();

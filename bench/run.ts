@@ -22,6 +22,7 @@ import { logins } from './workloads/logins.js';
 import { models } from './workloads/models.js';
 import { print } from './workloads/print.js';
 import { printPdfx } from './workloads/print-pdfx.js';
+import { printPhotos } from './workloads/print-photos.js';
 import { projectCycle } from './workloads/project-cycle.js';
 import { projectList } from './workloads/project-list.js';
 import { serveFile } from './workloads/serve-file.js';
@@ -51,6 +52,7 @@ const WORKLOADS: readonly Workload[] = [
   printPdfx,
   finishes,
   containerPrint,
+  printPhotos,
   models,
   dieFormats,
   exportJobs,

@@ -6,6 +6,8 @@
  * Fixed document dates make the bytes (and the trailer /ID derived from them) reproducible.
  * pdfkit is loaded on first use: it is the heaviest import of the service and only PDFs need it.
  */
+import { createWriteStream } from 'node:fs';
+import { pipeline } from 'node:stream/promises';
 import { formatNumber } from './format.js';
 import type { Dieline, DielinePathType } from './types.js';
 
@@ -76,6 +78,13 @@ export function collectPdf(doc: PDFKit.PDFDocument): Promise<Buffer> {
     doc.on('end', () => resolve(Buffer.concat(chunks)));
     doc.on('error', reject);
   });
+}
+
+/** Streams the document into `file` (created, or replaced); resolves with its size once it is all written and closed. */
+export async function writePdf(doc: PDFKit.PDFDocument, file: string): Promise<number> {
+  const target = createWriteStream(file);
+  await pipeline(doc, target);
+  return target.bytesWritten;
 }
 
 /** Registers the spot colours of `types` and an overprint graphics state named GsOverprint on the current page. */

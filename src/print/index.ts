@@ -6,7 +6,7 @@ export { assetNameFromUrl, referencedAssetNames } from './image-url.js';
 export { MAX_GRADIENT_STOPS } from './background.js';
 export { MAX_IMAGE_PIXELS, MAX_SCALE, MAX_TOTAL_PIXELS, MIN_SCALE, MINIMUM_DPI, placeDesign, RECOMMENDED_DPI } from './placement.js';
 export { dielineSizeFinding, noDielineFinding, preflightPlacement, report, type PreflightReport } from './preflight.js';
-export { renderPrintPdf, type PrintOptions } from './pdf.js';
+export { renderPrintPdf, writePrintPdf, type PrintOptions } from './pdf.js';
 export type { ImageCacheSettings } from './image-cache.js';
 export {
   CONDITION_KEYS,

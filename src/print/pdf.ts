@@ -22,6 +22,7 @@
 import {
   collectPdf,
   fixedInfo,
+  writePdf,
   pdfDocumentClass,
   POINTS_PER_MM,
   strokeDielinePaths,
@@ -437,11 +438,30 @@ function drawCropMarks(doc: SpotColorDocument, trim: { x: number; y: number; wid
 }
 
 /** imageCache: where converted images are kept between prints (none: each print converts its own); never changes the bytes. */
-export async function renderPrintPdf(
+export function renderPrintPdf(placement: Placement, options: PrintOptions, imageCache: ImageCacheSettings | null = null): Promise<Buffer> {
+  return drawPrintPdf(placement, options, imageCache, collectPdf);
+}
+
+/**
+ * The same file written to `file` as it is made (created, or replaced), so a file of large photos
+ * is never held whole in memory; resolves with its size in bytes. On failure the file is left as
+ * far as it got, closed: the caller removes it.
+ */
+export function writePrintPdf(
   placement: Placement,
   options: PrintOptions,
-  imageCache: ImageCacheSettings | null = null,
-): Promise<Buffer> {
+  imageCache: ImageCacheSettings | null,
+  file: string,
+): Promise<number> {
+  return drawPrintPdf(placement, options, imageCache, (doc) => writePdf(doc, file));
+}
+
+async function drawPrintPdf<T>(
+  placement: Placement,
+  options: PrintOptions,
+  imageCache: ImageCacheSettings | null,
+  sink: (doc: PDFKit.PDFDocument) => Promise<T>,
+): Promise<T> {
   const PDFDocument = await pdfDocumentClass();
   const { dieline } = placement;
   const condition = printCondition(options.condition);
@@ -462,7 +482,29 @@ export async function renderPrintPdf(
       ...(date ? { CreationDate: date, ModDate: date } : {}),
     },
   }) as SpotColorDocument;
-  const done = collectPdf(doc);
+  const done = sink(doc);
+  try {
+    await drawPages(doc, placement, options, imageCache, condition, margin, slug);
+  } catch (error) {
+    // The sink ends with this error (a file sink closes its file) before the caller sees it.
+    doc.destroy(error as Error);
+    await done.catch(() => undefined);
+    throw error;
+  }
+  doc.end();
+  return done;
+}
+
+async function drawPages(
+  doc: SpotColorDocument,
+  placement: Placement,
+  options: PrintOptions,
+  imageCache: ImageCacheSettings | null,
+  condition: PrintCondition,
+  margin: number,
+  slug: string | null,
+): Promise<void> {
+  const { dieline } = placement;
   const rgb = options.colorSpace === 'rgb';
   const { srgb } = declarePdfX(doc, {
     condition,
@@ -644,8 +686,6 @@ export async function renderPrintPdf(
     if (slug) drawSlug(doc, slug, trim, options.bleedMm + MARK_GAP_MM, options.colorSpace === 'cmyk' ? [0, 0, 0, 100] : [0, 0, 0]);
     doc.restore();
   }
-  doc.end();
-  return done;
 }
 
 /** A rectangle's outline grown by `by` on every side (eye marks are axis-aligned rectangles). */

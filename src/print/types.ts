@@ -24,6 +24,11 @@ export interface ResolvedAsset {
   sizeBytes: number;
   /** Set when the asset is a barcode the service made: printed in one ink and checked where placed. */
   barcode?: BarcodeFacts | null;
+  /**
+   * A file on this machine with the same bytes (local-disk storage): a render child reads it
+   * itself, so the bytes never cross the IPC channel (render/transport.ts).
+   */
+  localFile?: string;
   load(): Promise<Buffer>;
 }
 

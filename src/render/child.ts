@@ -25,19 +25,22 @@ process.on('disconnect', () => process.kill(process.pid, 'SIGKILL'));
 const { default: sharp } = await import('sharp');
 sharp.cache(false);
 sharp.concurrency(LIBVIPS_THREADS);
-const { TASKS } = await import('./tasks.js');
+const { FILE_TASKS, TASKS } = await import('./tasks.js');
 
 interface Request {
   id: number;
-  task: keyof typeof TASKS;
+  task: string;
   input: unknown;
+  /** Where a file task writes its result. */
+  file?: string;
 }
 
-process.on('message', async ({ id, task, input }: Request) => {
+process.on('message', async ({ id, task, input, file }: Request) => {
   try {
-    const run = TASKS[task] as (input: unknown) => Promise<unknown>;
+    const tasks: Record<string, unknown> = file === undefined ? TASKS : FILE_TASKS;
+    const run = Object.hasOwn(tasks, task) ? (tasks[task] as (input: unknown, file?: string) => Promise<unknown>) : undefined;
     if (typeof run !== 'function') throw new Error(`No render task named ${String(task)}.`);
-    const value = await run(unpack(input));
+    const value = await run(unpack(input), file);
     process.send!({ id, ok: true, value });
   } catch (error) {
     process.send!({ id, ok: false, error: errorToSend(error) });

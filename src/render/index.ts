@@ -4,10 +4,11 @@
 // (RenderConfig.timeoutsMs), and every render names the account it is for: in each pool an
 // account runs one render at a time and waits its turn behind other accounts (pool.ts).
 import type { RenderConfig } from '../config.js';
-import { createRenderPool, type PoolStats } from './pool.js';
-import type { TaskInput, TaskName, TaskOutput } from './tasks.js';
+import { createRenderPool, type OutputFile, type PoolStats } from './pool.js';
+import type { FileTaskInput, FileTaskName, TaskInput, TaskName, TaskOutput } from './tasks.js';
 
 export { RenderError, type RenderEnd } from './errors.js';
+export type { OutputFile } from './pool.js';
 export { SvgTooCostlyError } from './svg-filters.js';
 export { signalOnClientGone } from './client-gone.js';
 
@@ -39,6 +40,17 @@ export function createRenderer(config: RenderConfig) {
     run<N extends TaskName>(kind: RenderKind, task: N, input: TaskInput<N>, account: string, signal?: AbortSignal): Promise<TaskOutput<N>> {
       const { pool, label } = KINDS[kind];
       return pools[pool].run(task, input, { deadlineMs: config.timeoutsMs[kind], label, account, ...(signal ? { signal } : {}) });
+    },
+    /** As run(), for a task whose result is a file (a print PDF): it comes back as a stream of the unlinked file. */
+    runToFile<N extends FileTaskName>(
+      kind: RenderKind,
+      task: N,
+      input: FileTaskInput<N>,
+      account: string,
+      signal?: AbortSignal,
+    ): Promise<OutputFile> {
+      const { pool, label } = KINDS[kind];
+      return pools[pool].runToFile(task, input, { deadlineMs: config.timeoutsMs[kind], label, account, ...(signal ? { signal } : {}) });
     },
     stats(): Record<keyof typeof pools, PoolStats> {
       return { analysis: pools.analysis.stats(), print: pools.print.stats() };

@@ -7,7 +7,7 @@ import { analyseImage, type ImageInput } from '../lib/image-analysis.js';
 import { SVG_IMAGE } from '../lib/image-type.js';
 import {
   renderPreviewPng,
-  renderPrintPdf,
+  writePrintPdf,
   renderTextureMaps,
   type ImageCacheSettings,
   type Placement,
@@ -60,7 +60,6 @@ export const TASKS = {
   },
   /** A checked barcode request's symbol (BWIPP's encoding takes up to a second for a long QR code). */
   'barcode.make': ({ spec }: { spec: BarcodeSpec }) => symbolOutcome(spec),
-  'print.pdf': ({ placement, options, imageCache }: PrintInput) => renderPrintPdf(placement, options, imageCache ?? null),
   'print.preview': ({
     placement,
     widthPx,
@@ -83,7 +82,18 @@ export const TASKS = {
   'print.texture': ({ placement, sizePx, window, look }: TextureTask) => renderTextureMaps(placement, sizePx, window, look),
 } as const;
 
+/**
+ * Renders whose result is a file: the child writes it at the path the pool gives (`file`) and
+ * answers with its size, so a print of large photos never crosses the IPC channel (pool.runToFile).
+ */
+export const FILE_TASKS = {
+  'print.pdf': ({ placement, options, imageCache }: PrintInput, file: string) =>
+    writePrintPdf(placement, options, imageCache ?? null, file),
+} as const;
+
 export type Tasks = typeof TASKS;
 export type TaskName = keyof Tasks;
 export type TaskInput<N extends TaskName> = Parameters<Tasks[N]>[0];
 export type TaskOutput<N extends TaskName> = Awaited<ReturnType<Tasks[N]>>;
+export type FileTaskName = keyof typeof FILE_TASKS;
+export type FileTaskInput<N extends FileTaskName> = Parameters<(typeof FILE_TASKS)[N]>[0];

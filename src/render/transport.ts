@@ -1,11 +1,16 @@
 // What crosses the process boundary. Values go by structured clone (Node's advanced IPC
 // serialization keeps Buffers and shared references), except two things it cannot carry:
 // - an object with a `load()` method (a print's ResolvedAsset) travels as its other fields plus
-//   the bytes load() gave, and comes back with a load() that returns them; one object, one copy;
+//   the bytes load() gave, and comes back with a load() that returns them; one object, one copy.
+//   One that names a `localFile` travels with that path instead, and its load() reads the file:
+//   a print of large photos does not copy them through the web process;
 // - an error travels as its name, message and status, and becomes the error class it was, when
 //   the parent knows it (see errors.ts), so the caller can tell a refused image from a bug.
 
+import { readFile } from 'node:fs/promises';
+
 const LOADED = '__renderLoadedBytes';
+const LOAD_FROM = '__renderLoadFrom';
 
 type Loadable = { load(): Promise<Buffer> };
 
@@ -37,7 +42,10 @@ async function packObject(value: object, seen: Map<object, Promise<unknown>>): P
   for (const [key, item] of Object.entries(value)) {
     if (typeof item !== 'function') copy[key] = await pack(item, seen);
   }
-  if (isLoadable(value)) copy[LOADED] = await value.load();
+  if (isLoadable(value)) {
+    if (typeof value.localFile === 'string') copy[LOAD_FROM] = value.localFile;
+    else copy[LOADED] = await value.load();
+  }
   return copy;
 }
 
@@ -61,11 +69,16 @@ export function unpack(value: unknown, seen = new Map<object, unknown>()): unkno
   const copy: Record<string, unknown> = {};
   seen.set(value, copy);
   for (const [key, item] of Object.entries(value)) {
-    if (key !== LOADED) copy[key] = unpack(item, seen);
+    if (key !== LOADED && key !== LOAD_FROM) copy[key] = unpack(item, seen);
   }
   if (LOADED in value) {
     const bytes = value[LOADED] as Buffer;
     copy.load = async () => bytes;
+  }
+  if (LOAD_FROM in value) {
+    const file = value[LOAD_FROM] as string;
+    let bytes: Promise<Buffer> | undefined;
+    copy.load = () => (bytes ??= readFile(file));
   }
   return copy;
 }

@@ -68,7 +68,8 @@ const printAndPreviewRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const pdf = await app.services.print.print(project, request.query);
       if (notModified(request, reply, pdf.etag)) return reply;
       const file = await pdf.render(signalOnClientGone(reply.raw));
-      void reply.header('content-disposition', `attachment; filename="${file.fileName}"`);
+      void reply.headers({ 'content-disposition': `attachment; filename="${file.fileName}"`, 'content-length': file.size });
+      // A stream: Fastify destroys it (closing the file) when the client goes away before its end.
       return reply.type(file.contentType).send(file.body as never);
     },
   );

@@ -2,6 +2,7 @@
 // (so an export inherits their limits, deadlines and render pool), and which options it takes:
 // the synchronous route's query schema, checked as JSON (no coercion).
 import type { TSchema } from '@sinclair/typebox';
+import type { Readable } from 'node:stream';
 import { DIELINE_FORMATS, type DielineFormat } from '../dielines/index.js';
 import { badRequest } from '../errors.js';
 import { createValidators, formatValidationError } from '../lib/validation.js';
@@ -53,7 +54,8 @@ export const extensionOf = (format: ExportFormat) => EXTENSIONS[format];
 const dielineFormatOf = (format: ExportFormat): string | null => (format.startsWith('dieline-') ? format.slice('dieline-'.length) : null);
 
 export interface ExportFile {
-  body: Buffer;
+  /** A print PDF comes as the stream of its render's file (see RenderedFile). */
+  body: Buffer | Readable;
   contentType: string;
   downloadName: string;
 }

@@ -8,6 +8,7 @@ import { createId, isRecordId } from '../lib/ids.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
 import type { Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
+import type { Readable } from 'node:stream';
 import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
 import { createExportOptionsCheck, extensionOf, renderExport, type ExportFormat, type ExportRenderers } from './export-render.js';
 import type { ProjectService } from './projects.js';
@@ -133,6 +134,17 @@ export function createExportService(deps: ExportServiceDeps) {
   const listeners: ExportFinished[] = [];
   const jobDurations: Array<(format: string, outcome: string, seconds: number) => void> = [];
   const stoppedListeners: WorkerStopped[] = [];
+
+  /** Writes the finished file under name (whole or not at all); its size in bytes. A stream is streamed to storage. */
+  async function store(name: string, body: Buffer | Readable): Promise<number> {
+    if (Buffer.isBuffer(body)) {
+      await storage.save(name, body);
+      return body.length;
+    }
+    const pending = await storage.put(body);
+    await pending.commit(name);
+    return pending.size;
+  }
 
   /** The final failure of an export whose worker died `times` times. */
   async function failStopped(row: ExportRow, times: number, started: number): Promise<AttemptOutcome> {
@@ -302,11 +314,11 @@ export function createExportService(deps: ExportServiceDeps) {
         const project = await projectAt(claimed);
         if (!('version' in project)) return await finishFailed(claimed, project, started);
         const file = await renderExport(deps.renderers, project, claimed.format as ExportFormat, claimed.options);
-        await storage.save(fileName, file.body);
+        const sizeBytes = await store(fileName, file.body);
         const finishedAt = new Date();
         const done = await repository.succeed(
           id,
-          { fileName, downloadName: file.downloadName, contentType: file.contentType, sizeBytes: file.body.length },
+          { fileName, downloadName: file.downloadName, contentType: file.contentType, sizeBytes },
           finishedAt,
           new Date(finishedAt.getTime() + EXPORT_LIFETIME_MS),
         );

@@ -3,6 +3,8 @@
 // in a render child (src/render/) within their deadline and stop when the client goes away, once
 // the print admission (print-admission.ts) lets them.
 import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import type { Readable } from 'node:stream';
 import { getTemplate, type Template } from '../catalog/index.js';
 import type { ContainerOptions } from '../dielines/containers/index.js';
 import { DEFAULT_BLEED_MM, DielineSizeError, type Bounds } from '../dielines/index.js';
@@ -72,8 +74,15 @@ const INK_CACHE_ENTRIES = 10_000;
 /** Bump when the renderers change their output for the same inputs (the ETags change with it). */
 const RENDERER_VERSION = 3;
 
+/**
+ * A print file as the render child wrote it: a stream of a file that is already unlinked (its
+ * descriptor closes when the stream ends or is destroyed), so a file of large photos is neither
+ * held in memory nor left on disk. Whoever takes it sends or stores the stream, or destroys it.
+ */
 export interface RenderedFile {
-  body: Buffer;
+  body: Readable;
+  /** Bytes in body. */
+  size: number;
   contentType: string;
   fileName: string;
 }
@@ -108,6 +117,14 @@ export interface Conditional<T> {
 export async function describeAsset(storage: FileStorage, file: PlacedFile): Promise<ResolvedAsset | null> {
   const { widthPx, heightPx } = file;
   if (!widthPx || !heightPx) return null;
+  const localFile = file.mimeType !== SVG_MIME && storage.localPath ? storage.localPath(file.name) : null;
+  if (localFile) {
+    // A raster on this machine's disk: its bytes are read only where needed (a render child reads the file itself).
+    if (!(await storage.stat(file.name))) return null;
+    let bytes: Promise<Buffer> | undefined;
+    const { name, mimeType, sizeBytes, barcode } = file;
+    return { name, mimeType, widthPx, heightPx, sizeBytes, barcode, localFile, load: () => (bytes ??= readFile(localFile)) };
+  }
   const opened = await storage.open(file.name);
   if (!opened) return null;
   const data = await readWhole(opened.stream, opened.size);
@@ -415,14 +432,10 @@ export function createPrintService(
             if (!checked.ready || !isPlaceable(prepared)) {
               throw new PreflightRefusal(checked.findings.filter((finding) => finding.severity === 'error'));
             }
-            const body = await renderer.run(
-              'print',
-              'print.pdf',
-              { placement: place(prepared), options, imageCache },
-              project.userId,
-              signal,
-            );
-            return { body, contentType: 'application/pdf', fileName: printFileName(project, options.colorSpace) };
+            const input = { placement: place(prepared), options, imageCache };
+            const file = await renderer.runToFile('print', 'print.pdf', input, project.userId, signal);
+            const fileName = printFileName(project, options.colorSpace);
+            return { body: file.stream, size: file.size, contentType: 'application/pdf', fileName };
           }),
       };
     },
