@@ -1,6 +1,6 @@
 /**
  * Writes the pictures in docs/viewer.md: the viewer page (`controls=none`) showing three templates
- * under the studio and dramatic presets, and the mailer box half folded. Starts the service from
+ * under the studio and dramatic presets, the mailer box half folded and seen from below. Starts the service from
  * this checkout (on a scratch database beside DATABASE_URL when it is set, else the embedded
  * engine in a temporary directory), drives Debian's chromium through playwright-core, and keeps
  * each PNG small (a 480 × 360 palette image).
@@ -48,6 +48,10 @@ const pictures: Picture[] = [
     query: `model=${encodeURIComponent(MODELS[0].model)}&lighting=studio&controls=none`,
     fold: 0.5,
     zoomOut: 3,
+  },
+  {
+    file: 'viewer-mailer-box-bottom.png',
+    query: `model=${encodeURIComponent(MODELS[0].model)}&lighting=studio&angle=bottom&controls=none`,
   },
 ];
 

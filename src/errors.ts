@@ -70,6 +70,7 @@ export class StorageUnavailableError extends Error {
 export const MESSAGES = {
   mirrorNotFilm: 'mirror applies to sleeves (labelStyle=sleeve), stand-up-pouch and squeeze-tube.',
   internal: 'An unexpected error occurred.',
+  imageDeletedWhileRendering: 'An image of the design was deleted while it was being rendered; try again.',
   databaseUnavailable: 'Database is unavailable.',
   storageUnavailable: 'Storage is unavailable.',
   malformedJson: 'Request body is not valid JSON.',

@@ -8,6 +8,7 @@
 //   the parent knows it (see errors.ts), so the caller can tell a refused image from a bug.
 
 import { readFile } from 'node:fs/promises';
+import { HttpError, MESSAGES } from '../errors.js';
 
 const LOADED = '__renderLoadedBytes';
 const LOAD_FROM = '__renderLoadFrom';
@@ -78,9 +79,15 @@ export function unpack(value: unknown, seen = new Map<object, unknown>()): unkno
   if (LOAD_FROM in value) {
     const file = value[LOAD_FROM] as string;
     let bytes: Promise<Buffer> | undefined;
-    copy.load = () => (bytes ??= readFile(file));
+    copy.load = () => (bytes ??= readFile(file).catch(deletedMeanwhile));
   }
   return copy;
+}
+
+/** The file was there when the render was asked for and is gone now: the design changed under it (409), not a bug. */
+function deletedMeanwhile(error: unknown): never {
+  if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new HttpError(409, MESSAGES.imageDeletedWhileRendering);
+  throw error;
 }
 
 export interface SentError {

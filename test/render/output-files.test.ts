@@ -11,6 +11,7 @@ import sharp from 'sharp';
 import { afterEach, describe, expect, it } from 'vitest';
 import { generateDieline } from '../../src/dielines/index.js';
 import { placeDesign, renderPrintPdf, type PrintOptions, type ResolvedAsset } from '../../src/print/index.js';
+import { MESSAGES } from '../../src/errors.js';
 import { RenderError } from '../../src/render/errors.js';
 import { createRenderPool } from '../../src/render/pool.js';
 import { eventually } from '../assets/helpers.js';
@@ -151,6 +152,20 @@ describe('render output files', () => {
       const placed = await placement(2, 64, undefined, dir);
       const file = await pool.runToFile('print.pdf', { placement: placed, options: OPTIONS }, RUN);
       expect((await buffer(file.stream)).equals(await renderPrintPdf(await placement(2, 64), OPTIONS))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it('an image deleted after the print was asked for fails it with a 409, and leaves no file', async () => {
+    pool = createRenderPool(DEFAULTS);
+    const dir = mkdtempSync(path.join(tmpdir(), 'pf-test-local-'));
+    try {
+      const placed = await placement(2, 64, undefined, dir);
+      rmSync(path.join(dir, 'image1.png'));
+      const failed = pool.runToFile('print.pdf', { placement: placed, options: OPTIONS }, RUN);
+      await expect(failed).rejects.toMatchObject({ statusCode: 409, message: MESSAGES.imageDeletedWhileRendering });
+      await eventually(async () => outputFiles().length === 0, 10_000, 'the output file to be removed');
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
