@@ -74,6 +74,11 @@ export const MESSAGES = {
   databaseUnavailable: 'Database is unavailable.',
   storageUnavailable: 'Storage is unavailable.',
   malformedJson: 'Request body is not valid JSON.',
+  bodyTooLarge: 'Request body is larger than 1 MiB.',
+  /** The 415 for a body of another type (or none declared): names what the route reads. */
+  unsupportedContentType: (expected: readonly string[]) =>
+    `Unsupported Content-Type for this route: send the body as ${expected.join(' or ')}.`,
+  rateLimited: (max: number, after: string) => `Rate limit exceeded: at most ${max} requests per minute. Retry in ${after}.`,
   unknownCategory: (id: string) => `Unknown template category '${id}'.`,
   unknownTemplateId: (id: string) => `Unknown templateId '${id}'.`,
   templateNotFound: (id: string) => `Template '${id}' was not found.`,

@@ -2354,7 +2354,114 @@ export interface components {
             }[];
         };
     };
-    responses: never;
+    responses: {
+        /** @description Bad Request: the request does not match the schema (the message names the field and the rule). */
+        BadRequest: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Unauthorized: no bearer token, or one that is invalid, expired or revoked. */
+        Unauthorized: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Unauthorized: no x-api-key header, or a key that is unknown or revoked. */
+        ApiKeyUnauthorized: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Payload Too Large: the body is larger than 1 MiB. */
+        PayloadTooLarge: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Unsupported Media Type: the body is not JSON. */
+        UnsupportedMediaType: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Too Many Requests: the rate limit is used up; wait Retry-After seconds. */
+        TooManyRequests: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                "retry-after": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Service Unavailable: the service is shutting down or busy; retry after Retry-After seconds. */
+        ServiceUnavailable: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                "retry-after": components["headers"]["RetryAfter"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Unexpected failure (500), or 503 while the server shuts down. */
+        UnexpectedError: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+    };
     parameters: never;
     requestBodies: never;
     headers: {
@@ -2392,40 +2499,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getHealth: {
@@ -2450,40 +2525,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getReadiness: {
@@ -2509,57 +2552,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listMetrics: {
@@ -2581,23 +2576,7 @@ export interface operations {
                     "text/plain": string;
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -2609,29 +2588,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Route GET /metrics not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     register: {
@@ -2681,26 +2644,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -2721,87 +2665,10 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     logIn: {
@@ -2843,26 +2710,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Unauthorized */
             401: {
                 headers: {
@@ -2877,93 +2725,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
+                     *       "message": "Invalid email or password."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getMe: {
@@ -2987,57 +2758,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteAuthMe: {
@@ -3071,46 +2794,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -3125,7 +2810,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
-                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *       "message": "Password is incorrect."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -3145,93 +2830,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "At least one administrator must remain."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateAuthPassword: {
@@ -3283,36 +2891,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -3327,93 +2909,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
-                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *       "message": "Current password is incorrect."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteAuthSessions: {
@@ -3441,91 +2946,11 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listTemplates: {
@@ -3564,40 +2989,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getTemplate: {
@@ -3623,23 +3016,7 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -3651,29 +3028,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Template 'no-such-template' was not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getTemplateDieline: {
@@ -3768,23 +3129,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -3796,29 +3141,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Template 'no-such-template' was not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getTemplateModel: {
@@ -3873,23 +3202,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -3901,29 +3214,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Template 'no-such-template' was not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listV1Templates: {
@@ -3968,87 +3265,10 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1Template: {
@@ -4077,46 +3297,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -4131,53 +3313,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Template 'no-such-template' was not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1TemplateDieline: {
@@ -4278,46 +3421,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -4332,53 +3437,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Template 'no-such-template' was not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1TemplateModel: {
@@ -4439,46 +3505,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -4493,53 +3521,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Template 'no-such-template' was not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listV1Projects: {
@@ -4576,87 +3565,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createV1Project: {
@@ -4719,36 +3631,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -4769,87 +3655,10 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1Project: {
@@ -4896,46 +3705,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -4956,47 +3727,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateV1Project: {
@@ -5052,46 +3784,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -5126,93 +3820,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The project was changed since you loaded it."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteV1Project: {
@@ -5240,46 +3857,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -5314,93 +3893,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The project was changed since you loaded it."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     postV1ProjectDuplicate: {
@@ -5444,46 +3946,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -5524,87 +3988,10 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listV1ProjectVersions: {
@@ -5648,46 +4035,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -5708,47 +4057,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1ProjectVersion: {
@@ -5795,46 +4105,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -5849,53 +4121,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Version not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     postV1ProjectVersionRestore: {
@@ -5936,46 +4169,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -5990,7 +4185,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Version not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -6010,93 +4205,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The project was changed since you loaded it."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1ProjectDieline: {
@@ -6187,46 +4305,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -6247,47 +4327,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createV1ProjectExport: {
@@ -6348,46 +4389,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -6422,113 +4425,17 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listV1Exports: {
@@ -6562,87 +4469,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1Export: {
@@ -6671,46 +4501,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -6725,53 +4517,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Export not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listV1Assets: {
@@ -6808,87 +4561,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     v1UploadAsset: {
@@ -6925,46 +4601,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -6979,7 +4617,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
+                     *       "message": "File is larger than 25 MB (26,214,400 bytes)."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -6999,7 +4637,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
+                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -7019,73 +4657,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 422,
                      *       "error": "Unprocessable Entity",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The SVG is too costly to render: feTurbulence numOctaves is 10, at most 4 is rendered."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1Asset: {
@@ -7115,46 +4695,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -7169,53 +4711,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Asset not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteV1Asset: {
@@ -7241,46 +4744,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -7295,93 +4760,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Asset not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     v1CreateBarcode: {
@@ -7432,147 +4820,13 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getV1ProjectPreflight: {
@@ -7660,46 +4914,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -7720,67 +4936,9 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listV1Webhooks: {
@@ -7815,87 +4973,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createV1Webhook: {
@@ -7942,46 +5023,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -7996,93 +5039,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "Webhook limit reached."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteV1Webhook: {
@@ -8107,46 +5073,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -8161,93 +5089,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Webhook not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listV1WebhookDeliveries: {
@@ -8302,46 +5153,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -8356,53 +5169,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Webhook not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     postV1WebhookTest: {
@@ -8448,46 +5222,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -8502,93 +5238,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Webhook not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     postV1WebhookDeliveryRedeliver: {
@@ -8635,46 +5294,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -8689,93 +5310,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Delivery not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     v1V1V1ListFonts: {
@@ -8817,87 +5361,10 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     v1UploadFont: {
@@ -8924,46 +5391,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -8978,7 +5407,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
+                     *       "message": "Font is larger than 20 MB (20,971,520 bytes)."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -8998,7 +5427,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
+                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -9018,53 +5447,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 422,
                      *       "error": "Unprocessable Entity",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The file is a font collection; upload each font of it on its own."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     v1DeleteFont: {
@@ -9090,46 +5480,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -9144,93 +5496,16 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Font not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listApiKeys: {
@@ -9264,57 +5539,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     issueApiKey: {
@@ -9343,40 +5570,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -9388,63 +5583,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "API key limit reached."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     revokeApiKey: {
@@ -9466,40 +5613,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -9511,63 +5626,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "API key not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listProjects: {
@@ -9601,57 +5668,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createProject: {
@@ -9708,33 +5727,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            401: components["responses"]["Unauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -9752,57 +5748,9 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProject: {
@@ -9843,40 +5791,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -9894,23 +5810,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateProject: {
@@ -9963,40 +5863,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -10025,63 +5893,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The project was changed since you loaded it."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteProject: {
@@ -10106,40 +5926,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -10168,63 +5956,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The project was changed since you loaded it."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     postProjectDuplicate: {
@@ -10265,40 +6005,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -10333,57 +6041,9 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listProjectVersions: {
@@ -10424,40 +6084,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -10475,23 +6103,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProjectVersion: {
@@ -10535,40 +6147,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -10580,29 +6160,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Version not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     postProjectVersionRestore: {
@@ -10640,40 +6204,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -10685,7 +6217,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Version not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -10702,63 +6234,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 412,
                      *       "error": "Precondition Failed",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The project was changed since you loaded it."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProjectDieline: {
@@ -10843,40 +6327,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -10894,23 +6346,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProjectPreflight: {
@@ -10992,40 +6428,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -11043,40 +6447,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProjectPrint: {
@@ -11155,40 +6527,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -11217,46 +6557,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "The project has preflight errors; see GET /projects/:id/preflight."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProjectPreview: {
@@ -11319,40 +6627,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -11370,40 +6646,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProjectModel: {
@@ -11458,40 +6702,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -11509,40 +6721,8 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getProjectLayout: {
@@ -11614,40 +6794,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -11676,46 +6824,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 422,
                      *       "error": "Unprocessable Entity",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The blank does not fit on the sheet."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listShares: {
@@ -11749,40 +6865,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -11800,23 +6884,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createShare: {
@@ -11850,40 +6918,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -11901,57 +6937,9 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     revokeShare: {
@@ -11974,40 +6962,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -12019,63 +6975,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Share link not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getSharedModel: {
@@ -12131,23 +7039,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -12159,46 +7051,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Share link not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getViewer: {
@@ -12230,57 +7090,9 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listViewerViewerJs: {
@@ -12310,57 +7122,9 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listAssets: {
@@ -12394,57 +7158,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     uploadAsset: {
@@ -12478,40 +7194,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -12523,7 +7207,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
+                     *       "message": "File is larger than 25 MB (26,214,400 bytes)."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -12540,7 +7224,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
+                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -12557,46 +7241,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 422,
                      *       "error": "Unprocessable Entity",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The SVG is too costly to render: feTurbulence numOctaves is 10, at most 4 is rendered."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getAsset: {
@@ -12623,40 +7275,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -12668,29 +7288,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Asset not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteAsset: {
@@ -12713,40 +7317,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -12758,63 +7330,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Asset not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createBarcode: {
@@ -12862,108 +7386,12 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listFonts: {
@@ -13002,57 +7430,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     uploadFont: {
@@ -13076,40 +7456,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -13121,7 +7469,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 413,
                      *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
+                     *       "message": "Font is larger than 20 MB (20,971,520 bytes)."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -13138,7 +7486,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 415,
                      *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
+                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -13155,29 +7503,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 422,
                      *       "error": "Unprocessable Entity",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "The file is a font collection; upload each font of it on its own."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteFont: {
@@ -13200,40 +7532,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -13245,63 +7545,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Font not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getFile: {
@@ -13350,23 +7602,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -13378,46 +7614,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "File not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     headFile: {
@@ -13464,23 +7668,7 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -13492,46 +7680,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "File not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listAdminUsers: {
@@ -13565,40 +7721,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -13610,29 +7734,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
-                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *       "message": "Administrator access required."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getAdminUser: {
@@ -13658,40 +7766,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -13703,7 +7779,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
-                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *       "message": "Administrator access required."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -13720,29 +7796,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "User not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     updateAdminUser: {
@@ -13777,40 +7837,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -13822,7 +7850,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
-                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *       "message": "Administrator access required."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -13839,7 +7867,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "User not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -13856,63 +7884,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "At least one administrator must remain."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteAdminUser: {
@@ -13934,40 +7914,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Forbidden */
             403: {
                 headers: {
@@ -13979,7 +7927,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
-                     *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *       "message": "Administrator access required."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -13996,7 +7944,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "User not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -14013,63 +7961,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "At least one administrator must remain."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createProjectExport: {
@@ -14130,46 +8030,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -14204,113 +8066,17 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Too Many Requests */
-            429: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    "retry-after": components["headers"]["RetryAfter"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 429,
-                     *       "error": "Too Many Requests",
-                     *       "message": "Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listExports: {
@@ -14341,57 +8107,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getExport: {
@@ -14417,40 +8135,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -14462,29 +8148,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Export not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     getExportDownload: {
@@ -14519,23 +8189,7 @@ export interface operations {
                     "model/gltf-binary": Blob;
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -14547,7 +8201,7 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Export not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -14564,46 +8218,14 @@ export interface operations {
                      * @example {
                      *       "statusCode": 410,
                      *       "error": "Gone",
-                     *       "message": "An unexpected error occurred."
+                     *       "message": "Export has expired."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Service Unavailable */
-            503: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 503,
-                     *       "error": "Service Unavailable",
-                     *       "message": "Database is unavailable."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listWebhooks: {
@@ -14635,57 +8257,9 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     createWebhook: {
@@ -14729,40 +8303,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Conflict */
             409: {
                 headers: {
@@ -14774,63 +8316,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 409,
                      *       "error": "Conflict",
-                     *       "message": "An account with this email already exists."
+                     *       "message": "Webhook limit reached."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     deleteWebhook: {
@@ -14852,40 +8346,8 @@ export interface operations {
                 };
                 content?: never;
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -14897,63 +8359,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Webhook not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     listWebhookDeliveries: {
@@ -15005,40 +8419,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -15050,29 +8432,13 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Webhook not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            default: components["responses"]["UnexpectedError"];
         };
     };
     postWebhookTest: {
@@ -15115,40 +8481,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -15160,63 +8494,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Webhook not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     postWebhookDeliveryRedeliver: {
@@ -15260,40 +8546,8 @@ export interface operations {
                     };
                 };
             };
-            /** @description Bad Request */
-            400: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 400,
-                     *       "error": "Bad Request",
-                     *       "message": "body must have required property 'name'."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unauthorized */
-            401: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 401,
-                     *       "error": "Unauthorized",
-                     *       "message": "Authentication required."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
             /** @description Not Found */
             404: {
                 headers: {
@@ -15305,63 +8559,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Delivery not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Request body is too large."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Media Type: text/plain"
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unexpected failure (500), or 503 while the server shuts down. */
-            default: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 500,
-                     *       "error": "Internal Server Error",
-                     *       "message": "An unexpected error occurred."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
         };
     };
     exportSucceeded: {

@@ -54,13 +54,13 @@ function sfntFormat(bytes: Buffer): FontFormat | 'collection' | null {
   return null;
 }
 
-const COLLECTION = 'The file is a font collection; upload each font of it on its own.';
+export const FONT_COLLECTION_MESSAGE = 'The file is a font collection; upload each font of it on its own.';
 
 /** The font inside a WOFF2, refusing one that would decompress beyond the bound. */
 async function unwrapWoff2(bytes: Buffer): Promise<Buffer> {
   if (bytes.length < WOFF2_HEADER_BYTES) throw new NotAFontError();
   const flavor = tag(bytes, 4);
-  if (flavor === 'ttcf') throw new UnusableFontError(COLLECTION);
+  if (flavor === 'ttcf') throw new UnusableFontError(FONT_COLLECTION_MESSAGE);
   if (flavor !== 'OTTO' && flavor !== 'true' && bytes.readUInt32BE(4) !== 0x00010000) throw new NotAFontError();
   const totalSfntSize = bytes.readUInt32BE(16);
   if (totalSfntSize > MAX_DECOMPRESSED_FONT_BYTES) {
@@ -89,12 +89,12 @@ function weightOf(font: FontkitFont): number {
 export async function readFontFile(upload: Buffer): Promise<ReadFont> {
   const bytes = tag(upload) === 'wOF2' ? await unwrapWoff2(upload) : upload;
   const format = sfntFormat(bytes);
-  if (format === 'collection') throw new UnusableFontError(COLLECTION);
+  if (format === 'collection') throw new UnusableFontError(FONT_COLLECTION_MESSAGE);
   if (!format) throw new NotAFontError();
   let font: FontkitFont;
   try {
     const opened = openFont(bytes);
-    if (!('familyName' in opened)) throw new UnusableFontError(COLLECTION);
+    if (!('familyName' in opened)) throw new UnusableFontError(FONT_COLLECTION_MESSAGE);
     font = opened;
     // Reading the tables a renderer needs proves the directory points at real data.
     void font.numGlyphs;

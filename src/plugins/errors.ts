@@ -29,15 +29,12 @@ export const FRAMEWORK_HTTP_OPTIONS = { requireHostHeader: false };
 
 const JSON_TYPE = 'application/json; charset=utf-8';
 
-/** The 415 for a body of another type (or none declared): names what the route reads. */
-function unsupportedContentType(expected: readonly string[]): string {
-  return `Unsupported Content-Type for this route: send the body as ${expected.join(' or ')}.`;
-}
+const { unsupportedContentType } = MESSAGES;
 const MEDIA_TYPE_ERRORS = new Set(['FST_ERR_CTP_INVALID_MEDIA_TYPE', 'FST_ERR_CTP_INVALID_TYPE', 'FST_ERR_CTP_EMPTY_TYPE']);
 
 /** Fastify and plugin errors whose own text is not what a client should read. */
 const FRAMEWORK_ERRORS: Record<string, { status: number; message: string }> = {
-  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'Request body is larger than 1 MiB.' },
+  FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: MESSAGES.bodyTooLarge },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: unsupportedContentType(['application/json']) },
   FST_ERR_CTP_INVALID_TYPE: { status: 415, message: unsupportedContentType(['application/json']) },
   FST_ERR_CTP_EMPTY_TYPE: { status: 415, message: unsupportedContentType(['application/json']) },

@@ -1,10 +1,8 @@
 // What every operation of the OpenAPI document gets without its route saying so: an operationId
 // derived from method and path, the security of the guard the route sits behind, a description,
 // the x-request-id header, rate-limit headers where a 429 is possible, a `default` ApiError
-// response and an example for every error. Routes may still set any of these themselves.
-import { STATUS_CODES } from 'node:http';
+// response and the error answers (openapi-transform.ts). Routes may still set any of these themselves.
 import type { FastifyInstance, RouteOptions } from 'fastify';
-import { MESSAGES } from '../errors.js';
 
 export type SecurityRequirement = Record<string, readonly string[]>;
 export const PUBLIC: SecurityRequirement[] = [];
@@ -119,29 +117,6 @@ export const RATE_LIMIT_HEADERS = {
 
 export const RETRY_AFTER_HEADER = {
   'retry-after': { required: true, description: 'Seconds to wait before the next attempt.', schema: INTEGER },
-};
-
-/** What a typical error of each status says: examples only, the real message names the cause. */
-const EXAMPLE_MESSAGES: Record<string, string> = {
-  400: "body must have required property 'name'.",
-  401: MESSAGES.authRequired,
-  403: MESSAGES.projectCap,
-  404: MESSAGES.projectNotFound,
-  409: MESSAGES.emailTaken,
-  413: 'Request body is too large.',
-  415: 'Unsupported Media Type: text/plain',
-  429: 'Rate limit exceeded: at most 10 requests per minute. Retry in 1 minute.',
-  500: MESSAGES.internal,
-  503: MESSAGES.databaseUnavailable,
-};
-
-export const errorExample = (status: string) => {
-  const code = Number(status) || 500;
-  return {
-    statusCode: code,
-    error: STATUS_CODES[code] ?? 'Error',
-    message: EXAMPLE_MESSAGES[code] ?? MESSAGES.internal,
-  };
 };
 
 const AUTH_SENTENCE: Record<string, string> = {

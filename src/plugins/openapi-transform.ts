@@ -7,7 +7,6 @@ import { STATUS_CODES } from 'node:http';
 import {
   describeAccess,
   deriveOperationId,
-  errorExample,
   RATE_LIMIT_HEADERS,
   REQUEST_ID_HEADER,
   RETRY_AFTER_HEADER,
@@ -17,7 +16,7 @@ import {
 export interface ResponseObject {
   description?: string;
   headers?: Record<string, unknown>;
-  content?: Record<string, { schema?: unknown; example?: unknown } | undefined>;
+  content?: Record<string, { schema?: unknown; example?: unknown; examples?: unknown } | undefined>;
 }
 export interface OperationObject {
   operationId?: string;
@@ -158,16 +157,125 @@ export const headerComponentName = (name: string) => name.split('-').map((w) => 
 const headerRefs = (headers: Record<string, unknown>) =>
   Object.fromEntries(Object.keys(headers).map((name) => [name, { $ref: `#/components/headers/${headerComponentName(name)}` }]));
 
-const errorContent = (status: string) => ({
-  'application/json': { schema: { $ref: '#/components/schemas/ApiError' }, example: errorExample(status) },
-});
+/** An error answer as the examples table gives it (src/schemas/error-examples.ts). */
+export interface ErrorAnswer {
+  statusCode: number;
+  error: string;
+  message: string;
+}
+
+/** One answer every route gives alike: one entry under components/responses, its examples under components/examples. */
+export interface SharedErrorResponse {
+  status: string;
+  name: string;
+  description: string;
+  examples: Readonly<Record<string, ErrorAnswer>>;
+}
+
+export interface ErrorExamples {
+  /** operationId → status → the exact answer that route gives. */
+  byOperation: Readonly<Record<string, Readonly<Record<string, ErrorAnswer>>>>;
+  /** The shared answers; a 401 is chosen by the operation's security. */
+  shared: Readonly<Record<string, SharedErrorResponse>>;
+  exampleName: (response: SharedErrorResponse, example: string) => string;
+}
+
+const API_ERROR_REF = { $ref: '#/components/schemas/ApiError' };
+const errorStatus = (status: string) => /^[45]\d\d$|^default$/.test(status);
+
+/** The shared response an operation's status refers to: a 401 by the operation's credential. */
+function sharedFor(examples: ErrorExamples, status: string, security: unknown): SharedErrorResponse | undefined {
+  const all = Object.values(examples.shared);
+  if (status !== '401') return all.find((shared) => shared.status === status);
+  const scheme = JSON.stringify(security ?? []);
+  const wanted = scheme.includes('"apiKey"') ? 'ApiKeyUnauthorized' : scheme.includes('"bearerAuth"') ? 'Unauthorized' : undefined;
+  return all.find((shared) => shared.status === '401' && shared.name === wanted);
+}
+
+/** The headers of a response (the standard ones as references), in the order the document lists them. */
+function standardHeaders(status: string, limited: boolean, own: Record<string, unknown> | undefined) {
+  return {
+    ...headerRefs(REQUEST_ID_HEADER),
+    ...(limited ? headerRefs(RATE_LIMIT_HEADERS) : {}),
+    ...(status === '429' || status === '503' ? headerRefs(RETRY_AFTER_HEADER) : {}),
+    ...own,
+  };
+}
+
+/**
+ * components/responses and components/examples for the shared answers. Their headers: x-request-id,
+ * the rate-limit headers (sent on an operation that documents a 429), Retry-After on a 429 or 503.
+ */
+export function sharedErrorComponents(examples: ErrorExamples) {
+  const responses: Record<string, ResponseObject> = {};
+  const components: Record<string, { summary: string; value: ErrorAnswer }> = {};
+  for (const shared of Object.values(examples.shared)) {
+    const refs: Record<string, { $ref: string }> = {};
+    for (const [name, value] of Object.entries(shared.examples)) {
+      const component = examples.exampleName(shared, name);
+      components[component] = { summary: value.message, value };
+      refs[name] = { $ref: `#/components/examples/${component}` };
+    }
+    responses[shared.name] = {
+      description: shared.description,
+      headers: standardHeaders(shared.status, true, undefined),
+      content: { 'application/json': { schema: API_ERROR_REF, examples: refs } },
+    };
+  }
+  return { responses, examples: components };
+}
+
+/**
+ * An operation's error answer: the route's own example (src/schemas/error-examples.ts; a route 400
+ * beside the shared schema 400), else a reference to the shared response. A status with neither
+ * is refused, so the table cannot silently miss one.
+ */
+function errorResponse(
+  examples: ErrorExamples,
+  operation: OperationObject,
+  status: string,
+  response: ResponseObject,
+  limited: boolean,
+  where: string,
+): ResponseObject | { $ref: string; description?: string } {
+  const own = operation.operationId ? examples.byOperation[operation.operationId]?.[status] : undefined;
+  const shared = sharedFor(examples, status, (operation as { security?: unknown }).security);
+  if (!own) {
+    if (!shared) {
+      const id = `${operation.operationId} ${status}`;
+      throw new Error(`OpenAPI: ${where} documents ${status}, but src/schemas/error-examples.ts has no answer for ${id}.`);
+    }
+    return { $ref: `#/components/responses/${shared.name}` };
+  }
+  if (own.statusCode !== (Number(status) || 500)) {
+    throw new Error(`OpenAPI: the ${status} example of ${where} has status ${own.statusCode}.`);
+  }
+  const json =
+    status === '400' && shared
+      ? {
+          schema: API_ERROR_REF,
+          examples: {
+            ...Object.fromEntries(
+              Object.keys(shared.examples).map((name) => [name, { $ref: `#/components/examples/${examples.exampleName(shared, name)}` }]),
+            ),
+            route: { summary: own.message, value: own },
+          },
+        }
+      : { schema: API_ERROR_REF, example: own };
+  return {
+    description: response.description ?? STATUS_CODES[status] ?? 'Error',
+    headers: standardHeaders(status, limited, response.headers),
+    content: { 'application/json': json },
+  };
+}
 
 /**
  * The conventions every operation follows (openapi-conventions.ts): a `default` ApiError answer
  * for unexpected failures, x-request-id on every answer, the rate-limit headers wherever a 429 is
- * documented, and an example on every error. Also checks that operationIds are unique.
+ * documented, and the error answers: each route's own, or the shared one. Also checks that
+ * operationIds are unique.
  */
-export function applyConventions(paths: PathsObject): void {
+export function applyConventions(paths: PathsObject, examples: ErrorExamples): void {
   const operationIds = new Map<string, string>();
   for (const [path, item] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(item ?? {})) {
@@ -184,21 +292,15 @@ export function applyConventions(paths: PathsObject): void {
       // 415 and more than the body limit a 413, even on a route that takes no body.
       if (BODY_METHODS.has(method)) for (const status of ['413', '415']) responses[status] ??= { description: STATUS_CODES[status] };
       requireStandardHeaders(responses);
-      responses.default ??= { description: 'Unexpected failure (500), or 503 while the server shuts down.' };
+      responses.default ??= {};
       const limited = '429' in responses;
       for (const [status, response] of Object.entries(responses)) {
         if (!response) continue;
-        if (/^[45]\d\d$|^default$/.test(status)) {
-          const json = response.content?.['application/json'];
-          if (!json) response.content = errorContent(status);
-          else json.example ??= errorExample(status);
+        if (errorStatus(status)) {
+          responses[status] = errorResponse(examples, operation, status, response, limited, where) as ResponseObject;
+          continue;
         }
-        response.headers = {
-          ...headerRefs(REQUEST_ID_HEADER),
-          ...(limited ? headerRefs(RATE_LIMIT_HEADERS) : {}),
-          ...(status === '429' ? headerRefs(RETRY_AFTER_HEADER) : {}),
-          ...response.headers,
-        };
+        response.headers = standardHeaders(status, limited, response.headers);
       }
     }
   }
@@ -287,17 +389,20 @@ export function documentRoute<S extends RouteSchema>({ url, methods, schema, gua
 }
 
 /** The document @fastify/swagger generated, completed: every pass above, in order, and the webhooks' payloads. */
-export function completeDocument<T extends { paths?: unknown }>(
+export function completeDocument<T extends { paths?: unknown; components?: object }>(
   generated: T,
   patches: ReadonlyMap<string, OperationPatch>,
   webhooks: Record<string, unknown>,
+  errorExamples: ErrorExamples,
 ): T & { webhooks: Record<string, unknown> } {
   const paths = (generated.paths ?? {}) as PathsObject;
   applyOperationPatches(paths, patches);
   describeResponses(paths);
   documentHeadOperations(paths);
-  applyConventions(paths);
-  const document = { ...generated, webhooks };
+  applyConventions(paths, errorExamples);
+  const shared = sharedErrorComponents(errorExamples);
+  const components = { ...generated.components, responses: shared.responses, examples: shared.examples };
+  const document = { ...generated, components, webhooks };
   applyDocumentedRules(document);
   collapseLiteralUnions(document);
   return document;

@@ -12,6 +12,7 @@ import { routeContexts } from './openapi-conventions.js';
 import { completeDocument, documentRoute, HEADER_COMPONENTS, headerComponentName, type OperationPatch } from './openapi-transform.js';
 import { DESCRIPTION, SECURITY_SCHEMES, TAGS } from './openapi-info.js';
 import { WEBHOOK_PAYLOADS } from '../schemas/webhook-payloads.js';
+import { ERROR_EXAMPLES, exampleComponentName, SHARED_RESPONSES } from '../schemas/error-examples.js';
 
 export const OPENAPI_PATH = '/openapi.json';
 export const DOCS_PREFIX = '/docs';
@@ -73,7 +74,11 @@ async function openapiPlugin(app: FastifyInstance) {
     transformObject: (documentObject) => {
       if (!('openapiObject' in documentObject)) return documentObject.swaggerObject;
       // The payloads are plain JSON Schema objects, which the OpenAPI types do not model exactly.
-      return completeDocument(documentObject.openapiObject, patches, WEBHOOK_PAYLOADS as unknown as Record<string, never>);
+      return completeDocument(documentObject.openapiObject, patches, WEBHOOK_PAYLOADS as unknown as Record<string, never>, {
+        byOperation: ERROR_EXAMPLES,
+        shared: SHARED_RESPONSES,
+        exampleName: exampleComponentName,
+      });
     },
   });
 

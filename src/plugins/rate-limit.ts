@@ -9,7 +9,7 @@ import RedisStore from '@fastify/rate-limit/store/RedisStore.js';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { Redis } from 'ioredis';
-import { HttpError } from '../errors.js';
+import { HttpError, MESSAGES } from '../errors.js';
 import { UNMATCHED_ROUTE } from './metrics.js';
 
 const WARNING_INTERVAL_MS = 10_000;
@@ -96,7 +96,7 @@ async function rateLimitPlugin(app: FastifyInstance) {
     ...(store ? { store, skipOnError: true } : {}),
     onExceeded: (request) => app.metrics.rateLimitRejections.inc({ route: request.routeOptions.url ?? UNMATCHED_ROUTE }),
     errorResponseBuilder: (_request, context) =>
-      new HttpError(429, `Rate limit exceeded: at most ${context.max} requests per minute. Retry in ${context.after}.`),
+      new HttpError(429, MESSAGES.rateLimited(context.max, context.after)),
   });
 }
 

@@ -16,6 +16,7 @@ interface HeaderObject {
   $ref?: string;
 }
 interface ResponseObject {
+  $ref?: string;
   headers?: Record<string, HeaderObject>;
   content?: Record<string, { schema?: Json }>;
 }
@@ -24,7 +25,7 @@ interface Operation {
 }
 interface Document {
   paths: Record<string, Record<string, Operation>>;
-  components: { schemas: Json; headers?: Record<string, HeaderObject> };
+  components: { schemas: Json; headers?: Record<string, HeaderObject>; responses?: Record<string, ResponseObject> };
 }
 
 /** Compiled checks for one document (documents differ only by servers between test apps). */
@@ -47,6 +48,12 @@ class Contract {
       this.compiled.set(key, validate);
     }
     return validate;
+  }
+
+  /** A shared response (components/responses) in place of its reference. */
+  response(response: ResponseObject | undefined): ResponseObject | undefined {
+    const name = response?.$ref?.replace('#/components/responses/', '');
+    return name ? this.doc.components.responses?.[name] : response;
   }
 
   header(header: HeaderObject): HeaderObject {
@@ -113,7 +120,7 @@ function check(contract: Contract, request: FastifyRequest, reply: FastifyReply,
   const operation = item?.[method] ?? (method === 'head' ? item?.get : undefined);
   if (!operation) return `${method.toUpperCase()} ${path} is not in the OpenAPI document`;
   const where = `${method.toUpperCase()} ${path} → ${status}`;
-  const response = operation.responses[status] ?? (/^5\d\d$/.test(status) ? operation.responses.default : undefined);
+  const response = contract.response(operation.responses[status] ?? (/^5\d\d$/.test(status) ? operation.responses.default : undefined));
   if (!response) return `${where}: status ${status} is not documented for this operation`;
 
   for (const [name, header] of Object.entries(response.headers ?? {})) {

@@ -11,10 +11,17 @@ interface Operation {
   tags?: string[];
   security?: Array<Record<string, string[]>>;
   requestBody?: { content: Record<string, { schema?: Record<string, unknown>; encoding?: unknown }> };
-  responses: Record<
-    string,
-    { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: { $ref?: string }; example?: unknown }> }
-  >;
+  responses: Record<string, ResponseObject>;
+}
+interface ResponseObject {
+  $ref?: string;
+  description: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: { $ref?: string }; example?: unknown; examples?: Record<string, ExampleObject> }>;
+}
+interface ExampleObject {
+  $ref?: string;
+  value?: unknown;
 }
 interface OpenApiDocument {
   openapi: string;
@@ -22,7 +29,12 @@ interface OpenApiDocument {
   servers?: Array<{ url: string }>;
   security?: unknown;
   tags: Array<{ name: string; description?: string }>;
-  components: { schemas: Record<string, unknown>; securitySchemes: Record<string, unknown> };
+  components: {
+    schemas: Record<string, unknown>;
+    securitySchemes: Record<string, unknown>;
+    responses: Record<string, ResponseObject>;
+    examples: Record<string, { value: unknown }>;
+  };
   paths: Record<string, Record<string, Operation>>;
 }
 
@@ -126,6 +138,12 @@ describe(`OpenAPI document (${engineName()})`, () => {
   let doc: OpenApiDocument;
   let operations: Map<string, Operation>;
 
+  /** A shared response in place of its reference. */
+  const resolve = (response: ResponseObject | undefined) =>
+    response?.$ref ? doc.components.responses[response.$ref.replace('#/components/responses/', '')] : response;
+  const exampleValue = (example: { $ref?: string; value?: unknown }) =>
+    example.$ref ? doc.components.examples[example.$ref.replace('#/components/examples/', '')]?.value : example.value;
+
   beforeAll(async () => {
     app = await createTestApp();
     doc = await fetchDocument(app);
@@ -205,9 +223,13 @@ describe(`OpenAPI document (${engineName()})`, () => {
       const clientErrors = statuses.filter((status) => /^4\d\d$/.test(status));
       expect(clientErrors.length, `${key} has no 4xx`).toBeGreaterThan(0);
       for (const status of statuses.filter((status) => /^[45]\d\d$|^default$/.test(status))) {
-        const json = operation.responses[status]?.content?.['application/json'];
+        const json = resolve(operation.responses[status])?.content?.['application/json'];
         expect(json?.schema, `${key} ${status}`).toEqual({ $ref: '#/components/schemas/ApiError' });
-        expect(json?.example, `${key} ${status}`).toMatchObject({ statusCode: status === 'default' ? 500 : Number(status) });
+        const examples = json?.example ? [json.example] : Object.values(json?.examples ?? {}).map((example) => exampleValue(example));
+        expect(examples.length, `${key} ${status}`).toBeGreaterThan(0);
+        for (const example of examples) {
+          expect(example, `${key} ${status}`).toMatchObject({ statusCode: status === 'default' ? 500 : Number(status) });
+        }
       }
       for (const [status, response] of Object.entries(operation.responses)) {
         expect(response.description, `${key} ${status}`).not.toBe('Default Response');
@@ -232,11 +254,13 @@ describe(`OpenAPI document (${engineName()})`, () => {
   it('documents a default ApiError, x-request-id on every answer and the rate-limit headers where a 429 is possible', () => {
     for (const [key, operation] of operations) {
       expect(operation.responses.default, key).toBeDefined();
-      for (const [status, response] of Object.entries(operation.responses)) {
-        expect(response.headers?.['x-request-id'], `${key} ${status}`).toEqual({ $ref: '#/components/headers/XRequestId' });
+      for (const [status, documented] of Object.entries(operation.responses)) {
+        const response = resolve(documented);
+        expect(response?.headers?.['x-request-id'], `${key} ${status}`).toEqual({ $ref: '#/components/headers/XRequestId' });
         const limited = '429' in operation.responses;
-        expect(response.headers?.['x-ratelimit-remaining'] !== undefined, `${key} ${status}`).toBe(limited);
-        expect(response.headers?.['retry-after'] !== undefined, `${key} ${status}`).toBe(status === '429');
+        // A shared response (components/responses) documents the rate-limit headers as sent where a 429 is.
+        expect(response?.headers?.['x-ratelimit-remaining'] !== undefined, `${key} ${status}`).toBe(limited || !!documented.$ref);
+        expect(response?.headers?.['retry-after'] !== undefined, `${key} ${status}`).toBe(status === '429' || status === '503');
       }
     }
     expect(Object.keys(operations.get('POST /auth/login')?.responses ?? {})).toContain('429');

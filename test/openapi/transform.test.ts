@@ -13,8 +13,32 @@ import {
   documentedPath,
   documentHeadOperations,
   documentRoute,
+  sharedErrorComponents,
+  type ErrorExamples,
   type PathsObject,
 } from '../../src/plugins/openapi-transform.js';
+
+const answer = (statusCode: number, error: string, message: string) => ({ statusCode, error, message });
+const SCHEMA_400 = answer(400, 'Bad Request', "body must have required property 'name'.");
+const NAMED = answer(400, 'Bad Request', 'name is taken by Z.');
+const CONFLICT = answer(409, 'Conflict', 'Z is busy.');
+const shared = (status: string, name: string, examples: ErrorExamples['shared'][string]['examples']) => ({
+  status,
+  name,
+  description: name,
+  examples,
+});
+const EXAMPLES: ErrorExamples = {
+  byOperation: { makeZ: { 400: NAMED, 409: CONFLICT } },
+  shared: {
+    validation: shared('400', 'BadRequest', { schema: SCHEMA_400 }),
+    apiKey: shared('401', 'ApiKeyUnauthorized', { missing: answer(401, 'Unauthorized', 'Missing x-api-key header.') }),
+    tooLarge: shared('413', 'PayloadTooLarge', { body: answer(413, 'Payload Too Large', 'Too large.') }),
+    mediaType: shared('415', 'UnsupportedMediaType', { type: answer(415, 'Unsupported Media Type', 'Not JSON.') }),
+    unexpected: shared('default', 'UnexpectedError', { internal: answer(500, 'Internal Server Error', 'Oops.') }),
+  },
+  exampleName: (response, example) => `${response.name}${example.charAt(0).toUpperCase()}${example.slice(1)}`,
+};
 
 describe('OpenAPI transforms', () => {
   it('merges a route patch into its operation: content replaces, other fields merge, headers add up', () => {
@@ -68,15 +92,47 @@ describe('OpenAPI transforms', () => {
 
   it('gives every operation the shared answers and refuses a duplicate operationId', () => {
     const paths: PathsObject = {
-      '/z': { post: { operationId: 'makeZ', responses: { '201': { description: 'Created' }, '409': { description: 'Conflict' } } } },
+      '/z': {
+        post: {
+          operationId: 'makeZ',
+          responses: { '201': { description: 'Created' }, '400': { description: 'Bad' }, '409': { description: 'Conflict' } },
+        },
+      },
     };
-    applyConventions(paths);
+    applyConventions(paths, EXAMPLES);
     const responses = paths['/z']!.post!.responses!;
-    expect(Object.keys(responses).sort()).toEqual(['201', '409', '413', '415', 'default']);
-    expect(responses['409']!.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/ApiError' });
+    expect(Object.keys(responses).sort()).toEqual(['201', '400', '409', '413', '415', 'default']);
+    const apiError = { $ref: '#/components/schemas/ApiError' };
+    expect(responses['409']!.content!['application/json']).toEqual({ schema: apiError, example: CONFLICT });
+    expect(responses['400']!.content!['application/json']!.examples).toEqual({
+      schema: { $ref: '#/components/examples/BadRequestSchema' },
+      route: { summary: NAMED.message, value: NAMED },
+    });
+    expect(responses['413']).toEqual({ $ref: '#/components/responses/PayloadTooLarge' });
+    expect(responses.default).toEqual({ $ref: '#/components/responses/UnexpectedError' });
     expect(responses['201']!.headers).toHaveProperty('x-request-id');
     const twice = { get: { operationId: 'same', responses: {} } };
-    expect(() => applyConventions({ '/a': twice, '/b': structuredClone(twice) })).toThrow(/operationId same/);
+    expect(() => applyConventions({ '/a': twice, '/b': structuredClone(twice) }, EXAMPLES)).toThrow(/operationId same/);
+  });
+
+  it('refuses a route-specific status the examples table has no answer for', () => {
+    const paths: PathsObject = { '/y': { get: { operationId: 'getY', responses: { '200': {}, '404': { description: 'Not Found' } } } } };
+    expect(() => applyConventions(paths, EXAMPLES)).toThrow(/has no answer for getY 404/);
+    const unguarded: PathsObject = { '/w': { get: { operationId: 'getW', responses: { '200': {}, '401': {} } } } };
+    expect(() => applyConventions(unguarded, EXAMPLES)).toThrow(/has no answer for getW 401/);
+    const keyed = { operationId: 'getW', security: [{ apiKey: [] }], responses: { '200': {}, '401': {} } };
+    const guarded: PathsObject = { '/w': { get: keyed } };
+    applyConventions(guarded, EXAMPLES);
+    expect(guarded['/w']!.get!.responses!['401']).toEqual({ $ref: '#/components/responses/ApiKeyUnauthorized' });
+    const shared = sharedErrorComponents(EXAMPLES);
+    expect(Object.keys(shared.responses)).toEqual([
+      'BadRequest',
+      'ApiKeyUnauthorized',
+      'PayloadTooLarge',
+      'UnsupportedMediaType',
+      'UnexpectedError',
+    ]);
+    expect(shared.examples.BadRequestSchema).toEqual({ summary: SCHEMA_400.message, value: SCHEMA_400 });
   });
 
   it('documents a route: its path without the trailing slash, an operationId, its guard\'s security and who may call it', () => {
@@ -139,7 +195,7 @@ describe('OpenAPI transforms', () => {
       },
       '/': { get: { responses: { '302': { description: 'Found', headers: { location: { schema: { type: 'string' } } } } } } },
     };
-    applyConventions(paths);
+    applyConventions(paths, EXAMPLES);
     expect(paths['/keys']!.post!.requestBody).toEqual({
       required: false,
       content: { 'application/json': { schema: { type: 'object', additionalProperties: false, description: 'No body.' } } },
@@ -179,12 +235,13 @@ describe('OpenAPI transforms', () => {
     generated.paths['/files/{name}']!.head = generated.paths['/files/{name}']!.get;
     const binary = { 'image/png': { schema: { type: 'string', format: 'binary' } } };
     const patches = new Map([['get /files/{name}', { responses: { '200': { content: binary } } }]]);
-    const document = completeDocument(generated, patches, { hook: {} });
+    const document = completeDocument(generated, patches, { hook: {} }, EXAMPLES);
     const file = document.paths['/files/{name}']!;
     expect(file.get!.responses!['200']).toMatchObject({ description: 'OK', content: binary });
     expect(file.head!.operationId).toBe('headFile');
     expect(file.head!.responses!['200']!.content).toBeUndefined();
     expect(Object.keys(file.get!.responses!)).toContain('default');
+    expect(Object.keys((document as { components?: { responses: object } }).components?.responses ?? {})).toContain('UnexpectedError');
     const post = document.paths['/letters']!.post!;
     expect(post.requestBody).toEqual({ content: { 'application/json': { schema: { type: 'string', maxLength: 9 } } } });
     expect(post.responses!['200']!.content!['application/json']!.schema).toEqual({ type: 'string', enum: ['a', 'b'] });
