@@ -311,6 +311,8 @@ describe(`bounded renders (${engineName()})`, () => {
     let projectId: string;
     /** A design whose raster takes librsvg tens of seconds at any size (the print file keeps it as vectors). */
     let slowProjectId: string;
+    /** A design whose image is the nested `use` bomb: resvg would expand it to 10¹⁰ shapes before drawing. */
+    let useBombProjectId: string;
 
     beforeAll(async () => {
       const stored = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
@@ -323,6 +325,48 @@ describe(`bounded renders (${engineName()})`, () => {
       const slowAsset = slow.body.asset as { name: string };
       await app.services.storage.save(slowAsset.name, translucentCircles());
       slowProjectId = await createProject(attacker, slowAsset.name);
+      const useBomb = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
+      expect(useBomb.status).toBe(201);
+      const useBombAsset = useBomb.body.asset as { name: string };
+      await app.services.storage.save(useBombAsset.name, Buffer.from(nestedUse()));
+      useBombProjectId = await createProject(attacker, useBombAsset.name);
+    }, 60_000);
+
+    const tooCostly = (reason: string) => ({
+      severity: 'error',
+      code: 'SVG_TOO_COSTLY',
+      artworkId: 'art-1',
+      panelId: 'front',
+      message:
+        `Artwork 'art-1': the SVG is too costly to render (${reason}) and is left out of the print, preview and 3D model; ` +
+        'replace it with a simpler file.',
+    });
+
+    for (const [what, id, reason] of [
+      ['the nested `use` bomb', () => useBombProjectId, '46913580235 elements once `use` is expanded, at most 20000 are rendered'],
+      ['the blur and morphology bomb', () => projectId, 'feGaussianBlur stdDeviation is 1024 px at 4096 px, at most 200 px is rendered'],
+    ] as const) {
+      it(`preflight names ${what} (SVG_TOO_COSTLY, an error) and print answers 409, before any deadline`, async () => {
+        const started = Date.now();
+        const preflight = await get(attacker, `/projects/${id()}/preflight`);
+        expect(preflight.status, JSON.stringify(preflight.body)).toBe(200);
+        const report = preflight.body.preflight as { ready: boolean; findings: Array<{ code: string }> };
+        expect(report.ready).toBe(false);
+        expect(report.findings.filter((finding) => finding.code.startsWith('SVG_'))).toEqual([tooCostly(reason)]);
+        const print = await get(attacker, `/projects/${id()}/print`);
+        expectApiError(print, 409);
+        expect(print.body.message).toBe('The project has preflight errors; see GET /projects/:id/preflight.');
+        expect(print.at - started).toBeLessThan(DEADLINE_MS);
+      }, 60_000);
+    }
+
+    it('the nested `use` bomb project: preview and 4096 px model leave it out, 200 before the deadline', async () => {
+      const started = Date.now();
+      for (const url of [`/projects/${useBombProjectId}/preview?width=2048`, `/projects/${useBombProjectId}/model?textureSize=4096`]) {
+        const answer = await get(attacker, url);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      }
+      expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
     }, 60_000);
 
     for (const [what, url] of [
@@ -340,7 +384,7 @@ describe(`bounded renders (${engineName()})`, () => {
     }
 
     for (const [what, url] of [
-      ['print PDF', () => `/projects/${projectId}/print`],
+      ['print PDF', () => `/projects/${slowProjectId}/print`],
       ['preview', () => `/projects/${projectId}/preview?width=2048`],
       ['3D model with a 4096 px texture', () => `/projects/${projectId}/model?textureSize=4096`],
     ] as const) {
