@@ -6,7 +6,7 @@ import { databaseUrl, engineName } from '../helpers/app.js';
 import { pngOfSize } from '../helpers/images.js';
 import { filePart, multipartBody } from '../helpers/multipart.js';
 import { connect, requestHead, type RawResponse } from '../helpers/raw-http.js';
-import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { registerOver, startServer, type ServerProcess } from '../helpers/server-process.js';
 
 const GRACE_MS = 4_000;
 
@@ -22,13 +22,7 @@ afterAll(async () => {
 
 describe(`shutdown during a slow upload (${engineName()})`, () => {
   it('SIGTERM while an upload body trickles in: 503 with the ApiError body, the process exits 0 within the grace period', async () => {
-    const registered = await fetch(`${server.baseUrl}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `slow-${Date.now()}@example.com`, password: 'correct horse battery', name: 'Slow' }),
-    });
-    expect(registered.status).toBe(201);
-    const { token } = (await registered.json()) as { token: string };
+    const token = await registerOver(server.baseUrl, 'Slow');
 
     const body = multipartBody([filePart(pngOfSize(256 * 1024), { filename: 'slow.png', contentType: 'image/png' })]);
     const { socket, response } = await connect(Number(new URL(server.baseUrl).port));
