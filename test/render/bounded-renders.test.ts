@@ -13,6 +13,9 @@ import { filePart, multipartBody, type MultipartBody } from '../helpers/multipar
 import { connect, requestHead } from '../helpers/raw-http.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { blurMorphologyBomb, modestFilterSvg, translucentCircles, turbulenceBomb } from './bombs.js';
+import { getTemplate } from '../../src/catalog/index.js';
+import { placeDesign, type DesignState, type ResolvedAsset } from '../../src/print/index.js';
+import { printGeometry } from '../../src/services/print-geometry.js';
 
 /** Ten levels of ten `use` of the level below: 2 KB of markup, 10¹⁰ shapes once expanded. */
 function nestedUse(): string {
@@ -359,6 +362,33 @@ describe(`bounded renders (${engineName()})`, () => {
         expect(print.at - started).toBeLessThan(DEADLINE_MS);
       }, 60_000);
     }
+
+    it('the print child given the nested `use` bomb directly leaves it out: a PDF, no child killed', async () => {
+      const killedBefore = await killCount('print', 'deadline');
+      const bomb = Buffer.from(nestedUse());
+      const asset: ResolvedAsset = {
+        name: 'bomb.svg',
+        mimeType: 'image/svg+xml',
+        widthPx: 100,
+        heightPx: 100,
+        sizeBytes: bomb.length,
+        load: async () => bomb,
+      };
+      const { dieline } = printGeometry(getTemplate('mailer-box')!, MAILER, { containers: {}, bleedMm: 3 });
+      const state: DesignState = {
+        artworks: [{ id: 'art-1', panelId: 'front', imageUrl: '/files/bomb.svg', offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }],
+      };
+      const placement = placeDesign({ dieline, state, assets: new Map([['bomb.svg', asset]]) });
+      expect(placement.pieces.flatMap((piece) => piece.images)).toHaveLength(1);
+      const pdf = await app.services.renderer.run(
+        'print',
+        'print.pdf',
+        { placement: { ...placement, fonts: [] }, options: { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' } },
+        attacker.id,
+      );
+      expect(Buffer.from(pdf).subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(await killCount('print', 'deadline')).toBe(killedBefore);
+    }, 60_000);
 
     it('the nested `use` bomb project: preview and 4096 px model leave it out, 200 before the deadline', async () => {
       const started = Date.now();
