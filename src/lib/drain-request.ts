@@ -14,8 +14,8 @@ export function hasUnreadBody(request: IncomingMessage): boolean {
   return Number(request.headers['content-length'] ?? 0) > 0 || request.headers['transfer-encoding'] !== undefined;
 }
 
-/** Resolves true once the body has been read to its end, false when it had to give up. */
-export function drainRequest(request: IncomingMessage): Promise<boolean> {
+/** Resolves true once the body has been read to its end, false when it had to give up (past maxMs). */
+export function drainRequest(request: IncomingMessage, maxMs = DRAIN_MAX_MS): Promise<boolean> {
   if (!hasUnreadBody(request)) return Promise.resolve(true);
   // A chunked body (no Content-Length) is read up to the same bound as it arrives.
   const declared = Number(request.headers['content-length'] ?? 0);
@@ -37,7 +37,7 @@ export function drainRequest(request: IncomingMessage): Promise<boolean> {
     const onEnd = () => finish(true);
     const onError = () => finish(false);
     const onClose = () => finish(request.complete);
-    const timer = setTimeout(() => finish(false), DRAIN_MAX_MS);
+    const timer = setTimeout(() => finish(false), maxMs);
     request.on('data', onData);
     request.once('end', onEnd);
     request.once('error', onError);

@@ -2,7 +2,8 @@
 // request id. Thrown errors (HttpErrors, validation, Fastify's own) and unknown routes answer here;
 // so do a URL the router cannot take (answerRoutingError, Fastify's frameworkErrors) and what
 // Node's HTTP server and Fastify would otherwise write themselves: a request while the app closes
-// (503 with Retry-After), an HTTP/1.1 request without Host (400), an Expect other than
+// (503 with Retry-After; one still sending its body when the close starts is answered so too,
+// within the grace period), an HTTP/1.1 request without Host (400), an Expect other than
 // 100-continue (417), and bytes the HTTP parser refuses (answerClientError: a control byte in a
 // header, an oversized head: 400/431, or 408 for a request that took too long).
 import { randomUUID } from 'node:crypto';
@@ -12,7 +13,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import fp from 'fastify-plugin';
 import { apiError, DatabaseUnavailableError, forbidden, HttpError, MESSAGES, StorageUnavailableError, type ApiError } from '../errors.js';
 import { isDatabaseUnreachable } from '../db/errors.js';
-import { drainRequest } from '../lib/drain-request.js';
+import { drainRequest, DRAIN_MAX_MS, hasUnreadBody } from '../lib/drain-request.js';
 import { generateRequestId } from './request-id.js';
 
 export const FRAMEWORK_MESSAGES = {
@@ -23,6 +24,12 @@ export const FRAMEWORK_MESSAGES = {
   headersTooLarge: 'The request headers are too large.',
   tooSlow: 'The request took too long to arrive.',
 } as const;
+
+/**
+ * While the app closes, what is left of a body is read for at most this long before the 503: a
+ * client sending slowly gets its answer well within the grace period (SHUTDOWN_GRACE_MS).
+ */
+const CLOSING_DRAIN_MS = 500;
 
 /** The server options these answers need: Node's own empty 400 for a missing Host is off. */
 export const FRAMEWORK_HTTP_OPTIONS = { requireHostHeader: false };
@@ -173,6 +180,7 @@ function answerExpectation(request: IncomingMessage, response: ServerResponse): 
 }
 
 async function errorsPlugin(app: FastifyInstance) {
+  let closing = false;
   app.setErrorHandler(async (error: FastifyError, request, reply) => {
     const body = toApiErrorFor(request, error);
     // An early answer (401 before the body is read, 413 at a size limit, 415 for a part's type, a
@@ -182,7 +190,7 @@ async function errorsPlugin(app: FastifyInstance) {
     // every error of its own `connection: close`: once the body has been read to its end, the
     // connection is kept as Node would keep it. Past the drain's bounds, it is closed.
     const parserError = typeof error.code === 'string' && error.code.startsWith('FST_ERR_CTP_');
-    if (await drainRequest(request.raw)) {
+    if (await drainRequest(request.raw, closing ? CLOSING_DRAIN_MS : DRAIN_MAX_MS)) {
       if (parserError) reply.header('connection', reply.raw.shouldKeepAlive ? 'keep-alive' : 'close');
     } else {
       reply.header('connection', 'close');
@@ -208,13 +216,43 @@ async function errorsPlugin(app: FastifyInstance) {
     return reply.code(404).send(apiError(404, `Route ${request.method} ${path} not found.`));
   });
 
-  let closing = false;
+  // Requests whose body is still arriving. Half way through the grace period after the close
+  // starts (an upload that arrives by then completes as usual), each whose body is being read (a
+  // reader listens for its errors: a body parser, multipart's) is failed with the closing 503, so
+  // a slow upload is answered and ends instead of holding the close until the grace timer; one
+  // whose body nobody reads yet is failed as soon as someone does (checked every 50 ms).
+  const receiving = new Set<IncomingMessage>();
+  const refuseArrivingBodies = () => {
+    for (const raw of receiving) {
+      if (!hasUnreadBody(raw)) receiving.delete(raw);
+      else if (raw.listenerCount('error') > 0) {
+        receiving.delete(raw);
+        raw.emit('error', new HttpError(503, FRAMEWORK_MESSAGES.closing));
+      }
+    }
+  };
+  let refusing: NodeJS.Timeout | undefined;
+  let refusingFrom: NodeJS.Timeout | undefined;
   app.server.on('checkExpectation', answerExpectation);
   app.addHook('preClose', (done) => {
     closing = true;
+    refusingFrom = setTimeout(() => {
+      refuseArrivingBodies();
+      refusing = setInterval(refuseArrivingBodies, 50).unref();
+    }, app.config.shutdownGraceMs / 2).unref();
+    done();
+  });
+  app.addHook('onClose', (_instance, done) => {
+    clearTimeout(refusingFrom);
+    clearInterval(refusing);
     done();
   });
   app.addHook('onRequest', (request, reply, done) => {
+    if (!closing && hasUnreadBody(request.raw)) {
+      const raw = request.raw;
+      receiving.add(raw);
+      raw.once('close', () => receiving.delete(raw));
+    }
     if (closing) {
       // Steer the client to another instance: this connection ends with the answer.
       reply.header('connection', 'close');

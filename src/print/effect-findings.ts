@@ -9,11 +9,13 @@
  * findings for the same artwork. The detail test rasterises the artwork's mask at its placed size
  * and opens it (erosion then dilation) with a square of the minimum width: what the opening removes
  * is narrower than that. A square measures diagonal strokes about 1.4 times narrower than they are,
- * so a diagonal hairline is reported a little early, never late.
+ * so a diagonal hairline is reported a little early, never late. An SVG over the cost model is not
+ * rasterised (SVG_TOO_COSTLY reports it).
  */
 import { NO_EMBOSS_MATERIALS, type Effect } from './effects.js';
 import { loadSharp } from './images.js';
 import { dilate, erode } from './masks.js';
+import { boundedSvg } from '../render/svg-filters.js';
 import type { GlueAreasMode } from './preflight-structure.js';
 import type { Finding, Placement, PlacedImage, PrintSurface } from './types.js';
 
@@ -115,7 +117,7 @@ async function hasNarrowDetail(image: PlacedImage): Promise<boolean> {
   // An SVG renders at the size asked for (its vectors stay sharp); a raster is resampled to it.
   const input =
     image.asset.mimeType === 'image/svg+xml'
-      ? sharp(bytes, { density: Math.max(1, (72 * width) / image.asset.widthPx) })
+      ? sharp(boundedSvg(bytes), { density: Math.max(1, (72 * width) / image.asset.widthPx) })
       : sharp(bytes, { limitInputPixels: false });
   const alpha = await input.rotate().resize({ width, height, fit: 'fill' }).ensureAlpha().extractChannel(3).raw().toBuffer();
   const bits = new Uint8Array(alpha.length);

@@ -10,6 +10,9 @@ import { boundsOf } from '../dielines/geometry.js';
 import type { Bounds, Point } from '../dielines/index.js';
 import { downsampled, loadSharp } from './images.js';
 import type { PieceLayers, PlacedImage, ResolvedAsset } from './types.js';
+import { withinCostModel } from '../render/svg-filters.js';
+
+const SVG_MIME = 'image/svg+xml';
 
 /** A binary mask, one byte a pixel (0 or 1), rows top to bottom. */
 export interface BitMask {
@@ -90,7 +93,10 @@ export async function inkedAreaMask(
   }
   const sharp = await loadSharp();
   for (const image of layers.images.filter(inked)) {
-    const bytes = await image.asset.load();
+    const loaded = await image.asset.load();
+    // An SVG over the cost model is left out of the print, so out of the White plate too.
+    const bytes = image.asset.mimeType === SVG_MIME ? withinCostModel(loaded) : loaded;
+    if (!bytes) continue;
     const box = `x="${n(-image.width / 2)}" y="${n(-image.height / 2)}" width="${n(image.width)}" height="${n(image.height)}"`;
     const transform = `transform="translate(${n(image.center[0])} ${n(image.center[1])}) rotate(${n(image.rotationDeg)})"`;
     // An image without alpha inks its whole rectangle: no need to decode it.

@@ -17,7 +17,8 @@
  * (black.ts, overprint.ts); eye marks are K only.
  * With marks, a slug line names the job below the crop marks (slug.ts). The dates are the design
  * version's (fixed when none is given) and the image order is fixed: the bytes are a function of
- * the inputs.
+ * the inputs. An SVG over the cost model (render/svg-filters.ts) is left out, as preflight reports
+ * (SVG_TOO_COSTLY): resvg would expand a nested `use` bomb before svg-to-pdfkit drew a path.
  */
 import {
   collectPdf,
@@ -49,6 +50,7 @@ import { declarePdfX } from './pdfx.js';
 import { drawBarcode, readBarcodeOutline, type BarcodeOutline } from './barcode-ink.js';
 import { drawSlug, slugText, type SlugInfo } from './slug.js';
 import { drawSvg, prepareSvg, type PreparedSvg, type SvgTarget } from './svg.js';
+import { withinCostModel } from '../render/svg-filters.js';
 import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, ResolvedAsset, Rgb } from './types.js';
 
 export type { GlueAreasMode } from './preflight-structure.js';
@@ -94,7 +96,7 @@ type Color = string | number[];
 /** Image XObjects (one per asset, embedded on first use) and prepared SVGs of the document. */
 class AssetRegistry {
   private readonly refs = new Map<string, { name: string; ref: PDFKit.PDFKitReference }>();
-  private readonly svgs = new Map<string, PreparedSvg>();
+  private readonly svgs = new Map<string, PreparedSvg | null>();
   private readonly barcodes = new Map<string, BarcodeOutline>();
   private readonly svgImages = new Map<string, { ref: PDFKit.PDFKitReference; label: string }>();
   private readonly prepared = new Map<string, Promise<PdfImageData>>();
@@ -114,10 +116,12 @@ class AssetRegistry {
   /** An SVG asset, prepared once per document, drawn as vectors into (x, y, w, h) for target. */
   private async drawSvgAsset(asset: ResolvedAsset, x: number, y: number, w: number, h: number, target: SvgTarget): Promise<void> {
     let prepared = this.svgs.get(asset.name);
-    if (!prepared) {
-      prepared = await prepareSvg(await asset.load(), this.svgTarget);
+    if (prepared === undefined) {
+      const bounded = withinCostModel(await asset.load());
+      prepared = bounded ? await prepareSvg(bounded, this.svgTarget) : null;
       this.svgs.set(asset.name, prepared);
     }
+    if (!prepared) return;
     this.doc.save();
     this.doc.translate(x, y);
     const ink = target.ink;

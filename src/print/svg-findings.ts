@@ -1,9 +1,14 @@
 /**
  * Preflight findings about what is inside SVG artwork, read from each SVG's source: its text's
  * fonts (FONT_SUBSTITUTED, FONT_MISSING) and the images it embeds or names (SVG_IMAGE_DROPPED).
- * An SVG placed several times gets each finding once per artwork.
+ * An SVG over the cost model (render/svg-filters.ts, stored before the model refused it) is read no
+ * further: it gives SVG_TOO_COSTLY alone, as no render draws it. An SVG placed several times gets
+ * each finding once per artwork.
  */
 import type { FamilyChoice } from './fonts.js';
+import { createHash } from 'node:crypto';
+import { LRUCache } from 'lru-cache';
+import { SvgTooCostlyError, boundedSvg } from '../render/svg-filters.js';
 import { measureSvg, type SvgMeasures } from './svg-measure.js';
 import { prepareSource } from './svg-text.js';
 import type { Finding, Placement, PrintSurface } from './types.js';
@@ -15,12 +20,35 @@ export interface SvgFacts {
   droppedImages: string[];
   /** Sizes in the SVG's user units; null when the source cannot be read. */
   measures: SvgMeasures | null;
+  /** Why the cost model refuses the SVG, or null when it accepts it. */
+  tooCostly: string | null;
+}
+
+/** The cost model's verdict by the SVG's digest ('' when it accepts it): resvg parses each file once. */
+const verdicts = new LRUCache<string, string>({ max: 4096 });
+
+function costVerdict(bytes: Buffer): string {
+  const digest = createHash('sha256').update(bytes).digest('hex');
+  let verdict = verdicts.get(digest);
+  if (verdict === undefined) {
+    try {
+      boundedSvg(bytes);
+      verdict = '';
+    } catch (error) {
+      if (!(error instanceof SvgTooCostlyError)) throw error;
+      verdict = error.reason;
+    }
+    verdicts.set(digest, verdict);
+  }
+  return verdict;
 }
 
 export function svgFacts(bytes: Buffer, owned: readonly { family: string }[]): SvgFacts {
+  const tooCostly = costVerdict(bytes);
+  if (tooCostly) return { hasText: false, families: [], droppedImages: [], measures: null, tooCostly };
   const text = bytes.toString('utf8');
   const { hasText, families, droppedImages } = prepareSource(text, owned);
-  return { hasText, families, droppedImages, measures: measureSvg(text) };
+  return { hasText, families, droppedImages, measures: measureSvg(text), tooCostly: null };
 }
 
 /** Effective resolution of placed images below these is a warning / an error (as for raster artwork). */
@@ -40,6 +68,18 @@ export function factsFindings(
   printedWidthMm: number,
 ): Finding[] {
   const where = { ...(artworkId ? { artworkId } : {}), ...(panelId ? { panelId } : {}) };
+  if (facts.tooCostly !== null) {
+    return [
+      {
+        severity: 'error',
+        code: 'SVG_TOO_COSTLY',
+        message:
+          `${subject(artworkId)}: the SVG is too costly to render (${facts.tooCostly}) and is left out of ` +
+          `the print, preview and 3D model; replace it with a simpler file.`,
+        ...where,
+      },
+    ];
+  }
   const findings: Finding[] = [];
   const missing = facts.hasText ? facts.families.filter((choice) => choice.used === null) : [];
   const substituted = facts.hasText ? facts.families.filter((choice) => choice.used !== null && choice.substituted) : [];

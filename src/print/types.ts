@@ -87,6 +87,7 @@ export type FindingCode =
   | 'FONT_SUBSTITUTED'
   | 'FONT_MISSING'
   | 'SVG_IMAGE_DROPPED'
+  | 'SVG_TOO_COSTLY'
   | 'THIN_LINE'
   | 'SMALL_TEXT';
 

@@ -27,6 +27,7 @@ import path from 'node:path';
 import { RENDER_MESSAGES, RenderError, errorFromChild, type KillReason } from './errors.js';
 import type { FileTaskInput, FileTaskName, TaskInput, TaskName, TaskOutput } from './tasks.js';
 import { pack, type SentError } from './transport.js';
+import { createFairQueue } from '../lib/fair-queue.js';
 
 export interface PoolOptions {
   /** For metrics and logs, e.g. `analysis`. */
@@ -192,7 +193,7 @@ export function createRenderPool(options: PoolOptions) {
   // Every child not yet exited, including those killed and no longer counted in workers: close()
   // waits for all of them, so no child outlives the pool (or the process) that started it.
   const unexited = new Set<Worker>();
-  const waiting = createFairQueue();
+  const waiting = createFairQueue<Job>((job) => job.options.account, (job) => job.id);
   const kills: Record<KillReason, number> = { deadline: 0, cancelled: 0, memory: 0, shutdown: 0 };
   let crashes = 0;
   let nextId = 1;
@@ -462,64 +463,6 @@ export function createRenderPool(options: PoolOptions) {
       clearInterval(memoryTimer);
       await Promise.all([...unexited].map((worker) => worker.exited));
       if (outputDir) await rm(await outputDir, { recursive: true, force: true });
-    },
-  };
-}
-
-/**
- * The waiting tasks, one queue per account, the accounts in turn: next() takes the head of the
- * first account in line that has nothing running and sends that account to the back of the line.
- */
-function createFairQueue() {
-  const accounts = new Map<string, Job[]>();
-  let size = 0;
-  return {
-    push(job: Job): void {
-      const queue = accounts.get(job.options.account);
-      if (queue) queue.push(job);
-      else accounts.set(job.options.account, [job]);
-      size++;
-    },
-    next(running: ReadonlySet<string>): Job | undefined {
-      for (const [account, queue] of accounts) {
-        if (running.has(account)) continue;
-        const job = queue.shift()!;
-        accounts.delete(account);
-        if (queue.length > 0) accounts.set(account, queue);
-        size--;
-        return job;
-      }
-      return undefined;
-    },
-    /** The task waiting longest, whoever's it is. */
-    takeOldest(): Job | undefined {
-      let oldest: Job | undefined;
-      for (const queue of accounts.values()) if (!oldest || queue[0]!.id < oldest.id) oldest = queue[0];
-      if (oldest) this.remove(oldest);
-      return oldest;
-    },
-    /** Tasks that could start now: one per account with nothing running. */
-    runnable(running: ReadonlySet<string>): number {
-      let count = 0;
-      for (const account of accounts.keys()) if (!running.has(account)) count++;
-      return count;
-    },
-    remove(job: Job): boolean {
-      const queue = accounts.get(job.options.account);
-      const index = queue ? queue.indexOf(job) : -1;
-      if (index < 0) return false;
-      queue!.splice(index, 1);
-      if (queue!.length === 0) accounts.delete(job.options.account);
-      size--;
-      return true;
-    },
-    count: (account: string) => accounts.get(account)?.length ?? 0,
-    size: () => size,
-    drain(): Job[] {
-      const all = [...accounts.values()].flat();
-      accounts.clear();
-      size = 0;
-      return all;
     },
   };
 }

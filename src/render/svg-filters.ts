@@ -224,3 +224,13 @@ export function boundedSvg(svg: Buffer | string): Buffer {
   }
   return Buffer.from(text);
 }
+
+/** The SVG ready to rasterise or draw (as boundedSvg), or null when the model refuses it: the caller leaves it out. */
+export function withinCostModel(svg: Buffer | string): Buffer | null {
+  try {
+    return boundedSvg(svg);
+  } catch (error) {
+    if (error instanceof SvgTooCostlyError) return null;
+    throw error;
+  }
+}

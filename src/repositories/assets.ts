@@ -52,6 +52,9 @@ export interface PlacedFile extends StoredFile, Pick<ImageMetadata, 'widthPx' | 
   barcode: BarcodeFacts | null;
 }
 
+/** A stored SVG as the backfill re-checks it. */
+export type StoredSvg = Pick<Asset, 'id' | 'userId' | 'name' | 'createdAt'>;
+
 /** A row the backfill still has to read. */
 export type UnreadAsset = Pick<Asset, 'id' | 'name' | 'mimeType' | 'createdAt'>;
 
@@ -143,6 +146,19 @@ export function createAssetRepository(prisma: PrismaClient, sql: SqlQueryable) {
         orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
         take: limit,
         select: { id: true, name: true, mimeType: true, createdAt: true },
+      });
+    },
+
+    /** Stored SVGs, oldest first, a page after `after` (the backfill re-checks them against the cost model). */
+    listSvgs(limit: number, after?: Pick<StoredSvg, 'createdAt' | 'id'>): Promise<StoredSvg[]> {
+      return prisma.asset.findMany({
+        where: {
+          mimeType: 'image/svg+xml',
+          ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
+        },
+        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        take: limit,
+        select: { id: true, userId: true, name: true, createdAt: true },
       });
     },
 

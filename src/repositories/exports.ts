@@ -5,8 +5,8 @@
 import type { Finding } from '../print/index.js';
 import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
 import { findStateAt, type ProjectStateOutcome } from './projects.js';
-import { isUniqueViolation, mapOwnerMissing } from './prisma-errors.js';
-import { execute, type SqlQueryable } from './driver-sql.js';
+import { execute, inTransaction, selectRows, type SqlDriverAdapter } from './driver-sql.js';
+import { lockAccount } from './users.js';
 
 export type ExportStatus = 'queued' | 'running' | 'succeeded' | 'failed';
 
@@ -58,7 +58,7 @@ export interface FinishedFile {
   sizeBytes: number;
 }
 
-export type InsertOutcome = { kind: 'created'; row: ExportRow } | { kind: 'key-taken'; row: ExportRow };
+export type InsertOutcome = { kind: 'created'; row: ExportRow } | { kind: 'key-taken'; row: ExportRow } | { kind: 'limit-reached' };
 
 const toRow = ({ leaseUntil: _leaseUntil, announcedAt: _announcedAt, ...row }: Prisma.ExportGetPayload<object>): ExportRow => ({
   ...row,
@@ -73,32 +73,54 @@ const queuedAndDue = (now: Date): Prisma.ExportWhereInput => ({
   OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
 });
 
-export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) {
+export function createExportRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
   const live = (now: Date): Prisma.ExportWhereInput => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
 
   return {
     /**
-     * Inserts the export. With an idempotency key already used by the account (and not yet
-     * forgotten), nothing is inserted and the row holding the key is returned.
+     * Inserts the export unless the account already has `maxUnfinished` queued or running. With an
+     * idempotency key already used by the account (and not yet forgotten), nothing is inserted and
+     * the row holding the key is returned. Serialised per account on its user row, so concurrent
+     * requests never pass the cap nor race for a key; OwnerMissingError when the account is gone.
      */
-    async insert(data: NewExport, keyWindowStart: Date): Promise<InsertOutcome> {
-      for (;;) {
-        try {
-          const row = await mapOwnerMissing(() =>
-            prisma.export.create({ data: { ...data, options: data.options as Prisma.InputJsonValue } }),
+    async insert(data: NewExport, keyWindowStart: Date, maxUnfinished: number): Promise<InsertOutcome> {
+      const outcome = await inTransaction(sql, async (tx): Promise<{ kind: InsertOutcome['kind']; id: string } | null> => {
+        await lockAccount(tx, data.userId);
+        if (data.idempotencyKey !== null) {
+          const [holder] = await selectRows<{ id: string; createdAt: string | Date }>(
+            tx,
+            `SELECT "id", "createdAt" FROM "exports" WHERE "userId" = $1 AND "idempotencyKey" = $2`,
+            [data.userId, data.idempotencyKey],
           );
-          return { kind: 'created', row: toRow(row) };
-        } catch (error) {
-          if (!isUniqueViolation(error) || data.idempotencyKey === null) throw error;
+          if (holder && new Date(holder.createdAt) > keyWindowStart) return { kind: 'key-taken', id: holder.id };
+          // Older than the key's lifetime: the key is forgotten and may name a new request.
+          if (holder) await execute(tx, `UPDATE "exports" SET "idempotencyKey" = NULL WHERE "id" = $1`, [holder.id]);
         }
-        const holder = await prisma.export.findUnique({
-          where: { userId_idempotencyKey: { userId: data.userId, idempotencyKey: data.idempotencyKey } },
-        });
-        if (!holder) continue; // removed meanwhile: the key is free again
-        if (holder.createdAt > keyWindowStart) return { kind: 'key-taken', row: toRow(holder) };
-        // Older than the key's lifetime: the key is forgotten and may name a new request.
-        await prisma.export.updateMany({ where: { id: holder.id, idempotencyKey: data.idempotencyKey }, data: { idempotencyKey: null } });
-      }
+        const inserted = await execute(
+          tx,
+          `INSERT INTO "exports" ("id", "userId", "projectId", "projectVersion", "format", "options", "idempotencyKey",
+                                  "requestDigest", "routeBase")
+           SELECT $1::text, $2::text, $3::text, $4::int, $5::text, $6::jsonb, $7::text, $8::text, $9::text
+            WHERE (SELECT count(*) FROM "exports" WHERE "userId" = $2::text AND "status" IN ('queued', 'running')) < $10::int`,
+          [
+            data.id,
+            data.userId,
+            data.projectId,
+            data.projectVersion,
+            data.format,
+            { json: JSON.stringify(data.options) },
+            data.idempotencyKey,
+            data.requestDigest,
+            data.routeBase,
+            maxUnfinished,
+          ],
+        );
+        return inserted === 1 ? { kind: 'created', id: data.id } : null;
+      });
+      if (!outcome) return { kind: 'limit-reached' };
+      const row = await prisma.export.findUnique({ where: { id: outcome.id } });
+      if (!row) throw new Error(`The export ${outcome.id} vanished as it was recorded.`);
+      return { kind: outcome.kind, row: toRow(row) };
     },
 
     async findOwned(userId: string, id: string, now: Date): Promise<ExportRow | null> {
@@ -193,11 +215,6 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlQueryable) 
      */
     async release(id: string, now: Date): Promise<void> {
       await prisma.export.updateMany({ where: { id, status: 'running' }, data: { leaseUntil: new Date(now.getTime() - 1) } });
-    },
-
-    /** The account's exports not finished yet (queued or running). */
-    unfinishedCount(userId: string): Promise<number> {
-      return prisma.export.count({ where: { userId, status: { in: ['queued', 'running'] } } });
     },
 
     async queuedCount(): Promise<number> {

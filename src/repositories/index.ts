@@ -16,7 +16,7 @@ import { createWebhookRepository } from './webhooks.js';
 export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 'sql'>) {
   return {
     users: createUserRepository(prisma, sql),
-    apiKeys: createApiKeyRepository(prisma),
+    apiKeys: createApiKeyRepository(prisma, sql),
     projects: createProjectRepository(sql),
     assets: createAssetRepository(prisma, sql),
     fonts: createFontRepository(prisma, sql),

@@ -26,10 +26,10 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: SecretSealer
   return {
     /** 409 once the account holds API_KEY_LIMIT keys. */
     async issue(userId: string): Promise<ApiKey> {
-      if ((await keys.count(userId)) >= API_KEY_LIMIT) throw conflict(MESSAGES.apiKeyLimit);
       const id = createId();
       const key = generateApiKey();
-      const row = await keys.create({ id, userId, keyDigest: digestApiKey(key), sealedKey: sealer.seal(key, id) });
+      const row = await keys.createCapped({ id, userId, keyDigest: digestApiKey(key), sealedKey: sealer.seal(key, id) }, API_KEY_LIMIT);
+      if (row === 'limit-reached') throw conflict(MESSAGES.apiKeyLimit);
       return { id: row.id, userId: row.userId, key, createdAt: row.createdAt };
     },
 

@@ -10,8 +10,9 @@ import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, SVG_IMAGE, type ImageT
 import { readWhole } from '../lib/read-whole.js';
 import { UploadGuard } from '../lib/upload-guard.js';
 import { RenderError, SvgTooCostlyError, type Renderer } from '../render/index.js';
+import { boundedSvg } from '../render/svg-filters.js';
 import type { BarcodeFacts } from '../barcodes/types.js';
-import type { Asset, AssetMetadata, AssetRepository, StoredFile, UnreadAsset } from '../repositories/assets.js';
+import type { Asset, AssetMetadata, AssetRepository, StoredFile, StoredSvg, UnreadAsset } from '../repositories/assets.js';
 import type { FileStorage, OpenedFile, PendingFile } from '../storage/index.js';
 import type { FileJanitor } from './file-janitor.js';
 import type { FontFace } from '../print/fonts.js';
@@ -86,6 +87,14 @@ export interface BackfillResult {
   filled: number;
   unreadable: number;
   skipped: number;
+}
+
+/** A stored SVG the cost model refuses: renders leave it out and preflight reports SVG_TOO_COSTLY. */
+export interface CostlySvg {
+  id: string;
+  userId: string;
+  name: string;
+  reason: string;
 }
 
 /** What the backfill records as unreadable: the image itself cannot be analysed within the bounds. */
@@ -297,6 +306,33 @@ export function createAssetService(
         cursor = page[page.length - 1];
       }
       return result;
+    },
+
+    /**
+     * Every stored SVG the cost model (render/svg-filters.ts) refuses: files stored before the
+     * model, or under a looser one. The model reads the markup before resvg expands anything, so a
+     * `use` bomb costs no more than its text. Stops early when signal aborts.
+     */
+    async findCostlySvgs(signal?: AbortSignal): Promise<CostlySvg[]> {
+      const costly: CostlySvg[] = [];
+      let cursor: StoredSvg | undefined;
+      while (!signal?.aborted) {
+        const page = await assets.listSvgs(BACKFILL_PAGE, cursor);
+        for (const row of page) {
+          if (signal?.aborted) break;
+          const bytes = await readStored(row.name);
+          if (!bytes) continue;
+          try {
+            boundedSvg(bytes);
+          } catch (error) {
+            if (!(error instanceof SvgTooCostlyError)) throw error;
+            costly.push({ id: row.id, userId: row.userId, name: row.name, reason: error.reason });
+          }
+        }
+        if (page.length < BACKFILL_PAGE) break;
+        cursor = page[page.length - 1];
+      }
+      return costly;
     },
 
     /** The stored file (or thumbnail) behind a public name; anything not of a stored form is a 404 unread. */

@@ -235,9 +235,6 @@ export function createExportService(deps: ExportServiceDeps) {
       const options = request.options ?? {};
       checkOptions(request.format, options);
       const project = await deps.projects.get(userId, projectId);
-      if ((await repository.unfinishedCount(userId)) >= QUEUED_EXPORTS_LIMIT) {
-        throw new HttpError(429, MESSAGES.tooManyExports, QUEUED_EXPORTS_RETRY_AFTER_S);
-      }
       const requestDigest =
         idempotencyKey === undefined
           ? null
@@ -258,7 +255,9 @@ export function createExportService(deps: ExportServiceDeps) {
           routeBase,
         },
         new Date(now - EXPORT_LIFETIME_MS),
+        QUEUED_EXPORTS_LIMIT,
       );
+      if (outcome.kind === 'limit-reached') throw new HttpError(429, MESSAGES.tooManyExports, QUEUED_EXPORTS_RETRY_AFTER_S);
       if (outcome.kind === 'key-taken') {
         if (outcome.row.requestDigest !== requestDigest) throw conflict(EXPORT_MESSAGES.idempotencyConflict);
         return { export: await toDto(outcome.row), created: false };

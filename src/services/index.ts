@@ -114,7 +114,7 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     jobRepositories: { exports: repositories.exports, webhooks: repositories.webhooks },
     webhookSealer: sealer,
     /** Null unless MOCKUP_ENABLED: then GET /projects/:id/mockup exists. */
-    mockups: config.mockup ? createMockupService(config.mockup, models, viewerFiles) : null,
+    mockups: config.mockup ? createMockupService(config.mockup, models, viewerFiles, config.render.accountQueue) : null,
   };
 }
 

@@ -1,14 +1,16 @@
 // Mockups: a project's model photographed by the viewer page in headless chromium (playwright-core).
 // Only built when MOCKUP_ENABLED is set. The browser starts on the first render and holds at most
-// `pages` pages, each in its own context; `queue` more requests wait for one, beyond that the
-// answer is 503 with Retry-After. Each render has a budget (page load, model, screenshot); past it
+// `pages` pages, each in its own context, shared fairly by account like the render pools
+// (lib/fair-limiter.ts): one render of an account at a time, the accounts in turn, at most
+// `accountQueue` of an account and `queue` in all waiting; beyond that the answer is 503 with
+// Retry-After. Each render has a budget (page load, model, screenshot); past it
 // the answer is 503 and the page is thrown away. The pages never touch the network: every request
 // they make is answered from memory (the viewer's built files, the model's bytes) or aborted.
 import { LRUCache } from 'lru-cache';
 import type { Browser, BrowserContext, Page, Route } from 'playwright-core';
 import type { MockupTarget } from '../config.js';
 import { HttpError, MESSAGES } from '../errors.js';
-import { createLimiter } from '../lib/concurrency.js';
+import { createFairLimiter } from '../lib/fair-limiter.js';
 import type { Project } from '../repositories/projects.js';
 import { MOCKUP_DEFAULT_HEIGHT, MOCKUP_DEFAULT_WIDTH, type MockupAngle, type MockupQuery } from '../schemas/mockups.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
@@ -61,8 +63,13 @@ function projectLighting(project: Project): Lighting {
   return typeof wanted === 'string' && (LIGHTING_IDS as readonly string[]).includes(wanted) ? (wanted as Lighting) : 'studio';
 }
 
-export function createMockupService(target: MockupTarget, models: ModelService, viewer: ViewerFiles) {
-  const limit = createLimiter(target.pages);
+export function createMockupService(target: MockupTarget, models: ModelService, viewer: ViewerFiles, accountQueue: number) {
+  const limit = createFairLimiter({
+    slots: target.pages,
+    queue: target.queue,
+    accountQueue,
+    busy: () => new HttpError(503, MESSAGES.mockupBusy),
+  });
   const cache = new LRUCache<string, Buffer>({
     max: MOCKUP_CACHE_ENTRIES,
     maxSize: MOCKUP_CACHE_BYTES,
@@ -150,11 +157,11 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
   }
 
   /** One render on a pooled page, within the budget; a page that overran or failed is thrown away. */
-  async function render(model: Buffer, shot: Shot): Promise<Buffer> {
-    if (closed || inFlight >= target.pages + target.queue) throw new HttpError(503, MESSAGES.mockupBusy);
+  async function render(account: string, model: Buffer, shot: Shot): Promise<Buffer> {
+    if (closed) throw new HttpError(503, MESSAGES.mockupBusy);
     inFlight++;
     try {
-      return await limit(async () => {
+      return await limit(account, async () => {
         let slot = idle.pop();
         const work = (async () => {
           slot ??= await openSlot();
@@ -204,7 +211,8 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
         render: async () => {
           const cached = cache.get(etag);
           if (cached) return cached;
-          const png = await render(model.body, shot);
+          // A shared link's mockup renders for the project's owner, as its model does.
+          const png = await render(project.userId, model.body, shot);
           cache.set(etag, png);
           return png;
         },

@@ -1,5 +1,5 @@
 // What one account may hold and leave behind, through the real app: 20 API keys (409 beyond),
-// 50 unfinished exports (429 with Retry-After beyond), sign-out everywhere that keeps the keys
+// 50 unfinished exports (429 with Retry-After beyond), both held under concurrent requests, sign-out everywhere that keeps the keys
 // unless asked to revoke them, a project's deletion taking its exports and files with it, the
 // Bearer scheme in any case, and webhook addresses that reach the machine through IPv6 forms.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -39,6 +39,19 @@ describe(`account limits (${engineName()})`, () => {
     expectApiError(await app.inject({ method: 'POST', url: '/api-keys', headers: account.auth }), 409, 'API key limit reached.');
     expect((await app.inject({ method: 'DELETE', url: `/api-keys/${ids[0]}`, headers: account.auth })).statusCode).toBe(204);
     expect((await app.inject({ method: 'POST', url: '/api-keys', headers: account.auth })).statusCode).toBe(201);
+  });
+
+  it('the key cap holds under concurrent requests: 30 at once at 15 keys end with exactly 20', async () => {
+    const account = await registerAccount(app);
+    const issue = () => app.inject({ method: 'POST', url: '/api-keys', headers: account.auth });
+    for (let i = 0; i < 15; i++) expect((await issue()).statusCode).toBe(201);
+    const answers = await Promise.all(Array.from({ length: 30 }, issue));
+    expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(5);
+    for (const refused of answers.filter((answer) => answer.statusCode !== 201)) {
+      expectApiError(refused, 409, 'API key limit reached.');
+    }
+    const listed = await app.inject({ method: 'GET', url: '/api-keys', headers: account.auth });
+    expect(listed.json<{ apiKeys: unknown[] }>().apiKeys).toHaveLength(20);
   });
 
   it('sign-out everywhere keeps the API keys; with apiKeys=true it revokes them too', async () => {
@@ -125,5 +138,19 @@ describe(`queued exports per account (${engineName()}, exports queued on Redis w
     expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
     const other = await registerProAccount(queued);
     expect((await post(other, await createProject(queued, other, 'mailer-box', {}, MAILER))).statusCode).toBe(202);
+  }, 120_000);
+
+  it('the queued exports cap holds under concurrent requests: 20 at once at 45 queued end with exactly 50', async () => {
+    const account: TestAccount = await registerProAccount(queued);
+    const projectId = await createProject(queued, account, 'mailer-box', {}, MAILER);
+    const post = () =>
+      queued.inject({ method: 'POST', url: `/projects/${projectId}/exports`, headers: account.auth, payload: { format: 'dieline-svg' } });
+    for (let i = 0; i < 45; i++) expect((await post()).statusCode).toBe(202);
+    const answers = await Promise.all(Array.from({ length: 20 }, post));
+    expect(answers.filter((answer) => answer.statusCode === 202)).toHaveLength(5);
+    for (const refused of answers.filter((answer) => answer.statusCode !== 202)) {
+      expectApiError(refused, 429, 'Too many exports are queued.');
+    }
+    expect(await queued.db.prisma.export.count({ where: { userId: account.id, status: { in: ['queued', 'running'] } } })).toBe(50);
   }, 120_000);
 });

@@ -1,5 +1,6 @@
 // Assets stored before metadata and thumbnails existed: the start-up backfill fills them in the
-// background (the service answers meanwhile), resumably, and keeps what it cannot decode.
+// background (the service answers meanwhile), resumably, and keeps what it cannot decode; the
+// backfill command also finds stored SVGs the cost model refuses.
 import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -11,6 +12,7 @@ import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { engineName } from '../helpers/app.js';
 import { restartableApps, type AssetBody, uploadAsset } from './helpers.js';
 import * as made from './made-images.js';
+import { blurMorphologyBomb } from '../render/bombs.js';
 
 const LEGACY = {
   widthPx: null,
@@ -100,6 +102,43 @@ describe(`metadata backfill of older assets (${engineName()})`, () => {
       });
     } finally {
       await second.close();
+    }
+  });
+
+  it('finds every stored SVG the cost model refuses (a nested `use` bomb, a filter bomb), and no other', async () => {
+    const app = await start();
+    try {
+      await app.backgroundWork.idle();
+      const account = await registerAccount(app);
+      const plain = '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"><rect width="10" height="10"/></svg>';
+      const [useBomb, filterBomb, fine] = [
+        await uploadAsset(app, account, plain, { contentType: 'image/svg+xml' }),
+        await uploadAsset(app, account, plain, { contentType: 'image/svg+xml' }),
+        await uploadAsset(app, account, plain, { contentType: 'image/svg+xml' }),
+      ];
+      let nested = '<svg xmlns="http://www.w3.org/2000/svg" width="100" height="100"><defs><rect id="l0" width="1" height="1"/>';
+      for (let level = 1; level <= 10; level++) nested += `<g id="l${level}">${`<use href="#l${level - 1}"/>`.repeat(10)}</g>`;
+      // Stored before the model refused them.
+      await app.services.storage.save(useBomb.name, Buffer.from(`${nested}</defs><use href="#l10"/></svg>`));
+      await app.services.storage.save(filterBomb.name, blurMorphologyBomb());
+      const costly = await app.services.assets.findCostlySvgs();
+      expect(costly.filter((svg) => svg.userId === account.id)).toEqual([
+        {
+          id: useBomb.id,
+          userId: account.id,
+          name: useBomb.name,
+          reason: '46913580235 elements once `use` is expanded, at most 20000 are rendered',
+        },
+        {
+          id: filterBomb.id,
+          userId: account.id,
+          name: filterBomb.name,
+          reason: 'feGaussianBlur stdDeviation is 1024 px at 4096 px, at most 200 px is rendered',
+        },
+      ]);
+      expect(costly.map((svg) => svg.id)).not.toContain(fine.id);
+    } finally {
+      await app.close();
     }
   });
 

@@ -153,3 +153,14 @@ async function stopChild(child: ChildProcess, exited: Promise<void>): Promise<vo
     await exited;
   }
 }
+
+/** Registers a new account on a server process over HTTP and returns its token. */
+export async function registerOver(baseUrl: string, name: string): Promise<string> {
+  const registered = await fetch(`${baseUrl}/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: `${name.toLowerCase()}-${Date.now()}@example.com`, password: 'correct horse battery', name }),
+  });
+  if (registered.status !== 201) throw new Error(`Registration answered ${registered.status}: ${await registered.text()}`);
+  return ((await registered.json()) as { token: string }).token;
+}

@@ -4,6 +4,7 @@
 // finish, and a project whose image is such an SVG.
 import { existsSync, readFileSync } from 'node:fs';
 import type { AddressInfo, Socket } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
@@ -13,6 +14,9 @@ import { filePart, multipartBody, type MultipartBody } from '../helpers/multipar
 import { connect, requestHead } from '../helpers/raw-http.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { blurMorphologyBomb, modestFilterSvg, translucentCircles, turbulenceBomb } from './bombs.js';
+import { getTemplate } from '../../src/catalog/index.js';
+import { placeDesign, type DesignState, type ResolvedAsset } from '../../src/print/index.js';
+import { printGeometry } from '../../src/services/print-geometry.js';
 
 /** Ten levels of ten `use` of the level below: 2 KB of markup, 10¹⁰ shapes once expanded. */
 function nestedUse(): string {
@@ -311,6 +315,8 @@ describe(`bounded renders (${engineName()})`, () => {
     let projectId: string;
     /** A design whose raster takes librsvg tens of seconds at any size (the print file keeps it as vectors). */
     let slowProjectId: string;
+    /** A design whose image is the nested `use` bomb: resvg would expand it to 10¹⁰ shapes before drawing. */
+    let useBombProjectId: string;
 
     beforeAll(async () => {
       const stored = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
@@ -323,6 +329,76 @@ describe(`bounded renders (${engineName()})`, () => {
       const slowAsset = slow.body.asset as { name: string };
       await app.services.storage.save(slowAsset.name, translucentCircles());
       slowProjectId = await createProject(attacker, slowAsset.name);
+      const useBomb = await upload(attacker, modestFilterSvg(), 'image/svg+xml');
+      expect(useBomb.status).toBe(201);
+      const useBombAsset = useBomb.body.asset as { name: string };
+      await app.services.storage.save(useBombAsset.name, Buffer.from(nestedUse()));
+      useBombProjectId = await createProject(attacker, useBombAsset.name);
+    }, 60_000);
+
+    const tooCostly = (reason: string) => ({
+      severity: 'error',
+      code: 'SVG_TOO_COSTLY',
+      artworkId: 'art-1',
+      panelId: 'front',
+      message:
+        `Artwork 'art-1': the SVG is too costly to render (${reason}) and is left out of the print, preview and 3D model; ` +
+        'replace it with a simpler file.',
+    });
+
+    for (const [what, id, reason] of [
+      ['the nested `use` bomb', () => useBombProjectId, '46913580235 elements once `use` is expanded, at most 20000 are rendered'],
+      ['the blur and morphology bomb', () => projectId, 'feGaussianBlur stdDeviation is 1024 px at 4096 px, at most 200 px is rendered'],
+    ] as const) {
+      it(`preflight names ${what} (SVG_TOO_COSTLY, an error) and print answers 409, before any deadline`, async () => {
+        const started = Date.now();
+        const preflight = await get(attacker, `/projects/${id()}/preflight`);
+        expect(preflight.status, JSON.stringify(preflight.body)).toBe(200);
+        const report = preflight.body.preflight as { ready: boolean; findings: Array<{ code: string }> };
+        expect(report.ready).toBe(false);
+        expect(report.findings.filter((finding) => finding.code.startsWith('SVG_'))).toEqual([tooCostly(reason)]);
+        const print = await get(attacker, `/projects/${id()}/print`);
+        expectApiError(print, 409);
+        expect(print.body.message).toBe('The project has preflight errors; see GET /projects/:id/preflight.');
+        expect(print.at - started).toBeLessThan(DEADLINE_MS);
+      }, 60_000);
+    }
+
+    it('the print child given the nested `use` bomb directly leaves it out: a PDF, no child killed', async () => {
+      const killedBefore = await killCount('print', 'deadline');
+      const bomb = Buffer.from(nestedUse());
+      const asset: ResolvedAsset = {
+        name: 'bomb.svg',
+        mimeType: 'image/svg+xml',
+        widthPx: 100,
+        heightPx: 100,
+        sizeBytes: bomb.length,
+        load: async () => bomb,
+      };
+      const { dieline } = printGeometry(getTemplate('mailer-box')!, MAILER, { containers: {}, bleedMm: 3 });
+      const state: DesignState = {
+        artworks: [{ id: 'art-1', panelId: 'front', imageUrl: '/files/bomb.svg', offsetX: 0, offsetY: 0, scale: 0.5, rotationDeg: 0 }],
+      };
+      const placement = placeDesign({ dieline, state, assets: new Map([['bomb.svg', asset]]) });
+      expect(placement.pieces.flatMap((piece) => piece.images)).toHaveLength(1);
+      const file = await app.services.renderer.runToFile(
+        'print',
+        'print.pdf',
+        { placement: { ...placement, fonts: [] }, options: { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' } },
+        attacker.id,
+      );
+      const pdf = await buffer(file.stream);
+      expect(pdf.subarray(0, 5).toString('latin1')).toBe('%PDF-');
+      expect(await killCount('print', 'deadline')).toBe(killedBefore);
+    }, 60_000);
+
+    it('the nested `use` bomb project: preview and 4096 px model leave it out, 200 before the deadline', async () => {
+      const started = Date.now();
+      for (const url of [`/projects/${useBombProjectId}/preview?width=2048`, `/projects/${useBombProjectId}/model?textureSize=4096`]) {
+        const answer = await get(attacker, url);
+        expect(answer.status, JSON.stringify(answer.body)).toBe(200);
+      }
+      expect(Date.now() - started).toBeLessThan(DEADLINE_MS);
     }, 60_000);
 
     for (const [what, url] of [
@@ -340,7 +416,7 @@ describe(`bounded renders (${engineName()})`, () => {
     }
 
     for (const [what, url] of [
-      ['print PDF', () => `/projects/${projectId}/print`],
+      ['print PDF', () => `/projects/${slowProjectId}/print`],
       ['preview', () => `/projects/${projectId}/preview?width=2048`],
       ['3D model with a 4096 px texture', () => `/projects/${projectId}/model?textureSize=4096`],
     ] as const) {

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { databaseUrl, engineName } from '../helpers/app.js';
 import { filePart, multipartBody } from '../helpers/multipart.js';
 import { connect, requestHead, type RawResponse } from '../helpers/raw-http.js';
-import { startServer, type ServerProcess } from '../helpers/server-process.js';
+import { registerOver, startServer, type ServerProcess } from '../helpers/server-process.js';
 import { translucentCircles } from './bombs.js';
 
 const GRACE_MS = 4_000;
@@ -52,13 +52,7 @@ afterAll(async () => {
 describe(`shutdown during a render (${engineName()})`, () => {
   it('SIGTERM while a render child rasterises: the upload gets 503, ' +
     'the child is killed, the process exits 0 within the grace period', async () => {
-    const registered = await fetch(`${server.baseUrl}/auth/register`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ email: `shutdown-${Date.now()}@example.com`, password: 'correct horse battery', name: 'Shutdown' }),
-    });
-    expect(registered.status).toBe(201);
-    const { token } = (await registered.json()) as { token: string };
+    const token = await registerOver(server.baseUrl, 'Shutdown');
 
     const body = multipartBody([filePart(translucentCircles(), { filename: 'drawing.svg', contentType: 'image/svg+xml' })]);
     const { socket, response } = await connect(Number(new URL(server.baseUrl).port));

@@ -162,6 +162,57 @@ describe(`project mockups in chromium (${engineName()})`, { timeout: 600_000 }, 
   });
 });
 
+describe(`mockups shared fairly by account (${engineName()})`, { timeout: 600_000 }, () => {
+  let app: App;
+
+  beforeAll(async () => {
+    // One page, two renders of an account waiting at most: the third waiting is refused.
+    app = await createTestApp({
+      MOCKUP_ENABLED: 'true',
+      MOCKUP_PAGES: '1',
+      MOCKUP_QUEUE: '4',
+      RENDER_ACCOUNT_QUEUE: '2',
+      MOCKUP_TIMEOUT_MS: '300000',
+      CHROMIUM_PATH: CHROMIUM,
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('one account runs one mockup at a time, its others wait behind another account, ' +
+    'and past RENDER_ACCOUNT_QUEUE waiting the next is 503', async () => {
+    const [busy, other] = [await registerAccount(app), await registerAccount(app)];
+    const busyProject = await createProject(app, busy, 'reverse-tuck-carton', { background: { kind: 'color', value: '#2255aa' } });
+    const otherProject = await createProject(app, other, 'reverse-tuck-carton', { background: { kind: 'color', value: '#aa5522' } });
+    const finished: string[] = [];
+    const mockup = async (account: TestAccount, projectId: string, label: string, side: number) => {
+      const url = `/projects/${projectId}/mockup?width=${side}&height=${side}`;
+      const answer = await app.inject({ method: 'GET', url, headers: account.auth });
+      if (answer.statusCode === 200) finished.push(label);
+      return answer;
+    };
+    // Distinct sizes: none is answered from the cache.
+    const burst = [300, 310, 320, 330].map((side) => mockup(busy, busyProject, 'busy', side));
+    while (app.services.mockups!.stats().waiting < 2) await new Promise((resolve) => setTimeout(resolve, 10));
+    const second = mockup(other, otherProject, 'other', 300);
+    const answers = await Promise.all([...burst, second]);
+
+    const refused = answers.filter((answer) => answer.statusCode !== 200);
+    expect(refused).toHaveLength(1);
+    expect(refused[0]!.statusCode).toBe(503);
+    expect(refused[0]!.json()).toEqual({
+      statusCode: 503,
+      error: 'Service Unavailable',
+      message: 'Too many mockups are being rendered; retry in a few seconds.',
+    });
+    expect(refused[0]!.headers['retry-after']).toBe('5');
+    // The other account's mockup is taken before the busy account's second.
+    expect(finished).toEqual(['busy', 'other', 'busy', 'busy']);
+  });
+});
+
 describe(`project mockups switched off (${engineName()})`, () => {
   it('answers 404 like any unknown route and is not in the OpenAPI document', async () => {
     const app = await createTestApp();
