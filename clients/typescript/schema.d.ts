@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Create a project.
+         * @description Create a project. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project from another's current state
-         * @description Create a project from another's current state.
+         * @description Create a project from another's current state. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -635,7 +635,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -685,7 +685,7 @@ export interface paths {
         put?: never;
         /**
          * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
-         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.
+         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -735,7 +735,7 @@ export interface paths {
         put?: never;
         /**
          * Register a URL for export and project events (at most 10 per account)
-         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.
+         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -851,7 +851,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)
-         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure.
+         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -901,7 +901,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a developer key for the /v1 surface
-         * @description Issue a developer key for the /v1 surface.
+         * @description Issue a developer key for the /v1 surface. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -951,7 +951,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Create a project.
+         * @description Create a project. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1007,7 +1007,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project from another's current state
-         * @description Create a project from another's current state.
+         * @description Create a project from another's current state. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1233,7 +1233,7 @@ export interface paths {
         put?: never;
         /**
          * Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link
-         * @description Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link.
+         * @description Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1349,7 +1349,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1399,7 +1399,7 @@ export interface paths {
         put?: never;
         /**
          * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
-         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.
+         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1427,7 +1427,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)
-         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure.
+         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1649,7 +1649,7 @@ export interface paths {
         put?: never;
         /**
          * Register a URL for export and project events (at most 10 per account)
-         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.
+         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -4662,7 +4662,10 @@ export interface operations {
     createV1Project: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4692,6 +4695,23 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -4764,6 +4784,26 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -5406,7 +5446,10 @@ export interface operations {
     postV1ProjectDuplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5427,6 +5470,23 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -5519,6 +5579,26 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -6294,7 +6374,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Repeat the same request safely for 24 h: the same key and body answer 200 with the same export. */
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -6894,7 +6974,10 @@ export interface operations {
     v1UploadAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -6910,6 +6993,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -6960,6 +7058,26 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -7387,7 +7505,10 @@ export interface operations {
     v1CreateBarcode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7417,6 +7538,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -7467,6 +7603,26 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -7901,7 +8057,10 @@ export interface operations {
     createV1Webhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7914,6 +8073,34 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description Public http(s) URL the events are POSTed to. */
+                            url: string;
+                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -8903,12 +9090,30 @@ export interface operations {
     v1UploadFont: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        font: components["schemas"]["Font"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -8959,6 +9164,26 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -9320,7 +9545,10 @@ export interface operations {
     issueApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9331,6 +9559,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiKey: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -9657,7 +9897,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -9687,6 +9930,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -9747,6 +10004,23 @@ export interface operations {
                      *       "statusCode": 403,
                      *       "error": "Forbidden",
                      *       "message": "The free plan includes up to 3 projects. Upgrade to create more."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -10230,7 +10504,10 @@ export interface operations {
     postProjectDuplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -10251,6 +10528,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -10328,6 +10619,23 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -11820,7 +12128,10 @@ export interface operations {
     createShare: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -11836,6 +12147,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        share: components["schemas"]["Share"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -11894,6 +12217,23 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -12446,7 +12786,10 @@ export interface operations {
     uploadAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12462,6 +12805,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -12503,6 +12858,23 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -12816,7 +13188,10 @@ export interface operations {
     createBarcode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -12846,6 +13221,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -12887,6 +13274,23 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -13054,12 +13458,27 @@ export interface operations {
     uploadFont: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        font: components["schemas"]["Font"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -13101,6 +13520,23 @@ export interface operations {
                      *       "statusCode": 401,
                      *       "error": "Unauthorized",
                      *       "message": "Authentication required."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -14072,7 +14508,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Repeat the same request safely for 24 h: the same key and body answer 200 with the same export. */
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -14687,7 +15123,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -14700,6 +15139,31 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description Public http(s) URL the events are POSTed to. */
+                            url: string;
+                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {

@@ -56,16 +56,6 @@ export const CreateExportBody = StrictObject({
   ),
 });
 
-export const ExportHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description: 'Repeat the same request safely for 24 h: the same key and body answer 200 with the same export.',
-    }),
-  ),
-});
-
 export const ExportReply = Type.Object({ export: Type.Ref(ExportSchema) });
 
 export const ExportListQuery = StrictObject({
