@@ -6385,14 +6385,210 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description What to render.
-                     * @enum {string}
-                     */
-                    format: "print-pdf" | "preview-png" | "model-glb" | "dieline-svg" | "dieline-pdf" | "dieline-dxf" | "dieline-cf2";
-                    /** @description The synchronous route's query as JSON values: print-pdf → GET /projects/{id}/print (bleedMm, marks, dieline, colorSpace); preview-png → /preview (width); model-glb → /model (textureSize); dieline-* → /dieline (bleedMm). */
+                    /** @constant */
+                    format: "print-pdf";
+                    /** @description The query of GET /projects/{id}/print, as JSON values. */
                     options?: {
-                        [key: string]: unknown;
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                        /**
+                         * @description Crop marks outside the bleed.
+                         * @default true
+                         */
+                        marks?: boolean;
+                        /**
+                         * @description Cut and crease lines as the overprinting spot colours CutContour and Crease.
+                         * @default true
+                         */
+                        dieline?: boolean;
+                        /**
+                         * @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.
+                         * @default rgb
+                         * @enum {string}
+                         */
+                        colorSpace?: "rgb" | "cmyk";
+                        /**
+                         * @description cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.
+                         * @default false
+                         */
+                        richBlack?: boolean;
+                        /**
+                         * @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.
+                         * @enum {string}
+                         */
+                        condition?: "fogra39" | "fogra29" | "gracol2006";
+                        /**
+                         * @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed.
+                         * @default knockout
+                         * @enum {string}
+                         */
+                        glueAreas?: "knockout" | "print";
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.
+                         * @default false
+                         */
+                        mirror?: boolean;
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "preview-png";
+                    /** @description The query of GET /projects/{id}/preview, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Width of the PNG in pixels (64–2048); the height follows the artboard.
+                         * @default 1024
+                         */
+                        width?: number;
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "model-glb";
+                    /** @description The query of GET /projects/{id}/model, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Longest side of the print texture in pixels (256–4096).
+                         * @default 2048
+                         */
+                        textureSize?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-svg";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-pdf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-dxf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-cf2";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
                     };
                 };
             };
@@ -14519,14 +14715,210 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description What to render.
-                     * @enum {string}
-                     */
-                    format: "print-pdf" | "preview-png" | "model-glb" | "dieline-svg" | "dieline-pdf" | "dieline-dxf" | "dieline-cf2";
-                    /** @description The synchronous route's query as JSON values: print-pdf → GET /projects/{id}/print (bleedMm, marks, dieline, colorSpace); preview-png → /preview (width); model-glb → /model (textureSize); dieline-* → /dieline (bleedMm). */
+                    /** @constant */
+                    format: "print-pdf";
+                    /** @description The query of GET /projects/{id}/print, as JSON values. */
                     options?: {
-                        [key: string]: unknown;
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                        /**
+                         * @description Crop marks outside the bleed.
+                         * @default true
+                         */
+                        marks?: boolean;
+                        /**
+                         * @description Cut and crease lines as the overprinting spot colours CutContour and Crease.
+                         * @default true
+                         */
+                        dieline?: boolean;
+                        /**
+                         * @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.
+                         * @default rgb
+                         * @enum {string}
+                         */
+                        colorSpace?: "rgb" | "cmyk";
+                        /**
+                         * @description cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.
+                         * @default false
+                         */
+                        richBlack?: boolean;
+                        /**
+                         * @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.
+                         * @enum {string}
+                         */
+                        condition?: "fogra39" | "fogra29" | "gracol2006";
+                        /**
+                         * @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed.
+                         * @default knockout
+                         * @enum {string}
+                         */
+                        glueAreas?: "knockout" | "print";
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.
+                         * @default false
+                         */
+                        mirror?: boolean;
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "preview-png";
+                    /** @description The query of GET /projects/{id}/preview, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Width of the PNG in pixels (64–2048); the height follows the artboard.
+                         * @default 1024
+                         */
+                        width?: number;
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "model-glb";
+                    /** @description The query of GET /projects/{id}/model, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Longest side of the print texture in pixels (256–4096).
+                         * @default 2048
+                         */
+                        textureSize?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-svg";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-pdf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-dxf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-cf2";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
                     };
                 };
             };

@@ -4,7 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
 import { EmptyQuery, errorResponses, IdempotencyKeyHeaders, IdParams } from '../schemas/common.js';
-import { CreateExportBody, ExportListQuery, ExportListReply, ExportReply } from '../schemas/exports.js';
+import { CREATE_EXPORT_DOCUMENT, CreateExportBody, ExportListQuery, ExportListReply, ExportReply } from '../schemas/exports.js';
 import type { ExportFormat } from '../services/export-render.js';
 
 export interface ExportRoutesOptions {
@@ -37,6 +37,7 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
         querystring: EmptyQuery,
         headers: IdempotencyKeyHeaders,
         body: CreateExportBody,
+        'x-openapi': CREATE_EXPORT_DOCUMENT,
         response: { 200: ExportReply, 202: ExportReply, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 503, ...contextErrors) },
       },
     },
