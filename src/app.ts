@@ -18,6 +18,7 @@ import backgroundWorkPlugin from './plugins/background-work.js';
 import databasePlugin from './plugins/database.js';
 import connectionsPlugin from './plugins/connections.js';
 import errorsPlugin, { answerClientError, answerRoutingError, FRAMEWORK_HTTP_OPTIONS } from './plugins/errors.js';
+import idempotencyPlugin from './plugins/idempotency.js';
 import openapiPlugin from './plugins/openapi.js';
 import metricsPlugin from './plugins/metrics.js';
 import rateLimitPlugin from './plugins/rate-limit.js';
@@ -175,6 +176,7 @@ export async function buildApp(config: Config, options: BuildOptions = {}) {
   await app.register(rateLimitPlugin);
   await app.register(authenticationPlugin);
   await app.register(apiKeyGuardPlugin);
+  await app.register(idempotencyPlugin);
   // Before every route: its onRoute hook documents the routes registered after it.
   await app.register(openapiPlugin);
 

@@ -397,7 +397,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Create a project.
+         * @description Create a project. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -453,7 +453,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project from another's current state
-         * @description Create a project from another's current state.
+         * @description Create a project from another's current state. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -635,7 +635,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -685,7 +685,7 @@ export interface paths {
         put?: never;
         /**
          * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
-         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.
+         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -735,7 +735,7 @@ export interface paths {
         put?: never;
         /**
          * Register a URL for export and project events (at most 10 per account)
-         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.
+         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -851,7 +851,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)
-         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure.
+         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
@@ -901,7 +901,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a developer key for the /v1 surface
-         * @description Issue a developer key for the /v1 surface.
+         * @description Issue a developer key for the /v1 surface. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -951,7 +951,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project
-         * @description Create a project.
+         * @description Create a project. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1007,7 +1007,7 @@ export interface paths {
         put?: never;
         /**
          * Create a project from another's current state
-         * @description Create a project from another's current state.
+         * @description Create a project from another's current state. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1233,7 +1233,7 @@ export interface paths {
         put?: never;
         /**
          * Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link
-         * @description Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link.
+         * @description Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1349,7 +1349,7 @@ export interface paths {
         put?: never;
         /**
          * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored.
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1399,7 +1399,7 @@ export interface paths {
         put?: never;
         /**
          * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
-         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored.
+         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1427,7 +1427,7 @@ export interface paths {
         put?: never;
         /**
          * Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)
-         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure.
+         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1649,7 +1649,7 @@ export interface paths {
         put?: never;
         /**
          * Register a URL for export and project events (at most 10 per account)
-         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification.
+         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -2409,6 +2409,19 @@ export interface components {
         };
         /** @description Unsupported Media Type: the body is not JSON. */
         UnsupportedMediaType: {
+            headers: {
+                "x-request-id": components["headers"]["XRequestId"];
+                "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ApiError"];
+            };
+        };
+        /** @description Conflict: the Idempotency-Key was used with another request. */
+        IdempotencyConflict: {
             headers: {
                 "x-request-id": components["headers"]["XRequestId"];
                 "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
@@ -3574,7 +3587,10 @@ export interface operations {
     createV1Project: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -3604,6 +3620,23 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -3655,6 +3688,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -3908,7 +3942,10 @@ export interface operations {
     postV1ProjectDuplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -3929,6 +3966,23 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -3988,6 +4042,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4335,7 +4390,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Repeat the same request safely for 24 h: the same key and body answer 200 with the same export. */
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -4346,14 +4401,216 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description What to render.
-                     * @enum {string}
-                     */
-                    format: "print-pdf" | "preview-png" | "model-glb" | "dieline-svg" | "dieline-pdf" | "dieline-dxf" | "dieline-cf2";
-                    /** @description The synchronous route's query as JSON values: print-pdf → GET /projects/{id}/print (bleedMm, marks, dieline, colorSpace); preview-png → /preview (width); model-glb → /model (textureSize); dieline-* → /dieline (bleedMm). */
+                    /** @constant */
+                    format: "print-pdf";
+                    /** @description The query of GET /projects/{id}/print, as JSON values. */
                     options?: {
-                        [key: string]: unknown;
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                        /**
+                         * @description Crop marks outside the bleed.
+                         * @default true
+                         */
+                        marks?: boolean;
+                        /**
+                         * @description Cut and crease lines as the overprinting spot colours CutContour and Crease.
+                         * @default true
+                         */
+                        dieline?: boolean;
+                        /**
+                         * @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.
+                         * @default rgb
+                         * @enum {string}
+                         */
+                        colorSpace?: "rgb" | "cmyk";
+                        /**
+                         * @description cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.
+                         * @default false
+                         */
+                        richBlack?: boolean;
+                        /**
+                         * @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.
+                         * @enum {string}
+                         */
+                        condition?: "fogra39" | "fogra29" | "gracol2006";
+                        /**
+                         * @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed.
+                         * @default knockout
+                         * @enum {string}
+                         */
+                        glueAreas?: "knockout" | "print";
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.
+                         * @default false
+                         */
+                        mirror?: boolean;
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "preview-png";
+                    /** @description The query of GET /projects/{id}/preview, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Width of the PNG in pixels (64–2048); the height follows the artboard.
+                         * @default 1024
+                         */
+                        width?: number;
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "model-glb";
+                    /** @description The query of GET /projects/{id}/model, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Longest side of the print texture in pixels (256–4096).
+                         * @default 2048
+                         */
+                        textureSize?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-svg";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-pdf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-dxf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-cf2";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
                     };
                 };
             };
@@ -4570,7 +4827,10 @@ export interface operations {
     v1UploadAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4586,6 +4846,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -4603,6 +4878,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ApiKeyUnauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -4775,7 +5051,10 @@ export interface operations {
     v1CreateBarcode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4805,6 +5084,21 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -4822,6 +5116,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ApiKeyUnauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4982,7 +5277,10 @@ export interface operations {
     createV1Webhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -4995,6 +5293,34 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description Public http(s) URL the events are POSTed to. */
+                            url: string;
+                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -5370,12 +5696,30 @@ export interface operations {
     v1UploadFont: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        font: components["schemas"]["Font"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -5393,6 +5737,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["ApiKeyUnauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -5547,7 +5892,10 @@ export interface operations {
     issueApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5558,6 +5906,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        apiKey: components["schemas"]["ApiKey"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -5676,7 +6036,10 @@ export interface operations {
     createProject: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -5706,6 +6069,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -5748,6 +6125,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["UnexpectedError"];
@@ -5970,7 +6348,10 @@ export interface operations {
     postProjectDuplicate: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -5991,6 +6372,20 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    /** @description The project's version as a strong entity tag, "<version>"; it changes exactly when the project changes. */
+                    etag: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        project: components["schemas"]["Project"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -6041,6 +6436,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["UnexpectedError"];
@@ -6890,7 +7286,10 @@ export interface operations {
     createShare: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path: {
                 id: string;
             };
@@ -6906,6 +7305,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        share: components["schemas"]["Share"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -6937,6 +7348,7 @@ export interface operations {
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["UnexpectedError"];
@@ -7166,7 +7578,10 @@ export interface operations {
     uploadAsset: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7182,6 +7597,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -7196,6 +7623,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -7344,7 +7772,10 @@ export interface operations {
     createBarcode: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -7374,6 +7805,18 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -7388,6 +7831,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7438,12 +7882,27 @@ export interface operations {
     uploadFont: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        font: components["schemas"]["Font"];
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {
@@ -7458,6 +7917,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
             /** @description Payload Too Large */
             413: {
                 headers: {
@@ -7976,7 +8436,7 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
-                /** @description Repeat the same request safely for 24 h: the same key and body answer 200 with the same export. */
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
                 "idempotency-key"?: string;
             };
             path: {
@@ -7987,14 +8447,216 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": {
-                    /**
-                     * @description What to render.
-                     * @enum {string}
-                     */
-                    format: "print-pdf" | "preview-png" | "model-glb" | "dieline-svg" | "dieline-pdf" | "dieline-dxf" | "dieline-cf2";
-                    /** @description The synchronous route's query as JSON values: print-pdf → GET /projects/{id}/print (bleedMm, marks, dieline, colorSpace); preview-png → /preview (width); model-glb → /model (textureSize); dieline-* → /dieline (bleedMm). */
+                    /** @constant */
+                    format: "print-pdf";
+                    /** @description The query of GET /projects/{id}/print, as JSON values. */
                     options?: {
-                        [key: string]: unknown;
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                        /**
+                         * @description Crop marks outside the bleed.
+                         * @default true
+                         */
+                        marks?: boolean;
+                        /**
+                         * @description Cut and crease lines as the overprinting spot colours CutContour and Crease.
+                         * @default true
+                         */
+                        dieline?: boolean;
+                        /**
+                         * @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.
+                         * @default rgb
+                         * @enum {string}
+                         */
+                        colorSpace?: "rgb" | "cmyk";
+                        /**
+                         * @description cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.
+                         * @default false
+                         */
+                        richBlack?: boolean;
+                        /**
+                         * @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.
+                         * @enum {string}
+                         */
+                        condition?: "fogra39" | "fogra29" | "gracol2006";
+                        /**
+                         * @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed.
+                         * @default knockout
+                         * @enum {string}
+                         */
+                        glueAreas?: "knockout" | "print";
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.
+                         * @default false
+                         */
+                        mirror?: boolean;
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "preview-png";
+                    /** @description The query of GET /projects/{id}/preview, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Width of the PNG in pixels (64–2048); the height follows the artboard.
+                         * @default 1024
+                         */
+                        width?: number;
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "model-glb";
+                    /** @description The query of GET /projects/{id}/model, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Longest side of the print texture in pixels (256–4096).
+                         * @default 2048
+                         */
+                        textureSize?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-svg";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-pdf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-dxf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-cf2";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
                     };
                 };
             };
@@ -8265,7 +8927,10 @@ export interface operations {
     createWebhook: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
             path?: never;
             cookie?: never;
         };
@@ -8278,6 +8943,31 @@ export interface operations {
             };
         };
         responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description Public http(s) URL the events are POSTed to. */
+                            url: string;
+                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
             /** @description Created */
             201: {
                 headers: {

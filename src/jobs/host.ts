@@ -84,6 +84,7 @@ export function createJobHost({ config, services, role, metrics, onError, onAtte
     try {
       await services.exports.announceMissed();
       await services.exports.removeExpired((names) => services.fileJanitor.removeRecorded(names));
+      await services.idempotency.removeForgotten();
     } catch (error) {
       onError(error);
     }

@@ -20,7 +20,9 @@ const shared: Options = {
 export type RequestValidator = ((data: unknown) => boolean) & { errors?: ErrorObject[] | null };
 
 export function createValidators() {
-  const body = addFormats(new Ajv({ ...shared, coerceTypes: false }));
+  // discriminator: a oneOf chosen by one property checks only the chosen branch; verbose: its
+  // error carries the schema, so the answer can name the allowed values.
+  const body = addFormats(new Ajv({ ...shared, coerceTypes: false, discriminator: true, verbose: true }));
   const text = addFormats(new Ajv({ ...shared, coerceTypes: true }));
   return {
     compile(schema: object, httpPart: string | undefined): RequestValidator {
@@ -77,6 +79,12 @@ export function formatValidationError(errors: readonly ErrorObject[], dataVar: s
         .filter((other) => other.keyword === 'const' && other.instancePath === error.instancePath)
         .map((other) => String(other.params.allowedValue));
       return allowed.length > 1 ? `${where} must be one of: ${allowed.join(', ')}.` : `${where} must be ${allowed[0]}.`;
+    }
+    case 'discriminator': {
+      // The schema names the tag's values beside its oneOf (properties/<tag>/enum).
+      const tag = String(error.params.tag);
+      const allowed = (error.parentSchema as { properties?: Record<string, { enum?: unknown[] }> }).properties?.[tag]?.enum ?? [];
+      return `${where}/${tag} must be one of: ${allowed.map(String).join(', ')}.`;
     }
     default:
       return `${where} ${error.message ?? 'is invalid'}.`;

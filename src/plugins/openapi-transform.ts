@@ -17,6 +17,8 @@ export interface ResponseObject {
   description?: string;
   headers?: Record<string, unknown>;
   content?: Record<string, { schema?: unknown; example?: unknown; examples?: unknown } | undefined>;
+  /** See IDEMPOTENCY_CONFLICT_MARK. */
+  'x-idempotency-conflict'?: boolean;
 }
 export interface OperationObject {
   operationId?: string;
@@ -181,11 +183,15 @@ export interface ErrorExamples {
 }
 
 const API_ERROR_REF = { $ref: '#/components/schemas/ApiError' };
+/** Set on a route's 409 by the Idempotency-Key plugin: the shared IdempotencyConflict answer. */
+export const IDEMPOTENCY_CONFLICT_MARK = 'x-idempotency-conflict';
 const errorStatus = (status: string) => /^[45]\d\d$|^default$/.test(status);
 
 /** The shared response an operation's status refers to: a 401 by the operation's credential. */
 function sharedFor(examples: ErrorExamples, status: string, security: unknown): SharedErrorResponse | undefined {
   const all = Object.values(examples.shared);
+  // A 409 is the route's own answer; the shared Idempotency-Key conflict only where the route is marked for it.
+  if (status === '409') return undefined;
   if (status !== '401') return all.find((shared) => shared.status === status);
   const scheme = JSON.stringify(security ?? []);
   const wanted = scheme.includes('"apiKey"') ? 'ApiKeyUnauthorized' : scheme.includes('"bearerAuth"') ? 'Unauthorized' : undefined;
@@ -239,7 +245,10 @@ function errorResponse(
   where: string,
 ): ResponseObject | { $ref: string; description?: string } {
   const own = operation.operationId ? examples.byOperation[operation.operationId]?.[status] : undefined;
-  const shared = sharedFor(examples, status, (operation as { security?: unknown }).security);
+  const shared =
+    response[IDEMPOTENCY_CONFLICT_MARK] === true
+      ? Object.values(examples.shared).find((candidate) => candidate.name === 'IdempotencyConflict')
+      : sharedFor(examples, status, (operation as { security?: unknown }).security);
   if (!own) {
     if (!shared) {
       const id = `${operation.operationId} ${status}`;

@@ -123,6 +123,12 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlDriverAdapt
       return { kind: outcome.kind, row: toRow(row) };
     },
 
+    /** The export a key names, when it was created after `keyWindowStart` (the key is still remembered). */
+    async findByKey(userId: string, idempotencyKey: string, keyWindowStart: Date): Promise<ExportRow | null> {
+      const row = await prisma.export.findUnique({ where: { userId_idempotencyKey: { userId, idempotencyKey } } });
+      return row && row.createdAt > keyWindowStart ? toRow(row) : null;
+    },
+
     async findOwned(userId: string, id: string, now: Date): Promise<ExportRow | null> {
       const row = await prisma.export.findFirst({ where: { id, userId, ...live(now) } });
       return row ? toRow(row) : null;

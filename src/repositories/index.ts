@@ -8,6 +8,7 @@ import { createAssetRepository } from './assets.js';
 import { createExportRepository } from './exports.js';
 import { createFileDeletionRepository } from './file-deletions.js';
 import { createFontRepository } from './fonts.js';
+import { createIdempotentRequestRepository } from './idempotent-requests.js';
 import { createProjectRepository } from './projects.js';
 import { createShareRepository } from './shares.js';
 import { createUserRepository } from './users.js';
@@ -24,6 +25,7 @@ export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 's
     exports: createExportRepository(prisma, sql),
     webhooks: createWebhookRepository(prisma, sql),
     shares: createShareRepository(prisma),
+    idempotentRequests: createIdempotentRequestRepository(sql),
   };
 }
 

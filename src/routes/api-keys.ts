@@ -14,6 +14,7 @@ const apiKeyRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/',
     {
+      config: { idempotent: 'body' },
       schema: {
         tags: ['api-keys'],
         summary: 'Issue a developer key for the /v1 surface',

@@ -11,6 +11,7 @@ import type { FastifyRequest } from 'fastify';
 import { badRequest, MESSAGES } from '../errors.js';
 import { AssetListReply, AssetParams, AssetReply, toAssetDto, UPLOAD_OPERATION } from '../schemas/assets.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import { replayIfRepeated } from '../plugins/idempotency.js';
 import { signalOnClientGone } from '../render/index.js';
 import { MAX_UPLOAD_BYTES, type AssetService, type ReceivedFile } from '../services/assets.js';
 
@@ -35,6 +36,7 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
   app.post(
     '/',
     {
+      config: { idempotent: 'handler' },
       schema: {
         tags: ['assets'],
         summary: 'Upload an image (multipart/form-data, one file part named "file", at most 25 MB)',
@@ -53,7 +55,11 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
     },
     // A rejected upload's answer waits until the rest of its body is read (the error handler's drain).
     async function uploadAsset(request, reply) {
-      const received = await receiveOneFile(request, app.services.assets);
+      const { received, filename, type } = await receiveOneFile(request, app.services.assets);
+      if (await replayIfRepeated(request, reply, { file: { sha256: received.sha256, filename, type } })) {
+        await received.discard();
+        return reply;
+      }
       const asset = await received.save(request.userId, signalOnClientGone(reply.raw));
       app.metrics.uploadBytes.inc(asset.sizeBytes);
       return reply.code(201).send({ asset: toAssetDto(asset, app.config.publicBaseUrl) });
@@ -131,8 +137,13 @@ const assetRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, op
  * counts, and a violation discards what was received. A body without any file part is "No file
  * was uploaded." whatever text fields it carries; with a file part, any other part is refused.
  */
-async function receiveOneFile(request: FastifyRequest, assets: AssetService): Promise<ReceivedFile> {
+async function receiveOneFile(
+  request: FastifyRequest,
+  assets: AssetService,
+): Promise<{ received: ReceivedFile; filename: string; type: string }> {
   let received: ReceivedFile | undefined;
+  let filename = '';
+  let type = '';
   let strayField = false;
   try {
     for await (const part of partsOf(request)) {
@@ -146,14 +157,15 @@ async function receiveOneFile(request: FastifyRequest, assets: AssetService): Pr
         part.file.destroy();
         throw badRequest(MESSAGES.onlyOneFilePart);
       }
-      received = await assets.receive({ filename: part.filename, declaredType: part.mimetype, stream: part.file });
+      ({ filename, mimetype: type } = part);
+      received = await assets.receive({ filename, declaredType: type, stream: part.file });
     }
   } catch (error) {
     await received?.discard();
     throw error;
   }
   if (!received) throw badRequest(MESSAGES.noFileUploaded);
-  return received;
+  return { received, filename, type };
 }
 
 /**

@@ -13,6 +13,7 @@ const barcodeRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.post(
     '/',
     {
+      config: { idempotent: 'body' },
       schema: {
         tags: ['assets'],
         summary: 'Make a barcode: a vector SVG asset sized in millimetres, quiet zones included',

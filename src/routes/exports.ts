@@ -3,8 +3,8 @@
 // documented security and the Location prefix differ.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import type { FastifyRequest } from 'fastify';
-import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
-import { CreateExportBody, ExportHeaders, ExportListQuery, ExportListReply, ExportReply } from '../schemas/exports.js';
+import { EmptyQuery, errorResponses, IdempotencyKeyHeaders, IdParams } from '../schemas/common.js';
+import { CREATE_EXPORT_DOCUMENT, CreateExportBody, ExportListQuery, ExportListReply, ExportReply } from '../schemas/exports.js';
 import type { ExportFormat } from '../services/export-render.js';
 
 export interface ExportRoutesOptions {
@@ -35,8 +35,9 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
         security: options.security,
         params: IdParams,
         querystring: EmptyQuery,
-        headers: ExportHeaders,
+        headers: IdempotencyKeyHeaders,
         body: CreateExportBody,
+        'x-openapi': CREATE_EXPORT_DOCUMENT,
         response: { 200: ExportReply, 202: ExportReply, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 503, ...contextErrors) },
       },
     },

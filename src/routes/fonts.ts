@@ -1,6 +1,7 @@
 // The account's fonts, which outline the text of its SVG artwork. @fastify/multipart is registered
 // in this context only; the token (or key) is checked in onRequest, before any part of the body is
 // read. Font bytes are never served back.
+import { createHash } from 'node:crypto';
 import fastifyMultipart, { type Multipart } from '@fastify/multipart';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -10,6 +11,7 @@ import { EmptyQuery, errorResponses } from '../schemas/common.js';
 import { FontListReply, FontParams, FontReply, toFontDto } from '../schemas/fonts.js';
 import { FONT_MESSAGES, MAX_FONT_BYTES } from '../services/fonts.js';
 import type { KeyedRouteOptions } from './context-options.js';
+import { replayIfRepeated } from '../plugins/idempotency.js';
 
 const FILE_FIELD = 'file';
 const security = [{ bearerAuth: [] }];
@@ -32,6 +34,7 @@ const fontRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, opt
   app.post(
     '/',
     {
+      config: { idempotent: 'handler' },
       schema: {
         tags: ['fonts'],
         summary: 'Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)',
@@ -48,7 +51,9 @@ const fontRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, opt
       },
     },
     async function uploadFont(request, reply) {
-      const bytes = await receiveOneFont(request);
+      const { bytes, filename, type } = await receiveOneFont(request);
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      if (await replayIfRepeated(request, reply, { file: { sha256, filename, type } })) return reply;
       const font = await app.services.fonts.upload(request.userId, bytes);
       return reply.code(201).send({ font: toFontDto(font) });
     },
@@ -96,8 +101,10 @@ const fontRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, opt
 };
 
 /** Reads the whole multipart body: exactly one file part named "file" and nothing else. */
-async function receiveOneFont(request: FastifyRequest): Promise<Buffer> {
+async function receiveOneFont(request: FastifyRequest): Promise<{ bytes: Buffer; filename: string; type: string }> {
   let received: Buffer | undefined;
+  let filename = '';
+  let type = '';
   let strayField = false;
   for await (const part of partsOf(request)) {
     if (part.type === 'field') {
@@ -109,6 +116,7 @@ async function receiveOneFont(request: FastifyRequest): Promise<Buffer> {
       part.file.destroy();
       throw badRequest(MESSAGES.onlyOneFilePart);
     }
+    ({ filename, mimetype: type } = part);
     try {
       received = await part.toBuffer();
     } catch (error) {
@@ -117,7 +125,7 @@ async function receiveOneFont(request: FastifyRequest): Promise<Buffer> {
     }
   }
   if (!received) throw badRequest(MESSAGES.noFileUploaded);
-  return received;
+  return { bytes: received, filename, type };
 }
 
 /** request.parts(), with busboy's own failures (which carry no status) turned into a 400. */

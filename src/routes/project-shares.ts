@@ -16,6 +16,7 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
   app.post(
     '/:id/shares',
     {
+      config: { idempotent: 'body' },
       schema: {
         tags: ['shares'],
         summary: "Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link",

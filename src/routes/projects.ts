@@ -60,6 +60,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.post(
     '/',
     {
+      config: { idempotent: 'body' },
       schema: {
         tags: ['projects'],
         summary: 'Create a project',
@@ -140,6 +141,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.post(
     '/:id/duplicate',
     {
+      config: { idempotent: 'body' },
       schema: {
         tags: ['projects'],
         summary: "Create a project from another's current state",

@@ -24,6 +24,7 @@ const webhookRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
   app.post(
     '/',
     {
+      config: { idempotent: 'body' },
       schema: {
         tags: ['webhooks'],
         summary: 'Register a URL for export and project events (at most 10 per account)',

@@ -27,6 +27,19 @@ export const ApiErrorSchema = Type.Object(
   { $id: 'ApiError', title: 'ApiError', additionalProperties: false },
 );
 
+/** The request header of a creating POST that may be repeated safely. */
+export const IdempotencyKeyHeaders = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      minLength: 1,
+      maxLength: 255,
+      description:
+        'Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first ' +
+        'answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account.',
+    }),
+  ),
+});
+
 /** Error responses, referenced by status so OpenAPI shows them and serialization stays fast. */
 export const errorResponses = (...statuses: number[]) =>
   Object.fromEntries(statuses.map((status) => [status, Type.Ref(ApiErrorSchema)]));

@@ -9,6 +9,7 @@ import { FONT_COLLECTION_MESSAGE } from '../lib/font-file.js';
 import { FRAMEWORK_MESSAGES } from '../plugins/errors.js';
 import { SvgTooCostlyError } from '../render/svg-filters.js';
 import { EXPORT_MESSAGES } from '../services/exports.js';
+import { IDEMPOTENCY_MESSAGES } from '../services/idempotency.js';
 import { FONT_MESSAGES } from '../services/fonts.js';
 import { WEBHOOK_MESSAGES } from '../services/webhooks.js';
 
@@ -29,7 +30,7 @@ const adminRequired = apiError(403, MESSAGES.adminRequired);
 const lastAdmin = apiError(409, MESSAGES.lastAdmin);
 const svgTooCostly = apiError(422, new SvgTooCostlyError('feTurbulence numOctaves is 10, at most 4 is rendered').message);
 const fontCollection = apiError(422, FONT_COLLECTION_MESSAGE);
-const idempotencyConflict = apiError(409, EXPORT_MESSAGES.idempotencyConflict);
+const idempotencyConflict = apiError(409, IDEMPOTENCY_MESSAGES.conflict);
 const multipartOnly = apiError(415, MESSAGES.unsupportedContentType(['multipart/form-data']));
 const imageTooLarge = apiError(413, MESSAGES.fileTooLarge);
 const fontTooLarge = apiError(413, FONT_MESSAGES.tooLarge);
@@ -164,6 +165,12 @@ export const SHARED_RESPONSES = {
     name: 'UnsupportedMediaType',
     description: 'Unsupported Media Type: the body is not JSON.',
     examples: { type: apiError(415, MESSAGES.unsupportedContentType(['application/json'])) },
+  },
+  idempotency: {
+    status: '409',
+    name: 'IdempotencyConflict',
+    description: 'Conflict: the Idempotency-Key was used with another request.',
+    examples: { conflict: apiError(409, IDEMPOTENCY_MESSAGES.conflict) },
   },
   rateLimited: {
     status: '429',

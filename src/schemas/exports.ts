@@ -1,5 +1,5 @@
-import { Type } from '@sinclair/typebox';
-import { EXPORT_FORMATS } from '../services/export-render.js';
+import { Type, type Static } from '@sinclair/typebox';
+import { EXPORT_FORMATS, EXPORT_OPTION_SCHEMAS, type ExportFormat } from '../services/export-render.js';
 import { DielineResponse } from './dielines.js';
 import { Id, IsoDateTime, StrictObject } from './common.js';
 import { FindingSchema } from './print.js';
@@ -44,27 +44,55 @@ export const ExportSchema = Type.Object(
   { $id: 'Export', title: 'Export', additionalProperties: false },
 );
 
-export const CreateExportBody = StrictObject({
-  format: Type.String({ enum: [...EXPORT_FORMATS], description: 'What to render.' }),
-  options: Type.Optional(
-    Type.Object({}, {
-      additionalProperties: true,
-      description:
-        "The synchronous route's query as JSON values: print-pdf → GET /projects/{id}/print (bleedMm, marks, dieline, colorSpace); " +
-        'preview-png → /preview (width); model-glb → /model (textureSize); dieline-* → /dieline (bleedMm).',
-    }),
-  ),
+const OPTIONS_OF: Record<ExportFormat, string> = {
+  'print-pdf': 'GET /projects/{id}/print',
+  'preview-png': 'GET /projects/{id}/preview',
+  'model-glb': 'GET /projects/{id}/model',
+  'dieline-svg': 'GET /projects/{id}/dieline (bleedMm)',
+  'dieline-pdf': 'GET /projects/{id}/dieline (bleedMm)',
+  'dieline-dxf': 'GET /projects/{id}/dieline (bleedMm)',
+  'dieline-cf2': 'GET /projects/{id}/dieline (bleedMm)',
+};
+
+/** One format's request: its options are the synchronous route's query as JSON values (never text). */
+const exportRequestOf = <F extends ExportFormat>(format: F) =>
+  StrictObject(
+    {
+      format: Type.Literal(format),
+      options: Type.Optional({
+        ...EXPORT_OPTION_SCHEMAS[format],
+        description: `The query of ${OPTIONS_OF[format]}, as JSON values.`,
+      } as (typeof EXPORT_OPTION_SCHEMAS)[F]),
+    },
+    { title: `${format} export` },
+  );
+
+const EXPORT_REQUESTS = EXPORT_FORMATS.map(exportRequestOf);
+
+/**
+ * One branch per format, chosen by `format` (a discriminator: only that branch is checked, so an
+ * unknown option is named as such). `format` is also checked first on its own, so an unknown
+ * format names every allowed one.
+ */
+export const CreateExportBody = Type.Unsafe<Static<(typeof EXPORT_REQUESTS)[number]>>({
+  type: 'object',
+  required: ['format'],
+  properties: { format: Type.String({ enum: [...EXPORT_FORMATS], description: 'What to render.' }) },
+  oneOf: EXPORT_REQUESTS,
+  discriminator: { propertyName: 'format' },
 });
 
-export const ExportHeaders = Type.Object({
-  'idempotency-key': Type.Optional(
-    Type.String({
-      minLength: 1,
-      maxLength: 255,
-      description: 'Repeat the same request safely for 24 h: the same key and body answer 200 with the same export.',
-    }),
-  ),
-});
+/**
+ * The request body as the OpenAPI document states it: one of the formats' requests (their
+ * options as their fields, for the client's types). The discriminator stays the validator's:
+ * OpenAPI's selects named schemas only.
+ */
+export const CREATE_EXPORT_DOCUMENT = {
+  requestBody: {
+    required: true,
+    content: { 'application/json': { schema: { oneOf: EXPORT_REQUESTS, description: 'What to render, and how.' } } },
+  },
+};
 
 export const ExportReply = Type.Object({ export: Type.Ref(ExportSchema) });
 

@@ -52,6 +52,8 @@ export interface IncomingFile {
 
 /** An upload fully received and checked, held under a temporary name. */
 export interface ReceivedFile {
+  /** SHA-256 of the bytes received, hex. */
+  sha256: string;
   /** Moves the file into place, then records it for userId; on failure nothing is left. */
   save(userId: string, signal?: AbortSignal): Promise<Asset>;
   /** Drops the temporary file. */
@@ -266,6 +268,7 @@ export function createAssetService(
       const filename = cleanFilename(incoming.filename);
       const sha256 = digest.digest;
       return {
+        sha256,
         save: (userId, signal) => record(userId, pending, { ext: type.ext, mime: type.mime, filename, sha256 }, signal),
         discard: () => pending.discard(),
       };

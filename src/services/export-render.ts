@@ -29,7 +29,7 @@ export type ExportFormat = (typeof EXPORT_FORMATS)[number];
 // The project dieline route's query; the format comes from the export's own format.
 const DielineExportOptions = StrictObject({ bleedMm: ProjectDielineQuery.properties.bleedMm });
 
-export const EXPORT_OPTION_SCHEMAS: Record<ExportFormat, TSchema> = {
+export const EXPORT_OPTION_SCHEMAS = {
   'print-pdf': PrintQuery,
   'preview-png': PreviewQuery,
   'model-glb': ProjectModelQuery,
@@ -37,7 +37,7 @@ export const EXPORT_OPTION_SCHEMAS: Record<ExportFormat, TSchema> = {
   'dieline-pdf': DielineExportOptions,
   'dieline-dxf': DielineExportOptions,
   'dieline-cf2': DielineExportOptions,
-};
+} satisfies Record<ExportFormat, TSchema>;
 
 const EXTENSIONS: Record<ExportFormat, string> = {
   'print-pdf': 'pdf',

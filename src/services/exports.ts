@@ -1,8 +1,8 @@
 // Exports as jobs: the request (with its Idempotency-Key), the export as the client sees it, and
 // one render attempt, which whatever runs jobs (the in-process runner or a queue worker) calls.
 // The state lives in the database only; a queue carries export ids and nothing else.
-import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import { apiError, badRequest, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { apiError, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
 import { RenderError } from '../render/errors.js';
 import { createId, isRecordId } from '../lib/ids.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
@@ -11,14 +11,13 @@ import type { FileStorage } from '../storage/index.js';
 import type { Readable } from 'node:stream';
 import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
 import { createExportOptionsCheck, extensionOf, renderExport, type ExportFormat, type ExportRenderers } from './export-render.js';
+import { checkIdempotencyKey, IDEMPOTENCY_LIFETIME_MS, IDEMPOTENCY_MESSAGES, requestDigest } from './idempotency.js';
 import type { ProjectService } from './projects.js';
 import { PreflightRefusal } from './print.js';
 
 export const EXPORT_MESSAGES = {
   notFound: 'Export not found.',
   expired: 'Export has expired.',
-  idempotencyConflict: 'Idempotency-Key was used with another request.',
-  idempotencyKeyInvalid: 'Idempotency-Key must be 1 to 255 visible ASCII characters.',
   versionGone: 'The project version this export renders is no longer kept.',
   failed: 'The export could not be rendered.',
   workerStopped: (times: number) => `The export's worker stopped ${times} time${times === 1 ? '' : 's'}.`,
@@ -26,7 +25,7 @@ export const EXPORT_MESSAGES = {
     `The project has preflight errors; see GET ${routeBase}/projects/${projectId}/preflight.`,
 } as const;
 
-/** Files and rows are kept this long after an export finishes; an Idempotency-Key is remembered as long. */
+/** Files and rows are kept this long after an export finishes. */
 export const EXPORT_LIFETIME_MS = 24 * 60 * 60 * 1000;
 export const EXPORT_PAGE_DEFAULT = 20;
 /** Exports of one account queued or running at once; one more is answered 429. */
@@ -34,7 +33,6 @@ export const QUEUED_EXPORTS_LIMIT = 50;
 const QUEUED_EXPORTS_RETRY_AFTER_S = 30;
 /** A finished export not announced after this long is announced by the sweep. */
 const ANNOUNCE_GRACE_MS = 30_000;
-const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,255}$/;
 
 export interface ExportDto {
   id: string;
@@ -83,18 +81,6 @@ const isBusy = (error: unknown) => error instanceof RenderError && error.reason 
 
 /** Told when an export fails because its workers kept stopping (the process logs it). */
 export type WorkerStopped = (exportId: string, message: string) => void;
-
-/** JSON with object keys sorted: two bodies that parse to the same value have the same text. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.entries(value as Record<string, unknown>)
-      .filter(([, item]) => item !== undefined)
-      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    return `{${entries.map(([key, item]) => `${JSON.stringify(key)}:${canonicalJson(item)}`).join(',')}}`;
-  }
-  return JSON.stringify(value);
-}
 
 /** HMAC-signed `/exports/<id>/download?expires=&signature=` links, for storage that cannot presign. */
 export function createSignedDownloadLinks(secret: Buffer, publicBaseUrl: string | null) {
@@ -231,17 +217,18 @@ export function createExportService(deps: ExportServiceDeps) {
       idempotencyKey: string | undefined,
       routeBase = '',
     ): Promise<{ export: ExportDto; created: boolean }> {
-      if (idempotencyKey !== undefined && !IDEMPOTENCY_KEY.test(idempotencyKey)) throw badRequest(EXPORT_MESSAGES.idempotencyKeyInvalid);
+      if (idempotencyKey !== undefined) checkIdempotencyKey(idempotencyKey);
       const options = request.options ?? {};
       checkOptions(request.format, options);
+      const digest = idempotencyKey === undefined ? null : requestDigest({ projectId, body: request });
+      const keyWindowStart = new Date(Date.now() - IDEMPOTENCY_LIFETIME_MS);
+      // A repeat is answered before any limit: it creates nothing.
+      const earlier = idempotencyKey === undefined ? null : await repository.findByKey(userId, idempotencyKey, keyWindowStart);
+      if (earlier) {
+        if (earlier.requestDigest !== digest) throw conflict(IDEMPOTENCY_MESSAGES.conflict);
+        return { export: await toDto(earlier), created: false };
+      }
       const project = await deps.projects.get(userId, projectId);
-      const requestDigest =
-        idempotencyKey === undefined
-          ? null
-          : createHash('sha256')
-              .update(canonicalJson({ projectId, body: request }))
-              .digest('hex');
-      const now = Date.now();
       const outcome = await repository.insert(
         {
           id: createId(),
@@ -251,15 +238,15 @@ export function createExportService(deps: ExportServiceDeps) {
           format: request.format,
           options,
           idempotencyKey: idempotencyKey ?? null,
-          requestDigest,
+          requestDigest: digest,
           routeBase,
         },
-        new Date(now - EXPORT_LIFETIME_MS),
+        keyWindowStart,
         QUEUED_EXPORTS_LIMIT,
       );
       if (outcome.kind === 'limit-reached') throw new HttpError(429, MESSAGES.tooManyExports, QUEUED_EXPORTS_RETRY_AFTER_S);
       if (outcome.kind === 'key-taken') {
-        if (outcome.row.requestDigest !== requestDigest) throw conflict(EXPORT_MESSAGES.idempotencyConflict);
+        if (outcome.row.requestDigest !== digest) throw conflict(IDEMPOTENCY_MESSAGES.conflict);
         return { export: await toDto(outcome.row), created: false };
       }
       return { export: await toDto(outcome.row), created: true };

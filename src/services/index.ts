@@ -18,6 +18,7 @@ import { createDielineService } from './dielines.js';
 import { createExportService, createSignedDownloadLinks } from './exports.js';
 import { createFileJanitor } from './file-janitor.js';
 import { createFontService } from './fonts.js';
+import { createIdempotencyService } from './idempotency.js';
 import { createPrintService } from './print.js';
 import { createModelService } from './models.js';
 import { createMockupService } from './mockups.js';
@@ -108,6 +109,8 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     exports,
     downloadLinks,
     webhooks,
+    /** Stored answers of creating requests sent with an Idempotency-Key. */
+    idempotency: createIdempotencyService(repositories.idempotentRequests, sealer),
     /** Cursors of the account lists, keyed per list and account. */
     listCursors,
     /** The job runners' direct access (export claims, webhook message state). */

@@ -76,8 +76,8 @@ describe(`migrated database matches schema.prisma (${engineName()})`, () => {
 
   it('reads every model of the schema', () => {
     expect(expected.map((table) => table.model).sort()).toEqual([
-      'ApiKey', 'Asset', 'Export', 'FileDeletion', 'Font', 'Project', 'ProjectShare', 'ProjectVersion', 'User', 'Webhook',
-      'WebhookDelivery', 'WebhookMessage',
+      'ApiKey', 'Asset', 'Export', 'FileDeletion', 'Font', 'IdempotentRequest', 'Project', 'ProjectShare', 'ProjectVersion', 'User',
+      'Webhook', 'WebhookDelivery', 'WebhookMessage',
     ]);
   });
 

@@ -307,6 +307,16 @@ const SHARED_RECIPES: Record<string, (ctx: Context) => Promise<Answer>> = {
       headers: { 'content-type': 'application/json' },
       payload: JSON.stringify({ email: 'a@example.com', password: 'x'.repeat(1024 * 1024) }),
     }),
+  IdempotencyConflictConflict: async (ctx) => {
+    const post = (name: string): InjectOptions => ({
+      method: 'POST',
+      url: '/projects',
+      headers: { ...ctx.admin.auth, 'idempotency-key': 'examples-shared' },
+      payload: { name, templateId: 'mailer-box' },
+    });
+    expect((await ctx.app.inject(post('First'))).statusCode).toBe(201);
+    return answer(ctx.app, post('Second'));
+  },
   UnsupportedMediaTypeType: (ctx) =>
     answer(ctx.app, { method: 'POST', url: '/auth/login', headers: { 'content-type': 'text/plain' }, payload: 'x' }),
   TooManyRequestsLimit: async () => {
