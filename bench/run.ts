@@ -32,6 +32,7 @@ import { upload25Mib } from './workloads/upload-25mib.js';
 import { v1KeyCheck } from './workloads/v1-key-check.js';
 import { versionHistory } from './workloads/version-history.js';
 import { mockups } from './workloads/mockups.js';
+import { noisyNeighbour } from './workloads/noisy-neighbour.js';
 import { viewer } from './workloads/viewer.js';
 
 /** In the order they run: the shared service's workloads first, then those that start their own or none. */
@@ -58,6 +59,7 @@ const WORKLOADS: readonly Workload[] = [
   exportJobs,
   viewer,
   mockups,
+  noisyNeighbour,
 ];
 
 function selectedWorkloads(): Workload[] {
