@@ -9,7 +9,7 @@ import { fileURLToPath } from 'node:url';
 import { TEMPLATES } from '../src/catalog/data.js';
 import { generateDieline } from '../src/dielines/index.js';
 import { generateContainerLayout } from '../src/dielines/containers/index.js';
-import { buildModel, type ModelInput } from '../src/models/index.js';
+import { buildModel, modelParts, type ModelInput } from '../src/models/index.js';
 import { placeDesign, renderTextureJpeg } from '../src/print/index.js';
 import type { Row } from './rows.js';
 
@@ -48,7 +48,9 @@ export async function benchModels(iterations = 20): Promise<Row[]> {
       const state = { background: { kind: 'color', value: '#d0342c' } };
       if (template.kind === 'box') {
         const dieline = generateDieline(template.id, template.defaultDimensions, { material: input.material });
-        return buildModel({ ...input, texture: await renderTextureJpeg(placeDesign({ dieline, state, assets: new Map() }), TEXTURE_PX) });
+        const built = modelParts({ ...input, textureSize: TEXTURE_PX });
+        const placement = placeDesign({ dieline, state, assets: new Map() });
+        return buildModel({ ...input, texture: await renderTextureJpeg(placement, TEXTURE_PX, undefined, built.atlas) }, built);
       }
       const layout = generateContainerLayout(template.id, template.kind, template.defaultDimensions);
       const placement = placeDesign({ dieline: layout.dieline, state, assets: new Map() });

@@ -2,12 +2,14 @@
  * The six box templates as folded panels: one mesh part per panel, named by its panelId, each
  * node under the node of the panel it is hinged on with its origin on that crease, so turning a
  * node turns everything folded from it about the crease. The printed side carries UVs into the
- * printed blank (u = x / blank width, v = y / blank height), so an image of the whole printed blank
- * lands on every panel where it is printed; the unprinted side is the plain board. Both faces sit
+ * texture atlas (src/print/atlas.ts): each panel's region of the printed blank has its own cell, so
+ * the atlas the texture renderer draws from the same regions lands on every panel where it is
+ * printed; the unprinted side is the plain board. Both faces sit
  * half a caliper off the board's mid-plane, and a flat strip of plain board closes every edge
  * between them, so a thick board (corrugated) shows its edge as board rather than an open gap.
  */
-import type { Dieline, DielinePanel } from '../dielines/index.js';
+import type { Dieline, DielinePanel, Point } from '../dielines/index.js';
+import { atlasUv, packAtlasCached, regionBounds, type AtlasRegion, type TextureAtlas } from '../print/atlas.js';
 import { centroid, foldTree, hinge, type HingedPanel } from './fold.js';
 import { foldAnimation, type NodeAnimation, type NodePoser } from './fold-animation.js';
 import { applyRigid, type Vec3 } from './math.js';
@@ -20,20 +22,23 @@ export interface BoxModel {
   parts: MeshPart[];
   /** The blank folding from flat to the closed pose the parts are in. */
   animation: NodeAnimation;
+  /** Where each panel's printed region sits in the texture (its UVs point there). */
+  atlas: TextureAtlas;
 }
 
 /**
- * `printed` is the sheet the texture is made from when it is not the board itself (the rigid box's
- * wraps): each board panel takes its UVs from the printed panel of the same id, moved by the
- * difference of their frame centres (the wraps keep the trays' frames).
+ * `printed` is the sheet the texture is made from (the board itself, or the rigid box's wraps): each
+ * board panel's region on it (onSheet) has a cell in the atlas of `textureSizePx` square.
  */
-export function boxParts(dieline: Dieline, printed: Pick<Dieline, 'blank' | 'panels'> = dieline): MeshPart[] {
-  return boxModel(dieline, printed).parts;
-}
-
-export function boxModel(dieline: Dieline, printed: Pick<Dieline, 'blank' | 'panels'> = dieline): BoxModel {
+export function boxModel(dieline: Dieline, printed: Pick<Dieline, 'panels'>, textureSizePx: number): BoxModel {
   const folding = foldTree(dieline);
   const printedPanels = new Map(printed.panels.map((panel) => [panel.id, panel]));
+  const sheetOutlines = new Map(
+    folding.panels.map((hinged) => [hinged.panel.id, onSheet(hinged.panel, printedPanels.get(hinged.panel.id))] as const),
+  );
+  const regions: AtlasRegion[] = [...sheetOutlines].map(([id, outline]) => ({ id, bounds: regionBounds(outline) }));
+  const atlas = packAtlasCached(regions, textureSizePx);
+  const cells = new Map(atlas.cells.map((cell) => [cell.id, cell]));
   const byId = new Map(folding.panels.map((hinged) => [hinged.panel.id, hinged]));
   // A node's origin: its crease's first end, or a piece root's centroid.
   const origin = (hinged: HingedPanel): Vec3 => {
@@ -57,19 +62,31 @@ export function boxModel(dieline: Dieline, printed: Pick<Dieline, 'blank' | 'pan
   };
   const parts: MeshPart[] = folding.panels.map((hinged) => ({
     name: hinged.panel.id,
-    primitives: panelPrimitives(hinged, origin(hinged), dieline, printed.blank, printedPanels.get(hinged.panel.id) ?? hinged.panel),
+    primitives: panelPrimitives(hinged, origin(hinged), dieline, (i) => {
+      return atlasUv(atlas, cells.get(hinged.panel.id)!, sheetOutlines.get(hinged.panel.id)![i]!);
+    }),
     transform: hinged.parent === undefined ? poser.root(hinged, folding.closedRoots.get(hinged.panel.id)!) : poser.hinged(hinged, 1),
     ...(hinged.parent !== undefined ? { parent: hinged.parent } : {}),
   }));
-  return { parts, animation: foldAnimation(dieline, poser) };
+  return { parts, animation: foldAnimation(dieline, poser), atlas };
 }
 
-/** The panel's faces in its node's frame: blank millimetres from `origin`, its layer offset along z. */
-function panelPrimitives(hinged: HingedPanel, origin: Vec3, dieline: Dieline, sheet: Dieline['blank'], onSheet: DielinePanel): Primitive[] {
+/**
+ * The panel's outline on the printed sheet: the board's own outline, or on a wrap (the rigid box),
+ * moved by the difference of the two panels' frame centres (the wraps keep the trays' frames).
+ */
+function onSheet(panel: DielinePanel, printed: DielinePanel | undefined): Point[] {
+  const du = printed ? printed.frame.center[0] - panel.frame.center[0] : 0;
+  const dv = printed ? printed.frame.center[1] - panel.frame.center[1] : 0;
+  return panel.polygon.map(([x, y]) => [x + du, y + dv]);
+}
+
+/**
+ * The panel's faces in its node's frame: blank millimetres from `origin`, its layer offset along z;
+ * `uv(i)`: the printed side's texture coordinates at outline point i.
+ */
+function panelPrimitives(hinged: HingedPanel, origin: Vec3, dieline: Dieline, uv: (index: number) => [number, number]): Primitive[] {
   const { panel } = hinged;
-  const { width, height } = sheet;
-  const du = onSheet.frame.center[0] - panel.frame.center[0];
-  const dv = onSheet.frame.center[1] - panel.frame.center[1];
   const half = (dieline.thicknessMm / 2) * MM;
   const layer = hinged.offsetMm * MM;
   const local = panel.polygon.map(([x, y]) => [(x - origin[0]) * MM, (y - origin[1]) * MM] as const);
@@ -79,7 +96,7 @@ function panelPrimitives(hinged: HingedPanel, origin: Vec3, dieline: Dieline, sh
     surface: 'print',
     positions: local.flatMap(([x, y]) => [x, y, layer - half]),
     normals: local.flatMap(() => [0, 0, -1]),
-    uvs: panel.polygon.flatMap(([x, y]) => [(x + du) / width, (y + dv) / height]),
+    uvs: panel.polygon.flatMap((_, i) => uv(i)),
     indices: triangles.flatMap(([a, b, c]) => orient([a, b, c], panel.polygon, -1)),
   };
   const inside: Primitive = {

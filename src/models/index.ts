@@ -3,7 +3,7 @@
  * five containers as parametric meshes. Pure: no HTTP, database or file access.
  *
  * Metres, +Y up, the front facing +Z, standing on y = 0. Box panels are nodes named by their
- * panelId, with UVs into the printed blank; containers have a `label` node with UVs into the label.
+ * panelId, with UVs into the texture atlas of their printed regions; containers have a `label` node with UVs into the label.
  */
 import type { FinishId, MaterialId } from '../catalog/index.js';
 import { generateDieline, generateWrap, hasParts, type BoxDimensions, type Dieline } from '../dielines/index.js';
@@ -13,6 +13,7 @@ import { writeGlb, type SurfaceMaps } from './gltf.js';
 import { CLEAR_LABEL_BACK, CLOSURE, LABEL_BACK, printMaterial, SUBSTRATES } from './materials.js';
 import type { NodeAnimation } from './fold-animation.js';
 import type { MeshPart } from './mesh.js';
+import type { TextureAtlas } from '../print/atlas.js';
 
 export { foldDieline, type FoldedPanel } from './fold.js';
 export type { NodeAnimation, NodeTrack } from './fold-animation.js';
@@ -20,7 +21,11 @@ export { FINISHES, SUBSTRATES } from './materials.js';
 export { CONTAINER_LIMITS, type ContainerKind } from './containers.js';
 export type { MeshPart, Primitive, Surface } from './mesh.js';
 
+export type { TextureAtlas } from '../print/atlas.js';
+
 export const MODEL_CONTENT_TYPE = 'model/gltf-binary';
+/** The side of the texture a box's UVs are laid out for when none is asked (the project model's default). */
+export const MODEL_TEXTURE_SIZE_DEFAULT = 2048;
 
 export type ModelKind = 'box' | ContainerKind;
 
@@ -32,7 +37,9 @@ export interface ModelInput {
   finish: FinishId;
   /** Box caliper; the style's default for the material when absent. */
   thicknessMm?: number;
-  /** JPEG (or PNG) of the printed blank (boxes) or of the label (containers), applied as base colour. */
+  /** Side of a box's square texture atlas, px (MODEL_TEXTURE_SIZE_DEFAULT when absent): its UVs are laid out for it. */
+  textureSize?: number;
+  /** JPEG (or PNG) of the box's atlas (modelParts' `atlas`) or of the label (containers), applied as base colour. */
   texture?: Uint8Array;
   /** Maps over the same UVs where effects change the surface: metallic-roughness (foil, spot UV) and normal (emboss, deboss). */
   surfaceMaps?: SurfaceMaps;
@@ -43,10 +50,12 @@ export interface ModelInput {
 }
 
 /** The geometry alone (no materials): what the tests and the texture renderer measure. */
-export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dimensions' | 'thicknessMm' | 'material'>): {
+export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dimensions' | 'thicknessMm' | 'material' | 'textureSize'>): {
   parts: MeshPart[];
   dieline?: Dieline;
   animation?: NodeAnimation;
+  /** A box's texture atlas: the cells the texture is drawn in. */
+  atlas?: TextureAtlas;
 } {
   if (input.kind === 'box') {
     const dieline = generateDieline(input.templateId, input.dimensions, {
@@ -57,13 +66,13 @@ export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dime
     const printed = hasParts(input.templateId)
       ? generateWrap(input.templateId, input.dimensions, { thicknessMm: dieline.thicknessMm })
       : dieline;
-    return { ...boxModel(dieline, printed), dieline };
+    return { ...boxModel(dieline, printed, input.textureSize ?? MODEL_TEXTURE_SIZE_DEFAULT), dieline };
   }
   return { parts: containerParts(input.kind, input.dimensions) };
 }
 
-export async function buildModel(input: ModelInput): Promise<Uint8Array> {
-  const { parts, animation } = modelParts(input);
+export async function buildModel(input: ModelInput, built: ReturnType<typeof modelParts> = modelParts(input)): Promise<Uint8Array> {
+  const { parts, animation } = built;
   const substrate = SUBSTRATES[input.material];
   return writeGlb(parts, {
     rootName: input.templateId,

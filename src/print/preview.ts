@@ -21,6 +21,7 @@ import type { FontFace } from './fonts.js';
 import { downsampled, loadSharp } from './images.js';
 import { boundedSvg } from '../render/svg-filters.js';
 import { outlineSvg } from './svg-text.js';
+import type { TextureAtlas } from './atlas.js';
 import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, PrintSurface, ResolvedAsset } from './types.js';
 
 export const PREVIEW_MIN_WIDTH = 64;
@@ -113,6 +114,11 @@ export interface PreviewOptions {
    * corner (a 3D texture); or a region of the blank in mm (a container's texture window).
    */
   area?: 'artboard' | 'blank' | Bounds;
+  /**
+   * Draw the sheet into a texture atlas instead (src/print/atlas.ts): `sizePx` square, each cell its
+   * region of the sheet at the atlas's density (turned when the cell is); `area` and the width are then unused.
+   */
+  atlas?: TextureAtlas;
   /** Draw the cut and crease lines over the print (default true). */
   dielineLines?: boolean;
   /** `png` (default), or `jpeg` at TEXTURE_JPEG_QUALITY: the sheet is opaque (on `substrate`, white when transparent). */
@@ -174,11 +180,18 @@ export const TEXTURE_JPEG_QUALITY = 85;
 
 export async function renderPreviewPng(placement: Placement<PrintSurface>, widthPx: number, options: PreviewOptions = {}): Promise<Buffer> {
   const { dieline } = placement;
-  const board =
-    typeof options.area === 'object' ? options.area : options.area === 'blank' ? { x: 0, y: 0, ...dieline.blank } : dieline.artboard;
-  const k = widthPx / board.width;
-  const heightPx = Math.max(1, Math.round(board.height * k));
-  widthPx = Math.max(1, Math.round(widthPx));
+  const { atlas } = options;
+  const board: Bounds = atlas
+    ? { x: 0, y: 0, width: atlas.sizePx, height: atlas.sizePx }
+    : typeof options.area === 'object'
+      ? options.area
+      : options.area === 'blank'
+        ? { x: 0, y: 0, ...dieline.blank }
+        : dieline.artboard;
+  // Pixels per sheet millimetre.
+  const k = atlas ? atlas.pxPerMm : widthPx / board.width;
+  const heightPx = atlas ? atlas.sizePx : Math.max(1, Math.round(board.height * k));
+  widthPx = atlas ? atlas.sizePx : Math.max(1, Math.round(widthPx));
   const images = new PreviewImages(placement.fonts ?? []);
   for (const layers of placement.pieces) {
     if (layers.background?.kind === 'image') {
@@ -219,11 +232,13 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
     base === null ? '' : `<rect x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" fill="${base}"/>`,
   ];
   const inkOpacity = options.translucentInk && paint === 'color' ? ` opacity="${INK_ON_CLEAR_OPACITY}"` : '';
+  // The sheet's drawing; an atlas shows it once per cell.
+  const sheet: string[] = [];
   placement.pieces.forEach((layers, index) => {
-    parts.push(
+    sheet.push(
       `<clipPath id="clip${index}"><path d="${pathData(layers.bleed, true)}"/></clipPath><g clip-path="url(#clip${index})"${inkOpacity}>`,
     );
-    if (layers.background && paint === 'color') parts.push(backgroundSvg(layers, layers.background, index, images));
+    if (layers.background && paint === 'color') sheet.push(backgroundSvg(layers, layers.background, index, images));
     layers.images.forEach((image, imageIndex) => {
       const href = images.href(image.asset);
       if (!href) return;
@@ -242,7 +257,7 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
       if (!tag) return;
       const period = dieline.wrapWidth;
       if (!period) {
-        parts.push(tag);
+        sheet.push(tag);
         return;
       }
       // A wrapping label: the image again one period to either side (as often as its extent
@@ -251,42 +266,59 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
       const a = (image.rotationDeg * Math.PI) / 180;
       const halfSpan = (Math.abs(image.width * Math.cos(a)) + Math.abs(image.height * Math.sin(a))) / 2;
       const copies = Math.ceil(halfSpan / period);
-      parts.push(`<g id="${id}">${tag}</g>`);
+      sheet.push(`<g id="${id}">${tag}</g>`);
       for (let k = -copies; k <= copies; k++) {
-        if (k !== 0) parts.push(`<use href="#${id}" transform="translate(${n(k * period)} 0)"/>`);
+        if (k !== 0) sheet.push(`<use href="#${id}" transform="translate(${n(k * period)} 0)"/>`);
       }
     });
-    if (paint === 'color') for (const mark of eyeMarks(dieline)) parts.push(`<path d="${mark.d}" fill="#000"/>`);
-    parts.push('</g>');
+    if (paint === 'color') for (const mark of eyeMarks(dieline)) sheet.push(`<path d="${mark.d}" fill="#000"/>`);
+    sheet.push('</g>');
   });
   const line = Math.max(0.25, 1 / k);
   for (const path of options.dielineLines === false ? [] : dieline.paths) {
-    if (path.type === 'cut') parts.push(`<path d="${path.d}" fill="none" stroke="${CUT_COLOUR}" stroke-width="${n(line)}"/>`);
+    if (path.type === 'cut') sheet.push(`<path d="${path.d}" fill="none" stroke="${CUT_COLOUR}" stroke-width="${n(line)}"/>`);
     if (path.type === 'fold') {
-      parts.push(
+      sheet.push(
         `<path d="${path.d}" fill="none" stroke="${FOLD_COLOUR}" stroke-width="${n(line)}" ` +
           `stroke-dasharray="${n(1.5 * line * 4)} ${n(1.5 * line * 4)}"/>`,
       );
     }
     if (path.type === 'zone') {
-      parts.push(
+      sheet.push(
         `<path d="${path.d}" fill="none" stroke="${ZONE_COLOUR}" ` +
           `stroke-width="${n(line)}" stroke-dasharray="${n(2 * line * 4)} ${n(line * 4)}"/>`,
       );
     }
     if (path.type === 'crease') {
-      parts.push(
+      sheet.push(
         `<path d="${path.d}" fill="none" stroke="${CREASE_COLOUR}" stroke-width="${n(line)}" ` +
           `stroke-dasharray="${n(3 * line * 4)} ${n(1.5 * line * 4)}"/>`,
       );
     }
   }
+  if (atlas) parts.push(`<defs><g id="sheet">${sheet.join('')}</g></defs>`, ...atlas.cells.map(atlasCell(atlas)));
+  else parts.push(...sheet);
   parts.push('</svg>');
   const sharp = await loadSharp();
   const raster = sharp(Buffer.from(parts.join('')), { limitInputPixels: false });
   return options.encoding === 'jpeg'
     ? raster.flatten({ background: base ?? '#ffffff' }).jpeg({ quality: TEXTURE_JPEG_QUALITY, chromaSubsampling: '4:4:4' }).toBuffer()
     : raster.png({ compressionLevel: 6 }).toBuffer();
+}
+
+/** Six decimals: a cell's scale and offset must hold to a fraction of a texel across a metre of sheet. */
+const precise = (value: number) => (Math.round(value * 1e6) / 1e6).toString();
+
+/** One atlas cell: the sheet drawn at the atlas's density, moved (and turned) so its region fills the cell. */
+function atlasCell(atlas: TextureAtlas) {
+  return (cell: TextureAtlas['cells'][number]): string => {
+    const turn = cell.rotated ? `translate(${cell.width} 0) rotate(90) ` : '';
+    return (
+      `<svg x="${cell.x}" y="${cell.y}" width="${cell.width}" height="${cell.height}" viewBox="0 0 ${cell.width} ${cell.height}" ` +
+      `overflow="hidden"><g transform="${turn}scale(${precise(atlas.pxPerMm)}) ` +
+      `translate(${precise(-cell.source.x)} ${precise(-cell.source.y)})"><use href="#sheet"/></g></svg>`
+    );
+  };
 }
 
 export interface TextureLook {
@@ -314,16 +346,18 @@ const RELIEF_STRENGTH = 2;
 /**
  * The sheet's textures (see renderTextureJpeg), with a metallic-roughness map when foil or spot UV
  * is on it and a normal map when emboss or deboss is: the same placement painted as material values.
+ * With an `atlas` (a box) every map is that atlas, its cells where the model's UVs point.
  */
 export async function renderTextureMaps(
   placement: Placement<PrintSurface>,
   sizePx: number,
   window: Bounds | undefined,
   look: TextureLook,
+  atlas?: TextureAtlas,
 ): Promise<TextureMaps> {
   const { width, height } = window ?? placement.dieline.blank;
-  const widthPx = width >= height ? sizePx : (sizePx * width) / height;
-  const common = { area: window ?? ('blank' as const), dielineLines: false };
+  const widthPx = atlas ? atlas.sizePx : width >= height ? sizePx : (sizePx * width) / height;
+  const common: PreviewOptions = { area: window ?? 'blank', dielineLines: false, ...(atlas ? { atlas } : {}) };
   const effects = new Set(placement.pieces.flatMap((piece) => piece.images.map((image) => image.effect)));
   const maps: TextureMaps = {
     baseColor: await renderPreviewPng(
@@ -366,13 +400,18 @@ async function normalMap(heights: Buffer): Promise<Buffer> {
 }
 
 /**
- * A 3D model's texture: exactly the printed sheet (a box's cut blank, a container's label), no
- * margins or dieline lines, `sizePx` on its longer side, as a JPEG; `window`: only that region of the
- * sheet. The sheet is printed on white, so it never needs transparency (and no UV samples the blank's
- * margins).
+ * A 3D model's texture as a JPEG, no dieline lines: a box's printed blank drawn into its model's
+ * `atlas`, or a container's label (`window`: only that region of the sheet), `sizePx` on its longer
+ * side. The sheet is printed on white, so it never needs transparency.
  */
-export function renderTextureJpeg(placement: Placement<PrintSurface>, sizePx: number, window?: Bounds): Promise<Buffer> {
+export function renderTextureJpeg(
+  placement: Placement<PrintSurface>,
+  sizePx: number,
+  window?: Bounds,
+  atlas?: TextureAtlas,
+): Promise<Buffer> {
   const { width, height } = window ?? placement.dieline.blank;
   const widthPx = width >= height ? sizePx : (sizePx * width) / height;
-  return renderPreviewPng(placement, widthPx, { area: window ?? 'blank', dielineLines: false, encoding: 'jpeg' });
+  const area = window ?? 'blank';
+  return renderPreviewPng(placement, widthPx, { area, dielineLines: false, encoding: 'jpeg', ...(atlas ? { atlas } : {}) });
 }

@@ -15,6 +15,7 @@ import {
   type PrintSurface,
 } from '../print/index.js';
 import type { PreviewOptions, TextureLook } from '../print/preview.js';
+import type { TextureAtlas } from '../print/atlas.js';
 import type { Bounds, Dieline } from '../dielines/index.js';
 import { blankShape, layoutSheet, type SheetSpec } from '../dielines/layout.js';
 import { renderSheetCf2, renderSheetDxf } from '../dielines/sheet-cad.js';
@@ -38,6 +39,8 @@ interface TextureTask {
   sizePx: number;
   window?: Bounds;
   look: TextureLook;
+  /** A box's texture atlas (the model's cells). */
+  atlas?: TextureAtlas;
 }
 
 export const TASKS = {
@@ -79,7 +82,7 @@ export const TASKS = {
   },
   /** The preflight's image work: each raster image's highest total ink in the condition. */
   'print.inkCoverage': ({ assets, condition }: { assets: ResolvedAsset[]; condition: PrintCondition }) => measureInk(assets, condition),
-  'print.texture': ({ placement, sizePx, window, look }: TextureTask) => renderTextureMaps(placement, sizePx, window, look),
+  'print.texture': ({ placement, sizePx, window, look, atlas }: TextureTask) => renderTextureMaps(placement, sizePx, window, look, atlas),
 } as const;
 
 /**

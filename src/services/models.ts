@@ -7,7 +7,7 @@ import { FINISH_IDS, getTemplate, type FinishId, type MaterialId, type Template 
 import { DielineSizeError, type BoxDimensions } from '../dielines/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
-import { buildModel, MODEL_CONTENT_TYPE, type ModelInput } from '../models/index.js';
+import { buildModel, MODEL_CONTENT_TYPE, modelParts, type ModelInput, type TextureAtlas } from '../models/index.js';
 import { printMaterial } from '../models/materials.js';
 import { resolveWhite, substrateColor, type WhiteMode } from '../print/effects.js';
 import type { TextureLook, TextureMaps } from '../print/index.js';
@@ -83,15 +83,19 @@ export function createModelService(textures: ProjectTextures) {
   });
   const texturedBuilds = createLimiter(TEXTURED_BUILDS_AT_ONCE);
 
-  async function build(key: string, input: ModelInput, texture?: () => Promise<TextureMaps | null>): Promise<RenderedModel> {
+  type Texture = (atlas?: TextureAtlas) => Promise<TextureMaps | null>;
+
+  async function build(key: string, input: ModelInput, texture?: Texture): Promise<RenderedModel> {
     const cached = cache.get(key);
     if (cached) return cached;
     let body: Buffer;
     try {
       body = texture
         ? await texturedBuilds(async () => {
-            const maps = await texture();
-            return Buffer.from(await buildModel(maps ? { ...input, texture: maps.baseColor, surfaceMaps: maps } : input));
+            // A box's texture is drawn into the cells its UVs point at.
+            const built = modelParts(input);
+            const maps = await texture(built.atlas);
+            return Buffer.from(await buildModel(maps ? { ...input, texture: maps.baseColor, surfaceMaps: maps } : input, built));
           })
         : Buffer.from(await buildModel(input));
     } catch (error) {
@@ -148,6 +152,7 @@ export function createModelService(textures: ProjectTextures) {
         kind: template.kind,
         dimensions,
         material: projectMaterial(template, state),
+        textureSize: sizePx,
         finish: projectFinish(template, state),
         ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, state) } : {}),
         ...(savedLighting(state) ? { lighting: savedLighting(state)! } : {}),
@@ -160,7 +165,8 @@ export function createModelService(textures: ProjectTextures) {
         .update(JSON.stringify([project.id, input, state, sizePx, images, containerOptionsKey(template, container)]))
         .digest('base64url');
       const look = textureLook(input.material, input.finish, input.clearPrint === true);
-      const texture = () => textures.texture(project, template.kind === 'box' ? null : container, sizePx, look, signal);
+      const sheet = template.kind === 'box' ? null : container;
+      const texture: Texture = (atlas) => textures.texture(project, sheet, sizePx, look, signal, atlas);
       return build(`project:${content}`, input, texture);
     },
   };

@@ -42,6 +42,7 @@ import { noBleedFindings } from '../print/bleed-findings.js';
 import { inkCoverageFindings, inkMeasuredAssets } from '../print/ink-coverage.js';
 import { profileMismatchFindings } from '../print/profile-match.js';
 import type { PrintCondition } from '../print/conditions.js';
+import type { TextureAtlas } from '../print/atlas.js';
 import { LRUCache } from 'lru-cache';
 import { readWhole } from '../lib/read-whole.js';
 import type { FontFace } from '../print/fonts.js';
@@ -185,11 +186,12 @@ export function createPrintService(
     sizePx: number,
     window: Bounds | undefined,
     look: TextureLook,
+    atlas: TextureAtlas | undefined,
     account: string,
     signal?: AbortSignal,
   ): Promise<TextureMaps> | null {
     if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-    return renderer.run('texture', 'print.texture', { placement, sizePx, window, look }, account, signal);
+    return renderer.run('texture', 'print.texture', { placement, sizePx, window, look, ...(atlas ? { atlas } : {}) }, account, signal);
   }
 
   const baseUrl = publicBaseUrl ?? undefined;
@@ -441,10 +443,10 @@ export function createPrintService(
     },
 
     /**
-     * The print as a 3D model's texture, `sizePx` on its longer side: a box's cut blank (no
-     * margins, no dieline lines), or a container's print layout over its texture window (the part
-     * the model shows). Unreadable or foreign images are left out; null for a size the style or
-     * layout cannot build, or a design with nothing to print.
+     * The print as a 3D model's texture: a box's printed blank (no dieline lines) drawn into the
+     * model's `atlas`, or a container's print layout over its texture window (the part the model
+     * shows), `sizePx` on its longer side. Unreadable or foreign images are left out; null for a
+     * size the style or layout cannot build, or a design with nothing to print.
      */
     async texture(
       project: Project,
@@ -452,13 +454,14 @@ export function createPrintService(
       sizePx: number,
       look: TextureLook,
       signal?: AbortSignal,
+      atlas?: TextureAtlas,
     ): Promise<TextureMaps | null> {
       const files = await ownedFiles(project);
       const part = container ? { part: 'board' as const } : printedPart(project, {});
       return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, container ?? {});
         if (!isPlaceable(prepared)) return null;
-        return textureMaps(place(prepared), sizePx, prepared.textureWindow, look, project.userId, signal);
+        return textureMaps(place(prepared), sizePx, prepared.textureWindow, look, container ? undefined : atlas, project.userId, signal);
       });
     },
 

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import sharp from 'sharp';
 import type { App } from '../../src/app.js';
 import { generateDieline } from '../../src/dielines/index.js';
+import { modelParts } from '../../src/models/index.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
@@ -60,8 +61,8 @@ describe(`finishes on the model and the preview (${engineName()})`, () => {
     expect(at(surface, logo)[2]).toBeGreaterThanOrEqual(0.9 * 255);
 
     // Every other texel is non-metallic: the metallic texels are the disc, no more.
-    const blank = generateDieline('mailer-box', MAILER).blank;
-    const pxPerMm = surface.width / blank.width;
+    const { atlas } = modelParts({ templateId: 'mailer-box', kind: 'box', dimensions: MAILER, material: 'kraft', textureSize: 1024 });
+    const pxPerMm = atlas!.pxPerMm;
     const lidWidth = generateDieline('mailer-box', MAILER).panels.find((panel) => panel.id === 'lid')!.frame.width;
     const radiusPx = ((SCALE * lidWidth * 150) / 400) * pxPerMm;
     let metallic = 0;

@@ -8,6 +8,8 @@ import { generateDieline, generateWrap, type Dieline } from '../../src/dielines/
 import { expectApiError } from '../assets/helpers.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
+import { modelParts } from '../../src/models/index.js';
+import { atlasUv } from '../../src/print/atlas.js';
 import { meanUv, readGlb } from '../models/glb.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { artwork, createProject, expectColor, GREEN, pageBoxes, twoToneJpeg, uploadJpeg } from './harness.js';
@@ -165,11 +167,13 @@ describe(`rigid-lid-box parts over HTTP (${engineName()})`, () => {
     const texture = doc.getRoot().listTextures()[0]!;
     const { data, info } = await sharp(texture.getImage()!).removeAlpha().raw().toBuffer({ resolveWithObject: true });
     const [u, v] = meanUv(doc, 'base-front');
-    // The UVs' centre is the wrap's base-front centre on the wrap's blank.
+    // The UVs' centre is the wrap's base-front centre, in that panel's cell of the texture atlas.
     const wrap = generateWrap('rigid-lid-box', DIMS, { thicknessMm: generateDieline('rigid-lid-box', DIMS).thicknessMm });
     const front = wrap.panels.find((p) => p.id === 'base-front')!;
-    expect(u).toBeCloseTo(front.frame.center[0] / wrap.blank.width, 3);
-    expect(v).toBeCloseTo(front.frame.center[1] / wrap.blank.height, 3);
+    const { atlas } = modelParts({ templateId: 'rigid-lid-box', kind: 'box', dimensions: DIMS, material: 'cardboard', textureSize: 1024 });
+    const [cu, cv] = atlasUv(atlas!, atlas!.cells.find((cell) => cell.id === 'base-front')!, front.frame.center);
+    expect(u).toBeCloseTo(cu, 3);
+    expect(v).toBeCloseTo(cv, 3);
     const x = Math.round(u * (info.width - 1));
     const y = Math.round(v * (info.height - 1));
     const i = (y * info.width + x) * info.channels;
