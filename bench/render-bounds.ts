@@ -4,7 +4,7 @@
 // render child is busy with an SVG librsvg cannot finish, and how long SIGTERM takes to exit
 // during such a render. Usage: npm run build && npx tsx bench/render-bounds.ts
 import sharp from 'sharp';
-import { blurMorphologyBomb, translucentCircles, turbulenceBomb } from '../test/render/bombs.js';
+import { blurMorphologyBomb, translucentCircles, turbulenceBomb } from '../fixtures/svg-bombs.js';
 import { register } from './clients.js';
 import { startService } from './support.js';
 

@@ -12,7 +12,7 @@ import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { engineName } from '../helpers/app.js';
 import { restartableApps, type AssetBody, uploadAsset } from './helpers.js';
 import * as made from './made-images.js';
-import { blurMorphologyBomb } from '../render/bombs.js';
+import { blurMorphologyBomb } from '../../fixtures/svg-bombs.js';
 
 const LEGACY = {
   widthPx: null,

@@ -13,7 +13,7 @@ import { databaseUrl } from '../helpers/app.js';
 import { createScratchDatabase, type ScratchDatabase } from '../helpers/postgres-admin.js';
 import { SHARED_REDIS_URL, uniqueNamespace } from '../helpers/redis.js';
 import { startServer, type ServerProcess } from '../helpers/server-process.js';
-import { dashedCircles, modestFilterSvg } from '../render/bombs.js';
+import { dashedCircles, modestFilterSvg } from '../../fixtures/svg-bombs.js';
 import { MAILER, pollExport, printableDesign, sleep, type ExportBody } from './helpers.js';
 import { startWorker, type WorkerProcess } from './worker-process.js';
 

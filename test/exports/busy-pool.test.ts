@@ -11,7 +11,7 @@ import type { TestAccount } from '../helpers/accounts.js';
 import { eventually, uploadAsset } from '../assets/helpers.js';
 import { createProject } from '../print/harness.js';
 import { registerProAccount } from '../projects/fixtures.js';
-import { dashedCircles, modestFilterSvg } from '../render/bombs.js';
+import { dashedCircles, modestFilterSvg } from '../../fixtures/svg-bombs.js';
 import { MAILER, pollInjected, printableDesign, sleep, type ExportBody } from './helpers.js';
 
 let app: App;

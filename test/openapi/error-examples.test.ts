@@ -19,7 +19,7 @@ import { filePart, multipartBody, type Part } from '../helpers/multipart.js';
 import { createMigratedScratchDatabase, type ScratchDatabase } from '../helpers/postgres-admin.js';
 import { connect, listenLocally, parseResponse } from '../helpers/raw-http.js';
 import { artwork, createProject, twoToneJpeg, uploadJpeg } from '../print/harness.js';
-import { turbulenceBomb } from '../render/bombs.js';
+import { turbulenceBomb } from '../../fixtures/svg-bombs.js';
 
 interface ResponseObject {
   $ref?: string;

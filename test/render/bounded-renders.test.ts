@@ -13,7 +13,7 @@ import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { filePart, multipartBody, type MultipartBody } from '../helpers/multipart.js';
 import { connect, requestHead } from '../helpers/raw-http.js';
 import { registerProAccount } from '../projects/fixtures.js';
-import { blurMorphologyBomb, modestFilterSvg, translucentCircles, turbulenceBomb } from './bombs.js';
+import { blurMorphologyBomb, modestFilterSvg, translucentCircles, turbulenceBomb } from '../../fixtures/svg-bombs.js';
 import { getTemplate } from '../../src/catalog/index.js';
 import { placeDesign, type DesignState, type ResolvedAsset } from '../../src/print/index.js';
 import { printGeometry } from '../../src/services/print-geometry.js';

@@ -12,7 +12,7 @@ import { createTestApp, engineName } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { eventually, uploadAsset } from '../assets/helpers.js';
 import { createProject } from '../print/harness.js';
-import { dashedCircles, modestFilterSvg, translucentCircles } from './bombs.js';
+import { dashedCircles, modestFilterSvg, translucentCircles } from '../../fixtures/svg-bombs.js';
 
 let app: App;
 let base: string;

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { RenderError } from '../../src/render/errors.js';
 import { createRenderPool } from '../../src/render/pool.js';
 import { imageFixture } from '../helpers/images.js';
-import { translucentCircles } from './bombs.js';
+import { translucentCircles } from '../../fixtures/svg-bombs.js';
 
 type Pool = ReturnType<typeof createRenderPool>;
 

@@ -7,7 +7,7 @@ import { databaseUrl, engineName } from '../helpers/app.js';
 import { filePart, multipartBody } from '../helpers/multipart.js';
 import { connect, requestHead, type RawResponse } from '../helpers/raw-http.js';
 import { registerOver, startServer, type ServerProcess } from '../helpers/server-process.js';
-import { translucentCircles } from './bombs.js';
+import { translucentCircles } from '../../fixtures/svg-bombs.js';
 
 const GRACE_MS = 4_000;
 const METRICS_TOKEN = 'shutdown-test-metrics-token';
