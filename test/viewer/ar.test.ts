@@ -133,7 +133,7 @@ describe(`AR (${engineName()})`, { timeout: 600_000 }, () => {
       const model = `/projects/${projectId}/model?textureSize=512`;
       const { glb, usd } = await page.evaluate(
         async ([glbUrl, usdzUrl]) =>
-          (window as unknown as { compareModels(a: string, b: string): Promise<{ glb: Summary; usd: Summary }> }).compareModels(
+          (globalThis as unknown as { compareModels(a: string, b: string): Promise<{ glb: Summary; usd: Summary }> }).compareModels(
             glbUrl!,
             usdzUrl!,
           ),
@@ -161,13 +161,13 @@ describe(`AR (${engineName()})`, { timeout: 600_000 }, () => {
       await page.goto(`${base}/viewer?share=${token}`, { waitUntil: 'domcontentloaded' });
       await page.waitForSelector('body[data-state="ready"], body[data-state="error"]', { timeout: 150_000 });
       expect(await page.getAttribute('body', 'data-state'), (await page.textContent('#status')) ?? '').toBe('ready');
-      return await page.$eval('#ar', (link) => ({
-        visible: !(link as HTMLAnchorElement).hidden && getComputedStyle(link).display !== 'none',
-        rel: link.getAttribute('rel'),
-        href: (link as HTMLAnchorElement).href,
-        child: link.firstElementChild?.tagName ?? null,
-        children: link.childElementCount,
-      }));
+      return {
+        visible: await page.isVisible('#ar'),
+        rel: await page.getAttribute('#ar', 'rel'),
+        href: await page.getAttribute('#ar', 'href'),
+        child: (await page.locator('#ar > img:first-child').count()) === 1 ? 'IMG' : null,
+        children: await page.locator('#ar > *').count(),
+      };
     } finally {
       await ctx.close();
     }
@@ -182,7 +182,8 @@ describe(`AR (${engineName()})`, { timeout: 600_000 }, () => {
       child: 'IMG',
       children: 1,
     });
-    const usdz = await app.inject({ method: 'GET', url: new URL(link.href).pathname + new URL(link.href).search });
+    const usdzUrl = new URL(link.href!);
+    const usdz = await app.inject({ method: 'GET', url: usdzUrl.pathname + usdzUrl.search });
     expect(usdz.statusCode).toBe(200);
     expect(usdz.headers['content-type']).toBe('model/vnd.usdz+zip');
   });
