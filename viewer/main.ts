@@ -4,7 +4,8 @@
 // (?background=#rrggbb), looks from ?angle=front|three-quarter|top|bottom|back (default three-quarter), and (unless
 // ?controls=none) offers the controls a shop page needs: presets, the fold (slider and play, for models with a `fold`
 // animation), reset view, screenshot (optionally transparent, at 1×, 2× or 4× the canvas),
-// an iframe embed snippet, keyboard control and a dimensions readout. State is published on
+// an iframe embed snippet, an AR button (Quick Look with the USDZ on iOS, Scene Viewer with the glb
+// on Android), keyboard control and a dimensions readout. State is published on
 // <body data-state> (loading, ready, error) and the `window.packagingViewer` handle, for embedding
 // pages and the browser tests.
 import {
@@ -125,6 +126,54 @@ function embedSnippet(shared: boolean): string {
   const src = window.location.href.replace(/"/g, '&quot;');
   return `<iframe src="${src}" width="640" height="480" style="border:0;max-width:100%" ` +
     `allow="fullscreen" loading="lazy" title="3D packaging preview"></iframe>`;
+}
+
+/** Where a phone shows the model in AR: the user agent says which app it has. */
+type ArPlatform = 'quick-look' | 'scene-viewer';
+
+function arPlatform(): ArPlatform | null {
+  const agent = navigator.userAgent;
+  // iPadOS asks for desktop pages as a Mac; its touch screen tells it apart.
+  if (/iPhone|iPad|iPod/.test(agent) || (/Macintosh/.test(agent) && navigator.maxTouchPoints > 1)) return 'quick-look';
+  if (/Android/.test(agent)) return 'scene-viewer';
+  return null;
+}
+
+/** The project and share routes also write USDZ (format=usdz); template models are glb only. */
+const writesUsdz = (url: URL) => /^\/(projects|shared)\/[^/]+\/model$/.test(url.pathname);
+
+/**
+ * The AR link for this platform, or null: Quick Look opens a `rel="ar"` link to a USDZ whose only
+ * child is an image; Scene Viewer is an Android intent with the glb's absolute URL, falling back
+ * to this page where the AR app is missing.
+ */
+function arLink(platform: ArPlatform | null, model: URL): string | null {
+  if (platform === 'quick-look') {
+    if (!writesUsdz(model)) return null;
+    const usdz = new URL(model.href);
+    usdz.searchParams.set('format', 'usdz');
+    return usdz.href;
+  }
+  if (platform === 'scene-viewer') {
+    const glb = new URL(model.href);
+    glb.searchParams.delete('format');
+    return (
+      `intent://arvr.google.com/scene-viewer/1.0?file=${encodeURIComponent(glb.href)}&mode=ar_preferred` +
+      '#Intent;scheme=https;package=com.google.ar.core;action=android.intent.action.VIEW;' +
+      `S.browser_fallback_url=${encodeURIComponent(window.location.href)};end;`
+    );
+  }
+  return null;
+}
+
+function showArButton(model: URL): void {
+  const platform = arPlatform();
+  const href = arLink(platform, model);
+  const link = element<HTMLAnchorElement>('ar');
+  if (!href) return;
+  link.href = href;
+  if (platform === 'quick-look') link.rel = 'ar';
+  link.hidden = false;
 }
 
 function start(): void {
@@ -481,6 +530,7 @@ function start(): void {
     setFold(1);
     wireControls();
     toolbar.hidden = !chrome;
+    if (chrome) showArButton(url);
     resize();
     status.textContent = '';
     document.body.dataset.state = 'ready';

@@ -1180,8 +1180,8 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The project as a 3D model (binary glTF) wearing its print, in its material and finish
-         * @description The project's size, material, finish and caliper; its printed blank (boxes) or label (containers) as the base-colour texture, textureSize pixels on the longest side.
+         * The project as a 3D model (binary glTF, or USDZ for AR) wearing its print, in its material and finish
+         * @description The project's size, material, finish and caliper; its printed blank (boxes) or label (containers) as the base-colour texture, textureSize pixels on the longest side. format=usdz: the closed model as a USDZ package for AR (Apple Quick Look).
          *
          *     Requires `Authorization: Bearer <token>` (bearerAuth).
          */
@@ -1274,7 +1274,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * The 3D model behind a share link (binary glTF); no login
+         * The 3D model behind a share link (binary glTF, or USDZ for AR); no login
          * @description The project's model as GET /projects/:id/model gives it to the owner. Unknown, revoked or expired token: 404.
          *
          *     Public: no credential needed.
@@ -7049,6 +7049,8 @@ export interface operations {
     getProjectModel: {
         parameters: {
             query?: {
+                /** @description glb (the default): binary glTF with the fold animation. usdz: the closed model for AR (Apple Quick Look), an uncompressed zip with a USDA layer first and the textures beside it. */
+                format?: "glb" | "usdz";
                 /** @description Longest side of the print texture in pixels (256–4096). */
                 textureSize?: number;
                 /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
@@ -7070,7 +7072,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs into the printed blank; containers have a `label` node with UVs into the label. */
+            /** @description Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs into the printed blank; containers have a `label` node with UVs into the label. With format=usdz: a USDZ package (AR) of the closed model, same nodes and print. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7078,12 +7080,13 @@ export interface operations {
                     etag: string;
                     /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
                     "cache-control": string;
-                    /** @description inline; filename="<template>-<L>x<W>x<H>.glb". */
+                    /** @description inline; filename="<template>-<L>x<W>x<H>.glb" (or .usdz). */
                     "content-disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "model/gltf-binary": Blob;
+                    "model/vnd.usdz+zip": Blob;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */
@@ -7401,6 +7404,8 @@ export interface operations {
     getSharedModel: {
         parameters: {
             query?: {
+                /** @description glb (the default): binary glTF with the fold animation. usdz: the closed model for AR (Apple Quick Look), an uncompressed zip with a USDA layer first and the textures beside it. */
+                format?: "glb" | "usdz";
                 /** @description Longest side of the print texture in pixels (256–4096). */
                 textureSize?: number;
                 /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
@@ -7423,7 +7428,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs into the printed blank; containers have a `label` node with UVs into the label. */
+            /** @description Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs into the printed blank; containers have a `label` node with UVs into the label. With format=usdz: a USDZ package (AR) of the closed model, same nodes and print. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
@@ -7431,12 +7436,13 @@ export interface operations {
                     etag: string;
                     /** @description public, max-age=86400 on /templates; private, max-age=86400 on /v1; private, no-cache on /projects. */
                     "cache-control": string;
-                    /** @description inline; filename="<template>-<L>x<W>x<H>.glb". */
+                    /** @description inline; filename="<template>-<L>x<W>x<H>.glb" (or .usdz). */
                     "content-disposition"?: string;
                     [name: string]: unknown;
                 };
                 content: {
                     "model/gltf-binary": Blob;
+                    "model/vnd.usdz+zip": Blob;
                 };
             };
             /** @description Not modified: the If-None-Match ETag is current. */

@@ -1,5 +1,5 @@
 /**
- * 3D models of the templates as binary glTF: the six boxes folded from their own dielines, the
+ * 3D models of the templates as binary glTF (and USDZ for AR): the six boxes folded from their own dielines, the
  * five containers as parametric meshes. Pure: no HTTP, database or file access.
  *
  * Metres, +Y up, the front facing +Z, standing on y = 0. Box panels are nodes named by their
@@ -10,9 +10,10 @@ import { generateDieline, generateWrap, hasParts, type BoxDimensions, type Dieli
 import { boxModel } from './boxes.js';
 import { containerParts, type ContainerKind } from './containers.js';
 import { writeGlb, type SurfaceMaps } from './gltf.js';
-import { CLEAR_LABEL_BACK, CLOSURE, LABEL_BACK, printMaterial, SUBSTRATES } from './materials.js';
+import { CLEAR_LABEL_BACK, CLOSURE, LABEL_BACK, printMaterial, SUBSTRATES, type PbrMaterial } from './materials.js';
 import type { NodeAnimation } from './fold-animation.js';
-import type { MeshPart } from './mesh.js';
+import type { MeshPart, Surface } from './mesh.js';
+import { writeUsdz } from './usdz.js';
 import type { TextureAtlas } from '../print/atlas.js';
 
 export { foldDieline, type FoldedPanel } from './fold.js';
@@ -26,6 +27,7 @@ export type { TextureAtlas } from '../print/atlas.js';
 export const MODEL_CONTENT_TYPE = 'model/gltf-binary';
 /** The side of the texture a box's UVs are laid out for when none is asked (the project model's default). */
 export const MODEL_TEXTURE_SIZE_DEFAULT = 2048;
+export { USDZ_CONTENT_TYPE, usdName } from './usdz.js';
 
 export type ModelKind = 'box' | ContainerKind;
 
@@ -71,21 +73,36 @@ export function modelParts(input: Pick<ModelInput, 'templateId' | 'kind' | 'dime
   return { parts: containerParts(input.kind, input.dimensions) };
 }
 
+function surfaceMaterials(input: ModelInput): Record<Surface, PbrMaterial> {
+  const substrate = SUBSTRATES[input.material];
+  return {
+    print: printMaterial(input.material, input.finish, input.texture !== undefined, input.clearPrint),
+    inside: { ...substrate, name: `${substrate.name}-inside` },
+    body: substrate,
+    closure: CLOSURE,
+    'label-back': input.clearPrint ? CLEAR_LABEL_BACK : LABEL_BACK,
+  };
+}
+
 export async function buildModel(input: ModelInput, built: ReturnType<typeof modelParts> = modelParts(input)): Promise<Uint8Array> {
   const { parts, animation } = built;
-  const substrate = SUBSTRATES[input.material];
   return writeGlb(parts, {
     rootName: input.templateId,
     texture: input.texture,
     ...(input.texture && input.surfaceMaps ? { surfaceMaps: input.surfaceMaps } : {}),
     ...(input.lighting ? { lighting: input.lighting } : {}),
     ...(animation ? { animation } : {}),
-    materials: {
-      print: printMaterial(input.material, input.finish, input.texture !== undefined, input.clearPrint),
-      inside: { ...substrate, name: `${substrate.name}-inside` },
-      body: substrate,
-      closure: CLOSURE,
-      'label-back': input.clearPrint ? CLEAR_LABEL_BACK : LABEL_BACK,
-    },
+    materials: surfaceMaterials(input),
+  });
+}
+
+/** The same parts, materials and print as a USDZ package for AR (closed, without the fold). */
+export function buildUsdz(input: ModelInput, built: ReturnType<typeof modelParts> = modelParts(input)): Uint8Array {
+  const { parts } = built;
+  return writeUsdz(parts, {
+    rootName: input.templateId,
+    materials: surfaceMaterials(input),
+    ...(input.texture ? { texture: input.texture } : {}),
+    ...(input.texture && input.surfaceMaps ? { surfaceMaps: input.surfaceMaps } : {}),
   });
 }

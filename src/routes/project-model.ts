@@ -4,7 +4,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { signalOnClientGone } from '../render/index.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
-import { ModelResponse, ProjectModelQuery } from '../schemas/models.js';
+import { ProjectModelQuery, ProjectModelResponse } from '../schemas/models.js';
 import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
 import { sendModel } from './model-reply.js';
 
@@ -18,14 +18,15 @@ const projectModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['projects'],
-        summary: "The project as a 3D model (binary glTF) wearing its print, in its material and finish",
+        summary: "The project as a 3D model (binary glTF, or USDZ for AR) wearing its print, in its material and finish",
         description:
           "The project's size, material, finish and caliper; its printed blank (boxes) or label (containers) as the " +
-          'base-colour texture, textureSize pixels on the longest side.',
+          'base-colour texture, textureSize pixels on the longest side. format=usdz: the closed model as a USDZ package ' +
+          'for AR (Apple Quick Look).',
         security,
         params: IdParams,
         querystring: ProjectModelQuery,
-        response: { 200: ModelResponse, 304: NotModified, ...errorResponses(400, 401, 404, 503) },
+        response: { 200: ProjectModelResponse, 304: NotModified, ...errorResponses(400, 401, 404, 503) },
       },
     },
     async function projectModel(request, reply) {

@@ -3,7 +3,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses } from '../schemas/common.js';
-import { ModelResponse, ProjectModelQuery } from '../schemas/models.js';
+import { ProjectModelQuery, ProjectModelResponse } from '../schemas/models.js';
 import { SharedModelParams } from '../schemas/shares.js';
 import { sendModel } from './model-reply.js';
 
@@ -16,12 +16,12 @@ const sharedModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       schema: {
         tags: ['shares'],
-        summary: 'The 3D model behind a share link (binary glTF); no login',
+        summary: 'The 3D model behind a share link (binary glTF, or USDZ for AR); no login',
         description: "The project's model as GET /projects/:id/model gives it to the owner. Unknown, revoked or expired token: 404.",
         operationId: 'getSharedModel',
         params: SharedModelParams,
         querystring: ProjectModelQuery,
-        response: { 200: ModelResponse, 304: NotModified, ...errorResponses(400, 404, 503) },
+        response: { 200: ProjectModelResponse, 304: NotModified, ...errorResponses(400, 404, 503) },
       },
     },
     async function sharedModel(request, reply) {

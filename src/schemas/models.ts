@@ -33,7 +33,21 @@ export const TemplateModelQuery = StrictObject({
 });
 export type TemplateModelQuery = Static<typeof TemplateModelQuery>;
 
+/** What GET /projects/:id/model writes: binary glTF, or USDZ for AR (Apple Quick Look). */
+export const MODEL_FORMATS = ['glb', 'usdz'] as const;
+export type ModelFormat = (typeof MODEL_FORMATS)[number];
+
 export const ProjectModelQuery = StrictObject({
+  format: Type.Optional(
+    Type.Unsafe<ModelFormat>({
+      type: 'string',
+      enum: [...MODEL_FORMATS],
+      default: 'glb',
+      description:
+        'glb (the default): binary glTF with the fold animation. usdz: the closed model for AR (Apple Quick Look), ' +
+        'an uncompressed zip with a USDA layer first and the textures beside it.',
+    }),
+  ),
   textureSize: Type.Optional(
     Type.Integer({
       minimum: TEXTURE_SIZE_MIN,
@@ -47,7 +61,7 @@ export const ProjectModelQuery = StrictObject({
 });
 export type ProjectModelQuery = Static<typeof ProjectModelQuery>;
 
-/** The 200 answer: binary glTF with its caching headers. */
+/** The 200 answer: binary glTF (or USDZ, on the project routes) with its caching headers. */
 export const ModelResponse = {
   description:
     'Binary glTF 2.0 (GLB): metres, +Y up, the front facing +Z. Box panels are nodes named by their panelId with UVs ' +
@@ -61,5 +75,19 @@ export const ModelResponse = {
   },
   content: {
     'model/gltf-binary': { schema: Type.String({ format: 'binary' }) },
+  },
+};
+
+/** The project routes' 200 answer: binary glTF, or USDZ with `format=usdz`. */
+export const ProjectModelResponse = {
+  ...ModelResponse,
+  description: `${ModelResponse.description} With format=usdz: a USDZ package (AR) of the closed model, same nodes and print.`,
+  headers: {
+    ...ModelResponse.headers,
+    'content-disposition': Type.String({ description: 'inline; filename="<template>-<L>x<W>x<H>.glb" (or .usdz).' }),
+  },
+  content: {
+    ...ModelResponse.content,
+    'model/vnd.usdz+zip': { schema: Type.String({ format: 'binary' }) },
   },
 };

@@ -1,5 +1,5 @@
 // 3D models: which template, at which size, in which material and finish, and (for a project)
-// which print texture; the GLB bytes with their strong ETag. Template models are a pure function
+// which print texture; the GLB (or, for AR, USDZ) bytes with their strong ETag. Template models are a pure function
 // of the resolved parameters and projects' of their content, so recent results are kept in an LRU.
 import { LRUCache } from 'lru-cache';
 import { createHash } from 'node:crypto';
@@ -7,12 +7,20 @@ import { FINISH_IDS, getTemplate, type FinishId, type MaterialId, type Template 
 import { DielineSizeError, type BoxDimensions } from '../dielines/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { createLimiter } from '../lib/concurrency.js';
-import { buildModel, MODEL_CONTENT_TYPE, modelParts, type ModelInput, type TextureAtlas } from '../models/index.js';
+import {
+  buildModel,
+  buildUsdz,
+  MODEL_CONTENT_TYPE,
+  modelParts,
+  USDZ_CONTENT_TYPE,
+  type ModelInput,
+  type TextureAtlas,
+} from '../models/index.js';
 import { printMaterial } from '../models/materials.js';
 import { resolveWhite, substrateColor, type WhiteMode } from '../print/effects.js';
 import type { TextureLook, TextureMaps } from '../print/index.js';
 import type { Project } from '../repositories/projects.js';
-import { TEXTURE_SIZE_DEFAULT, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
+import { TEXTURE_SIZE_DEFAULT, type ModelFormat, type ProjectModelQuery, type TemplateModelQuery } from '../schemas/models.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
 import { strongEtag } from '../lib/entity-tags.js';
 import { projectThicknessMm } from './dielines.js';
@@ -20,8 +28,8 @@ import { containerOptionsKey, containerOptionsOf, requireContainerOptions } from
 import type { PrintService } from './print.js';
 
 export interface RenderedModel {
-  contentType: typeof MODEL_CONTENT_TYPE;
-  /** e.g. `mailer-box-300x220x80.glb` */
+  contentType: typeof MODEL_CONTENT_TYPE | typeof USDZ_CONTENT_TYPE;
+  /** e.g. `mailer-box-300x220x80.glb` (or `.usdz`) */
   fileName: string;
   body: Buffer;
   etag: string;
@@ -33,10 +41,21 @@ export const MODEL_CACHE_BYTES = 32 * 1024 * 1024;
 /** Textured builds at once: a 4096 px texture is 64 MB of pixels while it is rasterised. */
 export const TEXTURED_BUILDS_AT_ONCE = 2;
 
-function fileName(templateId: string, d: BoxDimensions): string {
+function fileName(templateId: string, d: BoxDimensions, format: ModelFormat): string {
   const mm = (value: number) => String(Math.round(value * 1000) / 1000);
-  return `${templateId}-${mm(d.widthMm)}x${mm(d.depthMm)}x${mm(d.heightMm)}.glb`;
+  return `${templateId}-${mm(d.widthMm)}x${mm(d.depthMm)}x${mm(d.heightMm)}.${format}`;
 }
+
+/** The file a format writes: binary glTF, or USDZ for AR. */
+type Built = ReturnType<typeof modelParts>;
+interface ModelWriter {
+  contentType: RenderedModel['contentType'];
+  write: (input: ModelInput, built?: Built) => Promise<Uint8Array>;
+}
+const WRITERS: Record<ModelFormat, ModelWriter> = {
+  glb: { contentType: MODEL_CONTENT_TYPE, write: buildModel },
+  usdz: { contentType: USDZ_CONTENT_TYPE, write: async (input, built) => buildUsdz(input, built) },
+};
 
 function requireTemplate(templateId: string): Template {
   const template = getTemplate(templateId);
@@ -85,9 +104,10 @@ export function createModelService(textures: ProjectTextures) {
 
   type Texture = (atlas?: TextureAtlas) => Promise<TextureMaps | null>;
 
-  async function build(key: string, input: ModelInput, texture?: Texture): Promise<RenderedModel> {
+  async function build(key: string, input: ModelInput, texture?: Texture, format: ModelFormat = 'glb'): Promise<RenderedModel> {
     const cached = cache.get(key);
     if (cached) return cached;
+    const writer = WRITERS[format];
     let body: Buffer;
     try {
       body = texture
@@ -95,16 +115,16 @@ export function createModelService(textures: ProjectTextures) {
             // A box's texture is drawn into the cells its UVs point at.
             const built = modelParts(input);
             const maps = await texture(built.atlas);
-            return Buffer.from(await buildModel(maps ? { ...input, texture: maps.baseColor, surfaceMaps: maps } : input, built));
+            return Buffer.from(await writer.write(maps ? { ...input, texture: maps.baseColor, surfaceMaps: maps } : input, built));
           })
-        : Buffer.from(await buildModel(input));
+        : Buffer.from(await writer.write(input));
     } catch (error) {
       if (error instanceof DielineSizeError) throw badRequest(error.message);
       throw error;
     }
     const model: RenderedModel = {
-      contentType: MODEL_CONTENT_TYPE,
-      fileName: fileName(input.templateId, input.dimensions),
+      contentType: writer.contentType,
+      fileName: fileName(input.templateId, input.dimensions, format),
       body,
       etag: strongEtag(body),
     };
@@ -167,7 +187,8 @@ export function createModelService(textures: ProjectTextures) {
       const look = textureLook(input.material, input.finish, input.clearPrint === true);
       const sheet = template.kind === 'box' ? null : container;
       const texture: Texture = (atlas) => textures.texture(project, sheet, sizePx, look, signal, atlas);
-      return build(`project:${content}`, input, texture);
+      const format = query.format ?? 'glb';
+      return build(`project:${format}:${content}`, input, texture, format);
     },
   };
 }
