@@ -4539,6 +4539,12 @@ export interface operations {
                     /** @description The query of GET /projects/{id}/model, as JSON values. */
                     options?: {
                         /**
+                         * @description glb (the default): binary glTF with the fold animation. usdz: the closed model for AR (Apple Quick Look), an uncompressed zip with a USDA layer first and the textures beside it.
+                         * @default glb
+                         * @enum {string}
+                         */
+                        format?: "glb" | "usdz";
+                        /**
                          * @description Longest side of the print texture in pixels (256–4096).
                          * @default 2048
                          */
@@ -7491,6 +7497,8 @@ export interface operations {
                 controls?: "full" | "none";
                 /** @description Hex colour; default: the lighting preset's. */
                 background?: string;
+                /** @description Where the camera first looks from (as the mockup route): front, three-quarter, top, bottom or back. */
+                angle?: "front" | "three-quarter" | "top" | "bottom" | "back";
             };
             header?: never;
             path?: never;
@@ -8590,6 +8598,12 @@ export interface operations {
                     format: "model-glb";
                     /** @description The query of GET /projects/{id}/model, as JSON values. */
                     options?: {
+                        /**
+                         * @description glb (the default): binary glTF with the fold animation. usdz: the closed model for AR (Apple Quick Look), an uncompressed zip with a USDA layer first and the textures beside it.
+                         * @default glb
+                         * @enum {string}
+                         */
+                        format?: "glb" | "usdz";
                         /**
                          * @description Longest side of the print texture in pixels (256–4096).
                          * @default 2048

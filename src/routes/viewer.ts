@@ -7,6 +7,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { replyIfNotModified } from '../lib/entity-tags.js';
 import { NotModified } from '../schemas/assets.js';
+import { MOCKUP_ANGLES, type MockupAngle } from '../schemas/mockups.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
 import { errorResponses, EmptyQuery, StrictObject } from '../schemas/common.js';
 import { viewerCsp, type ViewerFileName } from '../services/viewer-files.js';
@@ -32,6 +33,14 @@ const ViewerQuery = StrictObject({
   ),
   background: Type.Optional(
     Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: "Hex colour; default: the lighting preset's." }),
+  ),
+  angle: Type.Optional(
+    Type.Unsafe<MockupAngle>({
+      type: 'string',
+      enum: [...MOCKUP_ANGLES],
+      default: 'three-quarter',
+      description: 'Where the camera first looks from (as the mockup route): front, three-quarter, top, bottom or back.',
+    }),
   ),
 });
 

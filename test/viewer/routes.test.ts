@@ -35,8 +35,15 @@ describe(`viewer page routes (${engineName()})`, () => {
     expect(again.statusCode).toBe(304);
   });
 
-  it('refuses an unknown lighting preset, a bad background and unknown parameters', async () => {
-    for (const query of ['lighting=disco', 'background=red', 'background=%23ff00ff00', 'zoom=2']) {
+  it('takes each camera angle the mockups take', async () => {
+    for (const angle of ['front', 'three-quarter', 'top', 'bottom', 'back']) {
+      const response = await app.inject({ method: 'GET', url: `/viewer?model=%2Ftemplates%2Fmailer-box%2Fmodel&angle=${angle}` });
+      expect(response.statusCode, angle).toBe(200);
+    }
+  });
+
+  it('refuses an unknown lighting preset, a bad background, an unknown angle and unknown parameters', async () => {
+    for (const query of ['lighting=disco', 'background=red', 'background=%23ff00ff00', 'angle=side', 'zoom=2']) {
       const response = await app.inject({ method: 'GET', url: `/viewer?${query}` });
       expect(response.statusCode, query).toBe(400);
       expect(response.json()).toMatchObject({ statusCode: 400, error: 'Bad Request' });
