@@ -45,6 +45,8 @@ export async function replayIfRepeated(request: FastifyRequest, reply: FastifyRe
   const key = request.headers['idempotency-key'];
   if (typeof key !== 'string') return false;
   checkIdempotencyKey(key);
+  // Keys are per account: a route without its caller's account must never share them.
+  if (!request.userId) throw new Error(`Idempotency-Key on ${request.routeOptions.url} without a caller`);
   const id = { userId: request.userId, route: `${request.method} ${request.routeOptions.url ?? request.url}`, key };
   const start = await request.server.services.idempotency.start(id, requestDigest(material));
   if (start.kind === 'run') {
