@@ -4,6 +4,7 @@
 // there, alive, and opens nothing. A lock left by a process that is gone is taken over.
 import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
 import path from 'node:path';
+import { isProcessAlive } from '../lib/process-alive.js';
 
 export interface LockHolder {
   pid: number;
@@ -28,15 +29,6 @@ export class DirectoryLockedError extends Error {
 
 export const lockFileOf = (dataDir: string) => `${path.resolve(dataDir)}.lock`;
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: it exists, under another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function readHolder(file: string): LockHolder | null {
   try {
@@ -64,7 +56,7 @@ export function lockDataDirectory(dataDir: string, holder: Omit<LockHolder, 'pid
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
       const current = readHolder(file);
-      if (current && isAlive(current.pid)) throw new DirectoryLockedError(path.resolve(dataDir), current);
+      if (current && isProcessAlive(current.pid)) throw new DirectoryLockedError(path.resolve(dataDir), current);
       // Its holder is gone (or it was never complete): take it over.
       rmSync(file, { force: true });
       continue;

@@ -28,6 +28,7 @@ import { RENDER_MESSAGES, RenderError, errorFromChild, type KillReason } from '.
 import type { FileTaskInput, FileTaskName, TaskInput, TaskName, TaskOutput } from './tasks.js';
 import { pack, type SentError } from './transport.js';
 import { createFairQueue } from '../lib/fair-queue.js';
+import { isProcessAlive } from '../lib/process-alive.js';
 
 export interface PoolOptions {
   /** For metrics and logs, e.g. `analysis`. */
@@ -156,20 +157,11 @@ function removeOrphanedOutputDirs(parent: string): void {
   }
   for (const entry of entries) {
     const pid = new RegExp(`^${OUTPUT_DIR_PREFIX}(\\d+)-`).exec(entry)?.[1];
-    if (!pid || Number(pid) === process.pid || isAlive(Number(pid))) continue;
+    if (!pid || Number(pid) === process.pid || isProcessAlive(Number(pid))) continue;
     rmSync(path.join(parent, entry), { recursive: true, force: true });
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    // EPERM: alive, another user's.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /** The finished output opened, then unlinked: the open descriptor is all that holds the bytes. */
 async function openOutput(file: string): Promise<OutputFile> {

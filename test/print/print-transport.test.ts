@@ -1,9 +1,7 @@
 // GET /projects/:id/print over real HTTP streams the file its render child wrote: the answer has
 // its Content-Length and the bytes of the file, and the file (already unlinked) is closed when the
 // answer is sent, and when the client goes away in the middle of it; nothing stays on disk.
-import { readdirSync, readlinkSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
@@ -11,6 +9,7 @@ import { createTestApp, engineName } from '../helpers/app.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import type { TestAccount } from '../helpers/accounts.js';
 import { eventually } from '../assets/helpers.js';
+import { openOutputs, outputFiles } from '../render/output-dirs.js';
 import { artwork, createProject, uploadJpeg } from './harness.js';
 
 const MAILER = { widthMm: 300, heightMm: 80, depthMm: 220 };
@@ -19,23 +18,6 @@ let app: App;
 let base: string;
 let owner: TestAccount;
 let projectId: string;
-
-const outputFiles = () =>
-  readdirSync(tmpdir())
-    .filter((entry) => entry.startsWith(`pf-render-${process.pid}-`))
-    .flatMap((dir) => readdirSync(`${tmpdir()}/${dir}`));
-
-/** This process's descriptors open on a render's output file. */
-function openOutputs(): string[] {
-  return readdirSync('/proc/self/fd').flatMap((fd) => {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      return target.includes(`pf-render-${process.pid}-`) ? [target] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 /** A JPEG of grain, about 8 MB: it passes into an rgb print as it is. */
 const grainJpeg = () =>

@@ -3,7 +3,7 @@
 // a print cancelled, past its deadline, over its memory cap or failing leaves no file once its
 // child is gone; the directory of a process that died is removed by the next one's first print.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buffer } from 'node:stream/consumers';
@@ -15,6 +15,7 @@ import { MESSAGES } from '../../src/errors.js';
 import { RenderError } from '../../src/render/errors.js';
 import { createRenderPool } from '../../src/render/pool.js';
 import { eventually } from '../assets/helpers.js';
+import { openOutputs, outputFiles, ownDirs } from './output-dirs.js';
 
 type Pool = ReturnType<typeof createRenderPool>;
 
@@ -22,23 +23,6 @@ const DEFAULTS = { name: 'test', size: 1, queue: 8, accountQueue: 16, memoryMb: 
 const OPTIONS: PrintOptions = { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' };
 const RUN = { deadlineMs: 120_000, label: 'print file', account: 'account-a' };
 const PANELS = ['front', 'back', 'lid', 'left'];
-
-const ownDirs = () => readdirSync(tmpdir()).filter((entry) => entry.startsWith(`pf-render-${process.pid}-`));
-
-/** Output files of this process's pools still on disk. */
-const outputFiles = () => ownDirs().flatMap((dir) => readdirSync(path.join(tmpdir(), dir)).map((file) => path.join(dir, file)));
-
-/** This process's descriptors still open on an output file (unlinked or not). */
-function openOutputs(): string[] {
-  return readdirSync('/proc/self/fd').flatMap((fd) => {
-    try {
-      const target = readlinkSync(`/proc/self/fd/${fd}`);
-      return target.includes(`pf-render-${process.pid}-`) ? [target] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 /**
  * A mailer box with `count` PNGs of side × side pixels (or the given bytes), one per panel. With

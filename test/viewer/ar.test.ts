@@ -12,6 +12,7 @@ import { usdName } from '../../src/models/index.js';
 import { CHROMIUM_ARGS } from '../../src/services/mockups.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { createTestApp, engineName } from '../helpers/app.js';
+import { createProject } from '../print/harness.js';
 
 const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
@@ -81,19 +82,8 @@ describe(`AR (${engineName()})`, { timeout: 600_000 }, () => {
     base = await app.listen({ port: 0, host: '127.0.0.1' });
     owner = await registerAccount(app);
     const mailer = TEMPLATES.find((template) => template.id === 'mailer-box')!;
-    const created = await app.inject({
-      method: 'POST',
-      url: '/projects',
-      headers: owner.auth,
-      payload: {
-        name: 'AR mailer',
-        templateId: 'mailer-box',
-        ...mailer.defaultDimensions,
-        artworkJson: { background: { kind: 'color', value: '#d0342c' }, finish: 'matte', material: 'kraft' },
-      },
-    });
-    expect(created.statusCode, created.body).toBe(201);
-    projectId = created.json<{ project: { id: string } }>().project.id;
+    const design = { background: { kind: 'color', value: '#d0342c' }, finish: 'matte', material: 'kraft' };
+    projectId = await createProject(app, owner, 'mailer-box', design, mailer.defaultDimensions);
     const share = await app.inject({ method: 'POST', url: `/projects/${projectId}/shares`, headers: owner.auth });
     expect(share.statusCode, share.body).toBe(201);
     token = new URL(share.json<{ share: { url: string } }>().share.url, base).searchParams.get('share')!;
