@@ -30,7 +30,7 @@ const artworks = [...assets.keys()].map((name, i) => ({
 }));
 const state = { artworks };
 const placement = placeDesign({ dieline, state, assets });
-const pool = createRenderPool({ name: 'print', size: 1, queue: 0, accountQueue: 1, memoryMb: 16384, heapMb: 512, idleMs: 60_000 });
+const pool = createRenderPool({ size: 1, queue: 0, accountQueue: 1, memoryMb: 16384, heapMb: 512, idleMs: 60_000 });
 const started = Date.now();
 const options = { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' } as const;
 const pdf = await pool.runToFile('print.pdf', { placement, options }, { deadlineMs: 600_000, label: 'print file', account: 'bench' });

@@ -74,8 +74,6 @@ const EnvSchema = Type.Object({
 });
 type Env = Static<typeof EnvSchema>;
 
-export type LogLevel = (typeof LOG_LEVELS)[number];
-
 export type DatabaseTarget =
   | { kind: 'postgres'; url: string; poolSize: number; timeoutMs: number }
   /** dataDir is a directory, or `memory://` for a throw-away in-memory database. */
@@ -86,113 +84,12 @@ export type DatabaseTarget =
       initialDump?: string;
     };
 
-export interface Config {
-  production: boolean;
-  port: number;
-  host: string;
-  database: DatabaseTarget;
-  /** How long start-up keeps retrying an unreachable database before giving up (0: no retry). */
-  databaseStartupRetryMs: number;
-  dataDir: string;
-  uploadDir: string;
-  jwtSecret: string;
-  /** 32 bytes: the AES-256-GCM key that seals developer keys at rest. */
-  apiKeySecret: Buffer;
-  publicBaseUrl: string | null;
-  bcryptCost: number;
-  logLevel: LogLevel;
-  /** false, true (trust every hop), or a comma-separated list of proxy addresses/CIDRs. */
-  trustProxy: boolean | string;
-  /** Per minute; 0 turns a limit off. accountPerMinute: password changes and deletions, per account. */
-  rateLimit: { authPerMinute: number; v1PerMinute: number; accountPerMinute: number };
-  shutdownGraceMs: number;
-  /** Object storage for uploads and derived files; null: the local disk (uploadDir). */
-  s3: S3Target | null;
-  /** How long start-up keeps retrying an unreachable bucket before giving up (0: no retry). */
-  s3StartupRetryMs: number;
-  /** Shared rate-limit budgets; null: counted per process. */
-  redis: { url: string; timeoutMs: number; namespace: string } | null;
-  /** Bearer token that opens GET /metrics; null: the route answers 404. */
-  metricsToken: string | null;
-  /** GET /projects/:id/mockup (PNG rendered by the viewer in headless chromium); null: not served (404). */
-  mockup: MockupTarget | null;
-  /** The child processes every render runs in (src/render/). */
-  render: RenderConfig;
-  /** Where print children keep converted images between prints (src/print/image-cache.ts); null: off. */
-  printImageCache: { dir: string; maxBytes: number } | null;
-  exports: ExportSettings;
-  webhooks: WebhookSettings;
-}
-
-export interface RenderConfig {
-  /** Children analysing uploads (their own pool, so prints never hold up an upload). */
-  analysisChildren: number;
-  /** Children making print files, previews and 3D textures. */
-  printChildren: number;
-  /**
-   * Renders waiting for a child, per pool; beyond it the answer is 503 with Retry-After (an
-   * account's only render always waits).
-   */
-  queue: number;
-  /** Renders of one account waiting for a child, per pool (it runs one at a time); beyond it 503. */
-  accountQueue: number;
-  /** Deadlines from submission (waiting included); past one the child is killed. */
-  timeoutsMs: { analysis: number; print: number; preview: number; layout: number; texture: number; preflight: number };
-  /** Resident memory of one child at most; past it the child is killed. */
-  childMemoryMb: number;
-  /** V8 heap of one child (--max-old-space-size). */
-  childHeapMb: number;
-  /** An idle child exits after this long. */
-  childIdleMs: number;
-}
-
-export interface ExportSettings {
-  /** Exports rendered at once by one process (in-process runner or worker). */
-  concurrency: number;
-  /** Render attempts before an export is failed (a stalled or crashed attempt counts). */
-  attempts: number;
-  /** How long a running export stays claimed without a heartbeat (in-process lease, BullMQ lock). */
-  leaseMs: number;
-  /**
-   * From creation, how long an export keeps waiting for a busy render pool (retried with backoff,
-   * no attempt used); past it the export fails.
-   */
-  deadlineMs: number;
-  /** Redis key prefix of the BullMQ queue. */
-  queuePrefix: string;
-  /** A worker's own GET /metrics port (0: none). */
-  workerMetricsPort: number;
-}
-
-export interface WebhookSettings {
-  /** Deliver to loopback and private addresses, and over http in production (tests on one machine). */
-  allowPrivate: boolean;
-  /** Delays before the 2nd, 3rd, … attempts; one attempt more than delays in all. */
-  retryDelaysMs: number[];
-  timeoutMs: number;
-  pollMs: number;
-}
-
-export interface MockupTarget {
-  /** The chromium binary playwright-core launches. */
-  chromiumPath: string;
-  /** Browser pages rendering at once. */
-  pages: number;
-  /** Requests waiting for a page; beyond it the answer is 503 with Retry-After. */
-  queue: number;
-  /** Budget of one render (page load, model, screenshot); past it the answer is 503. */
-  timeoutMs: number;
-}
-
-export interface S3Target {
-  bucket: string;
-  /** Unset: AWS's own endpoint for the region. */
-  endpoint: string | null;
-  region: string;
-  forcePathStyle: boolean;
-  /** Per-request budget; past it the request answers 503. */
-  timeoutMs: number;
-}
+/** The parsed environment; each field's meaning is documented where loadConfig sets it. */
+export type Config = ReturnType<typeof loadConfig>;
+export type RenderConfig = Config['render'];
+export type ExportSettings = Config['exports'];
+export type MockupTarget = NonNullable<Config['mockup']>;
+export type S3Target = NonNullable<Config['s3']>;
 
 export class ConfigError extends Error {}
 
@@ -215,7 +112,7 @@ export function withDotenv(env: NodeJS.ProcessEnv, file = '.env'): { env: NodeJS
 }
 
 /** Parses the environment; throws ConfigError with one line naming the variable at fault. */
-export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+export function loadConfig(env: NodeJS.ProcessEnv = process.env) {
   const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== ''));
   let parsed: Env;
   try {
@@ -242,56 +139,82 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ? Buffer.from(parsed.API_KEY_SECRET, 'hex')
     : readOrCreateSecret(dataDir, 'api-key-secret', 32);
 
+  const database: DatabaseTarget = parsed.DATABASE_URL
+    ? { kind: 'postgres', url: parsed.DATABASE_URL, poolSize: parsed.DATABASE_POOL_SIZE, timeoutMs: parsed.DATABASE_TIMEOUT_MS }
+    : { kind: 'embedded', dataDir: path.join(dataDir, 'pgdata') };
+
   return Object.freeze({
     production,
     port: parsed.PORT,
     // Development listens on the loopback only: a laptop's server is not for the café's network.
     host: parsed.HOST ?? (production ? '0.0.0.0' : '127.0.0.1'),
-    database: parsed.DATABASE_URL
-      ? {
-          kind: 'postgres',
-          url: parsed.DATABASE_URL,
-          poolSize: parsed.DATABASE_POOL_SIZE,
-          timeoutMs: parsed.DATABASE_TIMEOUT_MS,
-        }
-      : { kind: 'embedded', dataDir: path.join(dataDir, 'pgdata') },
+    database,
+    /** How long start-up keeps retrying an unreachable database before giving up (0: no retry). */
     databaseStartupRetryMs: parsed.DATABASE_STARTUP_RETRY_MS,
     dataDir,
     uploadDir: path.resolve(parsed.UPLOAD_DIR),
     jwtSecret,
+    /** 32 bytes: the AES-256-GCM key that seals developer keys at rest. */
     apiKeySecret,
     publicBaseUrl: parsed.PUBLIC_BASE_URL ? parsed.PUBLIC_BASE_URL.replace(/\/+$/, '') : null,
     bcryptCost: parsed.BCRYPT_COST,
     logLevel: parsed.LOG_LEVEL,
+    /** false, true (trust every hop), or a comma-separated list of proxy addresses/CIDRs. */
     trustProxy: parseTrustProxy(parsed.TRUST_PROXY),
+    /** Per minute; 0 turns a limit off. accountPerMinute: password changes and deletions, per account. */
     rateLimit: {
       authPerMinute: parsed.RATE_LIMIT_AUTH_PER_MIN,
       v1PerMinute: parsed.RATE_LIMIT_V1_PER_MIN,
       accountPerMinute: parsed.RATE_LIMIT_ACCOUNT_PER_MIN,
     },
     shutdownGraceMs: parsed.SHUTDOWN_GRACE_MS,
+    /** Object storage for uploads and derived files; null: the local disk (uploadDir). */
     s3: parsed.S3_BUCKET
       ? {
           bucket: parsed.S3_BUCKET,
+          /** Null: AWS's own endpoint for the region. */
           endpoint: parsed.S3_ENDPOINT ?? null,
           region: parsed.S3_REGION,
           forcePathStyle: parsed.S3_FORCE_PATH_STYLE,
+          /** Per-request budget; past it the request answers 503. */
           timeoutMs: parsed.S3_TIMEOUT_MS,
         }
       : null,
+    /** How long start-up keeps retrying an unreachable bucket before giving up (0: no retry). */
     s3StartupRetryMs: parsed.S3_STARTUP_RETRY_MS,
+    /** Shared rate-limit budgets; null: counted per process. */
     redis: parsed.REDIS_URL
       ? { url: parsed.REDIS_URL, timeoutMs: parsed.REDIS_TIMEOUT_MS, namespace: parsed.RATE_LIMIT_NAMESPACE }
       : null,
+    /** Bearer token that opens GET /metrics; null: the route answers 404. */
     metricsToken: parsed.METRICS_TOKEN ?? null,
+    /** GET /projects/:id/mockup (PNG rendered by the viewer in headless chromium); null: not served (404). */
     mockup: parsed.MOCKUP_ENABLED
-      ? { chromiumPath: parsed.CHROMIUM_PATH, pages: parsed.MOCKUP_PAGES, queue: parsed.MOCKUP_QUEUE, timeoutMs: parsed.MOCKUP_TIMEOUT_MS }
+      ? {
+          /** The chromium binary playwright-core launches. */
+          chromiumPath: parsed.CHROMIUM_PATH,
+          /** Browser pages rendering at once. */
+          pages: parsed.MOCKUP_PAGES,
+          /** Requests waiting for a page; beyond it the answer is 503 with Retry-After. */
+          queue: parsed.MOCKUP_QUEUE,
+          /** Budget of one render (page load, model, screenshot); past it the answer is 503. */
+          timeoutMs: parsed.MOCKUP_TIMEOUT_MS,
+        }
       : null,
+    /** The child processes every render runs in (src/render/). */
     render: {
+      /** Children analysing uploads (their own pool, so prints never hold up an upload). */
       analysisChildren: parsed.RENDER_ANALYSIS_CHILDREN,
+      /** Children making print files, previews and 3D textures. */
       printChildren: parsed.RENDER_PRINT_CHILDREN,
+      /**
+       * Renders waiting for a child, per pool; beyond it the answer is 503 with Retry-After (an
+       * account's only render always waits).
+       */
       queue: parsed.RENDER_QUEUE,
+      /** Renders of one account waiting for a child, per pool (it runs one at a time); beyond it 503. */
       accountQueue: parsed.RENDER_ACCOUNT_QUEUE,
+      /** Deadlines from submission (waiting included); past one the child is killed. */
       timeoutsMs: {
         analysis: parsed.RENDER_ANALYSIS_TIMEOUT_MS,
         print: parsed.RENDER_PRINT_TIMEOUT_MS,
@@ -300,10 +223,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
         texture: parsed.RENDER_TEXTURE_TIMEOUT_MS,
         preflight: parsed.RENDER_PREFLIGHT_TIMEOUT_MS,
       },
+      /** Resident memory of one child at most; past it the child is killed. */
       childMemoryMb: parsed.RENDER_CHILD_MEMORY_MB,
+      /** V8 heap of one child (--max-old-space-size). */
       childHeapMb: parsed.RENDER_CHILD_HEAP_MB,
+      /** An idle child exits after this long. */
       childIdleMs: parsed.RENDER_CHILD_IDLE_MS,
     },
+    /** Where print children keep converted images between prints (src/print/image-cache.ts); null: off. */
     printImageCache:
       parsed.PRINT_IMAGE_CACHE_MB > 0
         ? {
@@ -312,20 +239,31 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
           }
         : null,
     exports: {
+      /** Exports rendered at once by one process (in-process runner or worker). */
       concurrency: parsed.EXPORT_CONCURRENCY,
+      /** Render attempts before an export is failed (a stalled or crashed attempt counts). */
       attempts: parsed.EXPORT_ATTEMPTS,
+      /** How long a running export stays claimed without a heartbeat (in-process lease, BullMQ lock). */
       leaseMs: parsed.EXPORT_LEASE_MS,
+      /**
+       * From creation, how long an export keeps waiting for a busy render pool (retried with backoff,
+       * no attempt used); past it the export fails.
+       */
       deadlineMs: parsed.EXPORT_DEADLINE_MS,
+      /** Redis key prefix of the BullMQ queue. */
       queuePrefix: parsed.EXPORT_QUEUE_PREFIX,
+      /** A worker's own GET /metrics port (0: none). */
       workerMetricsPort: parsed.WORKER_METRICS_PORT,
     },
     webhooks: {
+      /** Deliver to loopback and private addresses, and over http in production (tests on one machine). */
       allowPrivate: parsed.WEBHOOK_ALLOW_PRIVATE,
+      /** Delays before the 2nd, 3rd, … attempts; one attempt more than delays in all. */
       retryDelaysMs: parsed.WEBHOOK_RETRY_DELAYS_MS.split(',').map(Number),
       timeoutMs: parsed.WEBHOOK_TIMEOUT_MS,
       pollMs: parsed.WEBHOOK_POLL_MS,
     },
-  } satisfies Config);
+  });
 }
 
 function parseTrustProxy(value: string): boolean | string {

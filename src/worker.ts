@@ -45,7 +45,7 @@ const host = createJobHost({
   onError: (error) => log.warn({ err: error }, 'export job work failed; it is retried'),
   onAttempt: (exportId, phase) => log.info({ exportId, phase }, `export ${phase}`),
 });
-services.exports.onWorkerStopped((exportId, message) => log.error({ exportId }, `export failed: ${message}`));
+services.exports.events.on('workerStopped', (exportId, message) => log.error({ exportId }, `export failed: ${message}`));
 host.start();
 
 // Its metrics on WORKER_METRICS_PORT (with METRICS_TOKEN), for a scraper next to it.

@@ -552,6 +552,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/projects/{id}/preflight": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Check a project for print: missing panels and assets, resolution, bleed, glue areas, material, ink coverage
+         * @description Check a project for print: missing panels and assets, resolution, bleed, glue areas, material, ink coverage.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        get: operations["getV1ProjectPreflight"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/projects/{id}/exports": {
         parameters: {
             query?: never;
@@ -696,7 +718,7 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/v1/projects/{id}/preflight": {
+    "/v1/fonts": {
         parameters: {
             query?: never;
             header?: never;
@@ -704,15 +726,43 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * Check a project for print: missing panels and assets, resolution, bleed, glue areas, material, ink coverage
-         * @description Check a project for print: missing panels and assets, resolution, bleed, glue areas, material, ink coverage.
+         * The account's fonts (newest first) and the families the service ships
+         * @description The account's fonts (newest first) and the families the service ships.
          *
          *     Requires `x-api-key: pf_…` (apiKey).
          */
-        get: operations["getV1ProjectPreflight"];
+        get: operations["v1ListFonts"];
+        put?: never;
+        /**
+         * Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)
+         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        post: operations["v1UploadFont"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/fonts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
         put?: never;
         post?: never;
-        delete?: never;
+        /**
+         * Delete a font
+         * @description SVG text that names the family (and no later available one) then gets FONT_MISSING at the next preflight, and print answers 409.
+         *
+         *     Requires `x-api-key: pf_…` (apiKey).
+         */
+        delete: operations["v1DeleteFont"];
         options?: never;
         head?: never;
         patch?: never;
@@ -829,56 +879,6 @@ export interface paths {
          */
         post: operations["postV1WebhookDeliveryRedeliver"];
         delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/fonts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The account's fonts (newest first) and the families the service ships
-         * @description The account's fonts (newest first) and the families the service ships.
-         *
-         *     Requires `x-api-key: pf_…` (apiKey).
-         */
-        get: operations["v1V1V1ListFonts"];
-        put?: never;
-        /**
-         * Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)
-         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
-         *
-         *     Requires `x-api-key: pf_…` (apiKey).
-         */
-        post: operations["v1UploadFont"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/v1/fonts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete a font
-         * @description SVG text that names the family (and no later available one) then gets FONT_MISSING at the next preflight, and print answers 409.
-         *
-         *     Requires `x-api-key: pf_…` (apiKey).
-         */
-        delete: operations["v1DeleteFont"];
         options?: never;
         head?: never;
         patch?: never;
@@ -1128,6 +1128,316 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/projects/{id}/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Export the project as it is now (its current version), rendered as a job
+         * @description Answers 202 at once with the queued export and its Location; poll it (or register a webhook) until it has succeeded or failed. With an Idempotency-Key the same request within 24 h answers 200 with the same export; the key with another body or project is a 409.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["createProjectExport"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's exports, newest first, optionally of one project
+         * @description List the account's exports, newest first, optionally of one project.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listExports"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/exports/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read one export: its status, error, and download URL once it has succeeded
+         * @description Read one export: its status, error, and download URL once it has succeeded.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getExport"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's uploads, newest first
+         * @description List the account's uploads, newest first.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listAssets"];
+        put?: never;
+        /**
+         * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
+         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["uploadAsset"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One of the account's uploads
+         * @description One of the account's uploads.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["getAsset"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an upload: its row, its file and its thumbnail
+         * @description The row goes first, together with a record of its files; the files are removed right after, or by the next start-up if the process stops in between. A project that still places the image keeps its URL, which then answers 404.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["deleteAsset"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/barcodes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
+         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["createBarcode"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fonts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The account's fonts (newest first) and the families the service ships
+         * @description The account's fonts (newest first) and the families the service ships.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listFonts"];
+        put?: never;
+        /**
+         * Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)
+         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["uploadFont"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/fonts/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Delete a font
+         * @description SVG text that names the family (and no later available one) then gets FONT_MISSING at the next preflight, and print answers 409.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["deleteFont"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the account's webhooks, newest first (without secrets)
+         * @description List the account's webhooks, newest first (without secrets).
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Register a URL for export and project events (at most 10 per account)
+         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a webhook; its pending deliveries are dropped
+         * @description Remove a webhook; its pending deliveries are dropped.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A webhook's delivery attempts, newest first
+         * @description A webhook's delivery attempts, newest first.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/test": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a signed webhook.test event to the webhook now
+         * @description The event is delivered like any other (signature, retries); its attempts show in the deliveries list.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["postWebhookTest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a delivery's message again: a new attempt under the same webhook-id
+         * @description Send a delivery's message again: a new attempt under the same webhook-id.
+         *
+         *     Requires `Authorization: Bearer <token>` (bearerAuth).
+         */
+        post: operations["postWebhookDeliveryRedeliver"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/projects/{id}/print": {
         parameters: {
             query?: never;
@@ -1332,134 +1642,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/assets": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the account's uploads, newest first
-         * @description List the account's uploads, newest first.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        get: operations["listAssets"];
-        put?: never;
-        /**
-         * Upload an image (multipart/form-data, one file part named "file", at most 25 MB)
-         * @description The image is streamed to storage, then read back: its pixel size, recorded resolution, colour space, transparency and SHA-256 are recorded and a WebP thumbnail is made. A header declaring more than 100 megapixels → 413 before any pixel is decoded; a truncated or corrupt image → 400; an SVG too costly to render (docs/rendering.md: elements after `use` expansion, filter cost) → 422; an analysis past its deadline → 503 with Retry-After. Either way nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        post: operations["uploadAsset"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/assets/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * One of the account's uploads
-         * @description One of the account's uploads.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        get: operations["getAsset"];
-        put?: never;
-        post?: never;
-        /**
-         * Delete an upload: its row, its file and its thumbnail
-         * @description The row goes first, together with a record of its files; the files are removed right after, or by the next start-up if the process stops in between. A project that still places the image keeps its URL, which then answers 404.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        delete: operations["deleteAsset"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/barcodes": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Make a barcode: a vector SVG asset sized in millimetres, quiet zones included
-         * @description EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code (a GS1 Digital Link URL is plain text). Check digits are computed when left out and verified when given; GS1 element strings are checked AI by AI. The SVG has the GS1 nominal size for the magnification or module, quiet zones included, and is stored like an upload (thumbnail, metadata); its Asset carries `barcode`. Placed on a project, it prints in one ink (K only in CMYK, DeviceGray in RGB), overprinting, and preflight checks its placed size, quiet zones and contrast. Bad input → 400 naming the field and the reason; nothing is stored. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        post: operations["createBarcode"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/fonts": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * The account's fonts (newest first) and the families the service ships
-         * @description The account's fonts (newest first) and the families the service ships.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        get: operations["listFonts"];
-        put?: never;
-        /**
-         * Upload a font (multipart/form-data, one file part named "file": TrueType, OpenType or WOFF2, at most 20 MB)
-         * @description The type is read from the bytes (the declared type is ignored); a WOFF2 is stored decompressed. Family, style and weight come from the font's name and OS/2 tables. SVG text naming the family in its font-family is outlined with it in print files, previews, thumbnails and 3D textures. Not a font → 415 "Unsupported font file."; a collection (TTC) or a font without a family name → 422 with the reason. Nothing is stored on failure. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        post: operations["uploadFont"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/fonts/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Delete a font
-         * @description SVG text that names the family (and no later available one) then gets FONT_MISSING at the next preflight, and print answers 409.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        delete: operations["deleteFont"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/files/{name}": {
         parameters: {
             query?: never;
@@ -1544,72 +1726,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/projects/{id}/exports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Export the project as it is now (its current version), rendered as a job
-         * @description Answers 202 at once with the queued export and its Location; poll it (or register a webhook) until it has succeeded or failed. With an Idempotency-Key the same request within 24 h answers 200 with the same export; the key with another body or project is a 409.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        post: operations["createProjectExport"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/exports": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the account's exports, newest first, optionally of one project
-         * @description List the account's exports, newest first, optionally of one project.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        get: operations["listExports"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/exports/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Read one export: its status, error, and download URL once it has succeeded
-         * @description Read one export: its status, error, and download URL once it has succeeded.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        get: operations["getExport"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/exports/{id}/download": {
         parameters: {
             query?: never;
@@ -1626,122 +1742,6 @@ export interface paths {
         get: operations["getExportDownload"];
         put?: never;
         post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * List the account's webhooks, newest first (without secrets)
-         * @description List the account's webhooks, newest first (without secrets).
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        get: operations["listWebhooks"];
-        put?: never;
-        /**
-         * Register a URL for export and project events (at most 10 per account)
-         * @description The answer carries the signing secret; it is never shown again. Deliveries follow the Standard Webhooks specification. With an Idempotency-Key the same request on this route within 24 h answers 200 with the first answer (nothing is created again, whatever the limits say now); the key with another request is a 409 "Idempotency-Key was used with another request.".
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        post: operations["createWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{id}": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        post?: never;
-        /**
-         * Remove a webhook; its pending deliveries are dropped
-         * @description Remove a webhook; its pending deliveries are dropped.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        delete: operations["deleteWebhook"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{id}/deliveries": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * A webhook's delivery attempts, newest first
-         * @description A webhook's delivery attempts, newest first.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        get: operations["listWebhookDeliveries"];
-        put?: never;
-        post?: never;
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{id}/test": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a signed webhook.test event to the webhook now
-         * @description The event is delivered like any other (signature, retries); its attempts show in the deliveries list.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        post: operations["postWebhookTest"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/webhooks/{id}/deliveries/{deliveryId}/redeliver": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * Send a delivery's message again: a new attempt under the same webhook-id
-         * @description Send a delivery's message again: a new attempt under the same webhook-id.
-         *
-         *     Requires `Authorization: Bearer <token>` (bearerAuth).
-         */
-        post: operations["postWebhookDeliveryRedeliver"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4386,6 +4386,118 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    getV1ProjectPreflight: {
+        parameters: {
+            query?: {
+                /** @description Bleed around every cut outline, in millimetres (0–20). */
+                bleedMm?: number;
+                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it. */
+                condition?: "fogra39" | "fogra29" | "gracol2006";
+                /**
+                 * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
+                 * @example print
+                 */
+                glueAreas?: "knockout" | "print";
+                /**
+                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                 * @example board
+                 */
+                part?: "board" | "wrap";
+                /**
+                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                 * @example 20
+                 */
+                turnInMm?: number;
+                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
+                labelStyle?: "label" | "sleeve";
+                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
+                overlapMm?: number;
+                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
+                fitMm?: number;
+                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                seamMm?: number;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Findings of the preflight: ready is true when none is an error. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        preflight: {
+                            /** @description True when no finding is an error. */
+                            ready: boolean;
+                            findings: {
+                                /** @enum {string} */
+                                severity: "error" | "warning" | "info";
+                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN, BARCODE_SIZE, BARCODE_QUIET_ZONE, BARCODE_CONTRAST, PROFILE_MISMATCH, NO_BLEED, FONT_SUBSTITUTED, FONT_MISSING, SVG_IMAGE_DROPPED, SVG_TOO_COSTLY, THIN_LINE, SMALL_TEXT; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
+                                code: string;
+                                message: string;
+                                artworkId?: string;
+                                panelId?: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            /** @description Not modified: the If-None-Match ETag is current. */
+            304: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description private, no-cache */
+                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     createV1ProjectExport: {
         parameters: {
             query?: never;
@@ -5130,87 +5242,179 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
-    getV1ProjectPreflight: {
+    v1ListFonts: {
         parameters: {
-            query?: {
-                /** @description Bleed around every cut outline, in millimetres (0–20). */
-                bleedMm?: number;
-                /** @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it. */
-                condition?: "fogra39" | "fogra29" | "gracol2006";
-                /**
-                 * @description How the print treats glue areas: knockout (no ink there; GLUE_AREA findings are info) or print (ink prints over them; GLUE_AREA findings are warnings).
-                 * @example print
-                 */
-                glueAreas?: "knockout" | "print";
-                /**
-                 * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
-                 * @example board
-                 */
-                part?: "board" | "wrap";
-                /**
-                 * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                 * @example 20
-                 */
-                turnInMm?: number;
-                /** @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400. */
-                labelStyle?: "label" | "sleeve";
-                /** @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30). */
-                overlapMm?: number;
-                /** @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10). */
-                fitMm?: number;
-                /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
-                seamMm?: number;
-            };
+            query?: never;
             header?: never;
-            path: {
-                id: string;
-            };
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;
         responses: {
-            /** @description Findings of the preflight: ready is true when none is an error. */
+            /** @description OK */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
-                    etag: string;
-                    /** @description private, no-cache */
-                    "cache-control": string;
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": {
-                        preflight: {
-                            /** @description True when no finding is an error. */
-                            ready: boolean;
-                            findings: {
-                                /** @enum {string} */
-                                severity: "error" | "warning" | "info";
-                                /** @description TEMPLATE_HAS_NO_DIELINE, DIELINE_SIZE, PANEL_NOT_FOUND, ASSET_NOT_FOUND, BACKGROUND_INVALID, LOW_RESOLUTION, ARTWORK_OUTSIDE, ARTWORK_SCALE, GLUE_AREA, MATERIAL_NOT_OFFERED, PRINT_BUDGET, INK_COVERAGE, SAFE_ZONE, CROSSES_FOLD, CLIPPED, EFFECT_TOO_FINE, EFFECT_CROSSES_FOLD, EFFECT_ON_GLUE, EFFECT_NOT_OFFERED, BOARD_TOO_THIN, BARCODE_SIZE, BARCODE_QUIET_ZONE, BARCODE_CONTRAST, PROFILE_MISMATCH, NO_BLEED, FONT_SUBSTITUTED, FONT_MISSING, SVG_IMAGE_DROPPED, SVG_TOO_COSTLY, THIN_LINE, SMALL_TEXT; containers: SEAL_AREA, OVERLAP_AREA, DISTORTION_ZONE. */
-                                code: string;
-                                message: string;
-                                artworkId?: string;
-                                panelId?: string;
+                        /** @description The account's fonts, newest first. */
+                        fonts: components["schemas"]["Font"][];
+                        /** @description The open-licence families the service ships; sans-serif, serif and monospace resolve to them, and text without a font-family uses the sans. */
+                        bundled: {
+                            /** @example DejaVu Sans */
+                            family: string;
+                            styles: {
+                                /**
+                                 * @description From the font's OS/2 selection flags (italic, oblique) and its style name.
+                                 * @enum {string}
+                                 */
+                                style: "normal" | "italic" | "oblique";
+                                /** @description OS/2 usWeightClass (400 regular, 700 bold). */
+                                weight: number;
                             }[];
-                        };
+                        }[];
                     };
                 };
             };
-            /** @description Not modified: the If-None-Match ETag is current. */
-            304: {
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    v1UploadFont: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    /** @description Strong validator of the reply. Send it back in If-None-Match for a 304. */
-                    etag: string;
-                    /** @description private, no-cache */
-                    "cache-control": string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        font: components["schemas"]["Font"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        font: components["schemas"]["Font"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["ApiKeyUnauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Font is larger than 20 MB (20,971,520 bytes)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "The file is a font collection; upload each font of it on its own."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            429: components["responses"]["TooManyRequests"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    v1DeleteFont: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The font's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the body is empty. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5231,14 +5435,15 @@ export interface operations {
                      * @example {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
-                     *       "message": "Project not found."
+                     *       "message": "Font not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
                 };
             };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
             default: components["responses"]["UnexpectedError"];
         };
     };
@@ -5643,211 +5848,6 @@ export interface operations {
                      *       "statusCode": 404,
                      *       "error": "Not Found",
                      *       "message": "Delivery not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    v1V1V1ListFonts: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The account's fonts, newest first. */
-                        fonts: components["schemas"]["Font"][];
-                        /** @description The open-licence families the service ships; sans-serif, serif and monospace resolve to them, and text without a font-family uses the sans. */
-                        bundled: {
-                            /** @example DejaVu Sans */
-                            family: string;
-                            styles: {
-                                /**
-                                 * @description From the font's OS/2 selection flags (italic, oblique) and its style name.
-                                 * @enum {string}
-                                 */
-                                style: "normal" | "italic" | "oblique";
-                                /** @description OS/2 usWeightClass (400 regular, 700 bold). */
-                                weight: number;
-                            }[];
-                        }[];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["ApiKeyUnauthorized"];
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    v1UploadFont: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The same request again with its Idempotency-Key: the first answer. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        font: components["schemas"]["Font"];
-                    };
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        font: components["schemas"]["Font"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["ApiKeyUnauthorized"];
-            409: components["responses"]["IdempotencyConflict"];
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Font is larger than 20 MB (20,971,520 bytes)."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 422,
-                     *       "error": "Unprocessable Entity",
-                     *       "message": "The file is a font collection; upload each font of it on its own."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            429: components["responses"]["TooManyRequests"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    v1DeleteFont: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The font's id. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted; the body is empty. */
-            204: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["ApiKeyUnauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Font not found."
                      *     }
                      */
                     "application/json": components["schemas"]["ApiError"];
@@ -6853,6 +6853,1246 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
+    createProjectExport: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @constant */
+                    format: "print-pdf";
+                    /** @description The query of GET /projects/{id}/print, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                        /**
+                         * @description Crop marks outside the bleed.
+                         * @default true
+                         */
+                        marks?: boolean;
+                        /**
+                         * @description Cut and crease lines as the overprinting spot colours CutContour and Crease.
+                         * @default true
+                         */
+                        dieline?: boolean;
+                        /**
+                         * @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.
+                         * @default rgb
+                         * @enum {string}
+                         */
+                        colorSpace?: "rgb" | "cmyk";
+                        /**
+                         * @description cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.
+                         * @default false
+                         */
+                        richBlack?: boolean;
+                        /**
+                         * @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.
+                         * @enum {string}
+                         */
+                        condition?: "fogra39" | "fogra29" | "gracol2006";
+                        /**
+                         * @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed.
+                         * @default knockout
+                         * @enum {string}
+                         */
+                        glueAreas?: "knockout" | "print";
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.
+                         * @default false
+                         */
+                        mirror?: boolean;
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "preview-png";
+                    /** @description The query of GET /projects/{id}/preview, as JSON values. */
+                    options?: {
+                        /**
+                         * @description Width of the PNG in pixels (64–2048); the height follows the artboard.
+                         * @default 1024
+                         */
+                        width?: number;
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                        /**
+                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
+                         * @default wrap
+                         * @example board
+                         * @enum {string}
+                         */
+                        part?: "board" | "wrap";
+                        /**
+                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
+                         * @default 15
+                         * @example 20
+                         */
+                        turnInMm?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "model-glb";
+                    /** @description The query of GET /projects/{id}/model, as JSON values. */
+                    options?: {
+                        /**
+                         * @description glb (the default): binary glTF with the fold animation. usdz: the closed model for AR (Apple Quick Look), an uncompressed zip with a USDA layer first and the textures beside it.
+                         * @default glb
+                         * @enum {string}
+                         */
+                        format?: "glb" | "usdz";
+                        /**
+                         * @description Longest side of the print texture in pixels (256–4096).
+                         * @default 2048
+                         */
+                        textureSize?: number;
+                        /**
+                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
+                         * @default label
+                         * @enum {string}
+                         */
+                        labelStyle?: "label" | "sleeve";
+                        /**
+                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
+                         * @default 6
+                         */
+                        overlapMm?: number;
+                        /**
+                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
+                         * @default 3
+                         */
+                        fitMm?: number;
+                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
+                        seamMm?: number;
+                        /**
+                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
+                         * @default auto
+                         * @enum {string}
+                         */
+                        white?: "auto" | "none" | "underlay";
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-svg";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-pdf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-dxf";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                } | {
+                    /** @constant */
+                    format: "dieline-cf2";
+                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
+                    options?: {
+                        /**
+                         * @description Bleed around every cut outline, in millimetres (0–20).
+                         * @default 3
+                         */
+                        bleedMm?: number;
+                    };
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Project not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
+                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
+                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Idempotency-Key was used with another request."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["TooManyRequests"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listExports: {
+        parameters: {
+            query?: {
+                projectId?: string;
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        exports: components["schemas"]["Export"][];
+                        nextCursor: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getExport: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        export: components["schemas"]["Export"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Export not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listAssets: {
+        parameters: {
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        assets: components["schemas"]["Asset"][];
+                        /** @description All assets, whatever the page. */
+                        total: number;
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    uploadAsset: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": {
+                    /**
+                     * Format: binary
+                     * @description The image, at most 25 MB (26,214,400 bytes), of an image/* type.
+                     */
+                    file: Blob;
+                };
+            };
+        };
+        responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "File is larger than 25 MB (26,214,400 bytes)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "The SVG is too costly to render: feTurbulence numOctaves is 10, at most 4 is rendered."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    getAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Asset not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The asset's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the body is empty. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Asset not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createBarcode: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description A barcode to make. */
+        requestBody: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description The symbology: EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code.
+                     * @enum {string}
+                     */
+                    type: "ean13" | "ean8" | "upca" | "upce" | "itf14" | "gs1-128" | "gs1-datamatrix" | "qrcode";
+                    /**
+                     * @description EAN/UPC/ITF-14: the digits, with or without the check digit (computed when left out, verified when given). gs1-128 and gs1-datamatrix: a GS1 element string, every AI in parentheses, e.g. (01)09501101530003(17)250101(10)AB12. qrcode: any text up to 1,000 characters, a GS1 Digital Link URL included.
+                     * @example 590123412345
+                     */
+                    data: string;
+                    /** @description EAN/UPC only: 0.8 to 2.0 (default 1, an X-dimension of 0.33 mm). */
+                    magnification?: number;
+                    /** @description The module (X-dimension) in mm, for the types not sized by magnification: itf14 0.495–1.016 (default 1.016), gs1-128 0.25–1.016 (default 0.495), gs1-datamatrix and qrcode 0.25–1.0 (default 0.5). */
+                    moduleMm?: number;
+                    /** @description Narrows every bar (every dark module of a 2D symbol) by this much, mm (default 0). */
+                    barWidthReductionMm?: number;
+                    /** @description Writes the digits under a linear symbol as outlined text (default true). 2D symbols have none. */
+                    humanReadable?: boolean;
+                };
+            };
+        };
+        responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        asset: components["schemas"]["Asset"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            503: components["responses"]["ServiceUnavailable"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listFonts: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The account's fonts, newest first. */
+                        fonts: components["schemas"]["Font"][];
+                        /** @description The open-licence families the service ships; sans-serif, serif and monospace resolve to them, and text without a font-family uses the sans. */
+                        bundled: {
+                            /** @example DejaVu Sans */
+                            family: string;
+                            styles: {
+                                /**
+                                 * @description From the font's OS/2 selection flags (italic, oblique) and its style name.
+                                 * @enum {string}
+                                 */
+                                style: "normal" | "italic" | "oblique";
+                                /** @description OS/2 usWeightClass (400 regular, 700 bold). */
+                                weight: number;
+                            }[];
+                        }[];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    uploadFont: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        font: components["schemas"]["Font"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        font: components["schemas"]["Font"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["IdempotencyConflict"];
+            /** @description Payload Too Large */
+            413: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 413,
+                     *       "error": "Payload Too Large",
+                     *       "message": "Font is larger than 20 MB (20,971,520 bytes)."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unsupported Media Type */
+            415: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 415,
+                     *       "error": "Unsupported Media Type",
+                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            /** @description Unprocessable Entity */
+            422: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 422,
+                     *       "error": "Unprocessable Entity",
+                     *       "message": "The file is a font collection; upload each font of it on its own."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteFont: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The font's id. */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted; the body is empty. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Font not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description Newest first. */
+                        webhooks: components["schemas"]["Webhook"][];
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    url: string;
+                    events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                };
+            };
+        };
+        responses: {
+            /** @description The same request again with its Idempotency-Key: the first answer. */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description Public http(s) URL the events are POSTed to. */
+                            url: string;
+                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        webhook: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description Public http(s) URL the events are POSTed to. */
+                            url: string;
+                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
+                            secret: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Conflict */
+            409: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 409,
+                     *       "error": "Conflict",
+                     *       "message": "Webhook limit reached."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Removed. Empty body. */
+            204: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Webhook not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description Page size; without it the list answers whole. */
+                limit?: number;
+                /** @description nextCursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description One row per attempt, newest first (without limit, the latest 100). nextAttemptAt is set on the newest row of a message while another attempt is due. */
+                        deliveries: {
+                            /** @description Opaque cuid2 identifier. */
+                            id: string;
+                            /** @description The webhook-id header every attempt of this message carried. */
+                            messageId: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
+                            attempt: number;
+                            /** @enum {string} */
+                            status: "succeeded" | "failed";
+                            responseStatus: number | null;
+                            nextAttemptAt: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            createdAt: string;
+                        }[];
+                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
+                        nextCursor?: string | null;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Webhook not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    postWebhookTest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message, due now; its attempt shows in the deliveries list once made. */
+                        message: {
+                            /** @description The webhook-id header the delivery carries. */
+                            id: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            nextAttemptAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Webhook not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
+    postWebhookDeliveryRedeliver: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                id: string;
+                deliveryId: string;
+            };
+            cookie?: never;
+        };
+        /** @description No body. An empty object is tolerated; any field is rejected. */
+        requestBody?: {
+            content: {
+                "application/json": Record<string, never>;
+            };
+        };
+        responses: {
+            /** @description Accepted */
+            202: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @description The message, due now; its attempt shows in the deliveries list once made. */
+                        message: {
+                            /** @description The webhook-id header the delivery carries. */
+                            id: string;
+                            /** @enum {string} */
+                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
+                            exportId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 UTC with milliseconds.
+                             */
+                            nextAttemptAt: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description Not Found */
+            404: {
+                headers: {
+                    "x-request-id": components["headers"]["XRequestId"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "statusCode": 404,
+                     *       "error": "Not Found",
+                     *       "message": "Delivery not found."
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ApiError"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            default: components["responses"]["UnexpectedError"];
+        };
+    };
     getProjectPrint: {
         parameters: {
             query?: {
@@ -7553,483 +8793,6 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
-    listAssets: {
-        parameters: {
-            query?: {
-                /** @description Page size; without it the list answers whole. */
-                limit?: number;
-                /** @description nextCursor of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Newest first. */
-                        assets: components["schemas"]["Asset"][];
-                        /** @description All assets, whatever the page. */
-                        total: number;
-                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
-                        nextCursor?: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    uploadAsset: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "multipart/form-data": {
-                    /**
-                     * Format: binary
-                     * @description The image, at most 25 MB (26,214,400 bytes), of an image/* type.
-                     */
-                    file: Blob;
-                };
-            };
-        };
-        responses: {
-            /** @description The same request again with its Idempotency-Key: the first answer. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        asset: components["schemas"]["Asset"];
-                    };
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        asset: components["schemas"]["Asset"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            409: components["responses"]["IdempotencyConflict"];
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "File is larger than 25 MB (26,214,400 bytes)."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 422,
-                     *       "error": "Unprocessable Entity",
-                     *       "message": "The SVG is too costly to render: feTurbulence numOctaves is 10, at most 4 is rendered."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    getAsset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The asset's id. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        asset: components["schemas"]["Asset"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Asset not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    deleteAsset: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The asset's id. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted; the body is empty. */
-            204: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Asset not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    createBarcode: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        /** @description A barcode to make. */
-        requestBody: {
-            content: {
-                "application/json": {
-                    /**
-                     * @description The symbology: EAN-13, EAN-8, UPC-A, UPC-E, ITF-14, GS1-128, GS1 DataMatrix or QR Code.
-                     * @enum {string}
-                     */
-                    type: "ean13" | "ean8" | "upca" | "upce" | "itf14" | "gs1-128" | "gs1-datamatrix" | "qrcode";
-                    /**
-                     * @description EAN/UPC/ITF-14: the digits, with or without the check digit (computed when left out, verified when given). gs1-128 and gs1-datamatrix: a GS1 element string, every AI in parentheses, e.g. (01)09501101530003(17)250101(10)AB12. qrcode: any text up to 1,000 characters, a GS1 Digital Link URL included.
-                     * @example 590123412345
-                     */
-                    data: string;
-                    /** @description EAN/UPC only: 0.8 to 2.0 (default 1, an X-dimension of 0.33 mm). */
-                    magnification?: number;
-                    /** @description The module (X-dimension) in mm, for the types not sized by magnification: itf14 0.495–1.016 (default 1.016), gs1-128 0.25–1.016 (default 0.495), gs1-datamatrix and qrcode 0.25–1.0 (default 0.5). */
-                    moduleMm?: number;
-                    /** @description Narrows every bar (every dark module of a 2D symbol) by this much, mm (default 0). */
-                    barWidthReductionMm?: number;
-                    /** @description Writes the digits under a linear symbol as outlined text (default true). 2D symbols have none. */
-                    humanReadable?: boolean;
-                };
-            };
-        };
-        responses: {
-            /** @description The same request again with its Idempotency-Key: the first answer. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        asset: components["schemas"]["Asset"];
-                    };
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        asset: components["schemas"]["Asset"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            409: components["responses"]["IdempotencyConflict"];
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    listFonts: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The account's fonts, newest first. */
-                        fonts: components["schemas"]["Font"][];
-                        /** @description The open-licence families the service ships; sans-serif, serif and monospace resolve to them, and text without a font-family uses the sans. */
-                        bundled: {
-                            /** @example DejaVu Sans */
-                            family: string;
-                            styles: {
-                                /**
-                                 * @description From the font's OS/2 selection flags (italic, oblique) and its style name.
-                                 * @enum {string}
-                                 */
-                                style: "normal" | "italic" | "oblique";
-                                /** @description OS/2 usWeightClass (400 regular, 700 bold). */
-                                weight: number;
-                            }[];
-                        }[];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    uploadFont: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description The same request again with its Idempotency-Key: the first answer. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        font: components["schemas"]["Font"];
-                    };
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        font: components["schemas"]["Font"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            409: components["responses"]["IdempotencyConflict"];
-            /** @description Payload Too Large */
-            413: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 413,
-                     *       "error": "Payload Too Large",
-                     *       "message": "Font is larger than 20 MB (20,971,520 bytes)."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unsupported Media Type */
-            415: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 415,
-                     *       "error": "Unsupported Media Type",
-                     *       "message": "Unsupported Content-Type for this route: send the body as multipart/form-data."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Unprocessable Entity */
-            422: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 422,
-                     *       "error": "Unprocessable Entity",
-                     *       "message": "The file is a font collection; upload each font of it on its own."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    deleteFont: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                /** @description The font's id. */
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Deleted; the body is empty. */
-            204: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Font not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
     getFile: {
         parameters: {
             query?: never;
@@ -8446,399 +9209,6 @@ export interface operations {
             default: components["responses"]["UnexpectedError"];
         };
     };
-    createProjectExport: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
-                "idempotency-key"?: string;
-            };
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @constant */
-                    format: "print-pdf";
-                    /** @description The query of GET /projects/{id}/print, as JSON values. */
-                    options?: {
-                        /**
-                         * @description Bleed around every cut outline, in millimetres (0–20).
-                         * @default 3
-                         */
-                        bleedMm?: number;
-                        /**
-                         * @description Crop marks outside the bleed.
-                         * @default true
-                         */
-                        marks?: boolean;
-                        /**
-                         * @description Cut and crease lines as the overprinting spot colours CutContour and Crease.
-                         * @default true
-                         */
-                        dieline?: boolean;
-                        /**
-                         * @description rgb: colours and images in ICC-based sRGB. cmyk: converted once with the condition's profile; CMYK JPEGs are placed as uploaded in both.
-                         * @default rgb
-                         * @enum {string}
-                         */
-                        colorSpace?: "rgb" | "cmyk";
-                        /**
-                         * @description cmyk: a filled #000 area of at least 400 mm² (the background or an SVG path) prints as rich black 60/40/40/100; text, thin strokes and barcodes stay K only.
-                         * @default false
-                         */
-                        richBlack?: boolean;
-                        /**
-                         * @description Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the OutputIntent, the slug and the profile; CMYK conversion, grey inks and the ink limit follow it.
-                         * @enum {string}
-                         */
-                        condition?: "fogra39" | "fogra29" | "gracol2006";
-                        /**
-                         * @description knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed.
-                         * @default knockout
-                         * @enum {string}
-                         */
-                        glueAreas?: "knockout" | "print";
-                        /**
-                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
-                         * @default auto
-                         * @enum {string}
-                         */
-                        white?: "auto" | "none" | "underlay";
-                        /**
-                         * @description Mirror every page (marks included) for printing on the reverse of a film: sleeves (labelStyle=sleeve), the stand-up pouch and the squeeze tube only.
-                         * @default false
-                         */
-                        mirror?: boolean;
-                        /**
-                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
-                         * @default wrap
-                         * @example board
-                         * @enum {string}
-                         */
-                        part?: "board" | "wrap";
-                        /**
-                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                         * @default 15
-                         * @example 20
-                         */
-                        turnInMm?: number;
-                        /**
-                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
-                         * @default label
-                         * @enum {string}
-                         */
-                        labelStyle?: "label" | "sleeve";
-                        /**
-                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
-                         * @default 6
-                         */
-                        overlapMm?: number;
-                        /**
-                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
-                         * @default 3
-                         */
-                        fitMm?: number;
-                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
-                        seamMm?: number;
-                    };
-                } | {
-                    /** @constant */
-                    format: "preview-png";
-                    /** @description The query of GET /projects/{id}/preview, as JSON values. */
-                    options?: {
-                        /**
-                         * @description Width of the PNG in pixels (64–2048); the height follows the artboard.
-                         * @default 1024
-                         */
-                        width?: number;
-                        /**
-                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
-                         * @default auto
-                         * @enum {string}
-                         */
-                        white?: "auto" | "none" | "underlay";
-                        /**
-                         * @description rigid-lid-box only (any other template answers 400): board = the greyboard trays, wrap = the printed base and lid wraps with their turn-ins. Default: wrap.
-                         * @default wrap
-                         * @example board
-                         * @enum {string}
-                         */
-                        part?: "board" | "wrap";
-                        /**
-                         * @description rigid-lid-box wraps only: paper turned over each wall's top edge and down its inside, in millimetres (8–30).
-                         * @default 15
-                         * @example 20
-                         */
-                        turnInMm?: number;
-                        /**
-                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
-                         * @default label
-                         * @enum {string}
-                         */
-                        labelStyle?: "label" | "sleeve";
-                        /**
-                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
-                         * @default 6
-                         */
-                        overlapMm?: number;
-                        /**
-                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
-                         * @default 3
-                         */
-                        fitMm?: number;
-                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
-                        seamMm?: number;
-                    };
-                } | {
-                    /** @constant */
-                    format: "model-glb";
-                    /** @description The query of GET /projects/{id}/model, as JSON values. */
-                    options?: {
-                        /**
-                         * @description glb (the default): binary glTF with the fold animation. usdz: the closed model for AR (Apple Quick Look), an uncompressed zip with a USDA layer first and the textures beside it.
-                         * @default glb
-                         * @enum {string}
-                         */
-                        format?: "glb" | "usdz";
-                        /**
-                         * @description Longest side of the print texture in pixels (256–4096).
-                         * @default 2048
-                         */
-                        textureSize?: number;
-                        /**
-                         * @description round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.
-                         * @default label
-                         * @enum {string}
-                         */
-                        labelStyle?: "label" | "sleeve";
-                        /**
-                         * @description Wrap-around label only: the overlap strip at the label's right-hand end, in millimetres (0–30).
-                         * @default 6
-                         */
-                        overlapMm?: number;
-                        /**
-                         * @description Shrink sleeve only: the fit allowance added to the layflat, in millimetres (0–10).
-                         * @default 3
-                         */
-                        fitMm?: number;
-                        /** @description Shrink sleeve (default 7) and squeeze-tube laminate (default 3): the seam strip, in millimetres (2–20). */
-                        seamMm?: number;
-                        /**
-                         * @description White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium and under a design whose finish is foil, otherwise none.
-                         * @default auto
-                         * @enum {string}
-                         */
-                        white?: "auto" | "none" | "underlay";
-                    };
-                } | {
-                    /** @constant */
-                    format: "dieline-svg";
-                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
-                    options?: {
-                        /**
-                         * @description Bleed around every cut outline, in millimetres (0–20).
-                         * @default 3
-                         */
-                        bleedMm?: number;
-                    };
-                } | {
-                    /** @constant */
-                    format: "dieline-pdf";
-                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
-                    options?: {
-                        /**
-                         * @description Bleed around every cut outline, in millimetres (0–20).
-                         * @default 3
-                         */
-                        bleedMm?: number;
-                    };
-                } | {
-                    /** @constant */
-                    format: "dieline-dxf";
-                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
-                    options?: {
-                        /**
-                         * @description Bleed around every cut outline, in millimetres (0–20).
-                         * @default 3
-                         */
-                        bleedMm?: number;
-                    };
-                } | {
-                    /** @constant */
-                    format: "dieline-cf2";
-                    /** @description The query of GET /projects/{id}/dieline (bleedMm), as JSON values. */
-                    options?: {
-                        /**
-                         * @description Bleed around every cut outline, in millimetres (0–20).
-                         * @default 3
-                         */
-                        bleedMm?: number;
-                    };
-                };
-            };
-        };
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        export: components["schemas"]["Export"];
-                    };
-                };
-            };
-            /** @description Accepted */
-            202: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        export: components["schemas"]["Export"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Project not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
-                    "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
-                    "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 409,
-                     *       "error": "Conflict",
-                     *       "message": "Idempotency-Key was used with another request."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["TooManyRequests"];
-            503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    listExports: {
-        parameters: {
-            query?: {
-                projectId?: string;
-                limit?: number;
-                /** @description nextCursor of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Newest first. */
-                        exports: components["schemas"]["Export"][];
-                        nextCursor: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    getExport: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        export: components["schemas"]["Export"];
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Export not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
     getExportDownload: {
         parameters: {
             query: {
@@ -8907,376 +9277,6 @@ export interface operations {
                 };
             };
             503: components["responses"]["ServiceUnavailable"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    listWebhooks: {
-        parameters: {
-            query?: {
-                /** @description Page size; without it the list answers whole. */
-                limit?: number;
-                /** @description nextCursor of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description Newest first. */
-                        webhooks: components["schemas"]["Webhook"][];
-                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
-                        nextCursor?: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    createWebhook: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Repeat the same request safely for 24 h: the same key with the same request on this route answers 200 with the first answer; the key with another request is a 409. 1–255 visible ASCII characters, scoped to the account. */
-                "idempotency-key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    url: string;
-                    events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
-                };
-            };
-        };
-        responses: {
-            /** @description The same request again with its Idempotency-Key: the first answer. */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        webhook: {
-                            /** @description Opaque cuid2 identifier. */
-                            id: string;
-                            /** @description Public http(s) URL the events are POSTed to. */
-                            url: string;
-                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
-                            secret: string;
-                        };
-                    };
-                };
-            };
-            /** @description Created */
-            201: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        webhook: {
-                            /** @description Opaque cuid2 identifier. */
-                            id: string;
-                            /** @description Public http(s) URL the events are POSTed to. */
-                            url: string;
-                            events: ("export.succeeded" | "export.failed" | "project.updated" | "project.deleted")[];
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds.
-                             */
-                            createdAt: string;
-                            /** @description The Standard Webhooks signing secret. Shown only in this answer: store it now. */
-                            secret: string;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Conflict */
-            409: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 409,
-                     *       "error": "Conflict",
-                     *       "message": "Webhook limit reached."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    deleteWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Removed. Empty body. */
-            204: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Webhook not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    listWebhookDeliveries: {
-        parameters: {
-            query?: {
-                /** @description Page size; without it the list answers whole. */
-                limit?: number;
-                /** @description nextCursor of the previous page. */
-                cursor?: string;
-            };
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description OK */
-            200: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description One row per attempt, newest first (without limit, the latest 100). nextAttemptAt is set on the newest row of a message while another attempt is due. */
-                        deliveries: {
-                            /** @description Opaque cuid2 identifier. */
-                            id: string;
-                            /** @description The webhook-id header every attempt of this message carried. */
-                            messageId: string;
-                            /** @enum {string} */
-                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
-                            exportId: string | null;
-                            attempt: number;
-                            /** @enum {string} */
-                            status: "succeeded" | "failed";
-                            responseStatus: number | null;
-                            nextAttemptAt: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds.
-                             */
-                            createdAt: string;
-                        }[];
-                        /** @description Present when limit was given: pass it as cursor for the next page; null on the last page. */
-                        nextCursor?: string | null;
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Webhook not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    postWebhookTest: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-            };
-            cookie?: never;
-        };
-        /** @description No body. An empty object is tolerated; any field is rejected. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            202: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The message, due now; its attempt shows in the deliveries list once made. */
-                        message: {
-                            /** @description The webhook-id header the delivery carries. */
-                            id: string;
-                            /** @enum {string} */
-                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
-                            exportId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds.
-                             */
-                            nextAttemptAt: string;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Webhook not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
-            default: components["responses"]["UnexpectedError"];
-        };
-    };
-    postWebhookDeliveryRedeliver: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path: {
-                id: string;
-                deliveryId: string;
-            };
-            cookie?: never;
-        };
-        /** @description No body. An empty object is tolerated; any field is rejected. */
-        requestBody?: {
-            content: {
-                "application/json": Record<string, never>;
-            };
-        };
-        responses: {
-            /** @description Accepted */
-            202: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        /** @description The message, due now; its attempt shows in the deliveries list once made. */
-                        message: {
-                            /** @description The webhook-id header the delivery carries. */
-                            id: string;
-                            /** @enum {string} */
-                            event: "export.succeeded" | "export.failed" | "project.updated" | "project.deleted" | "webhook.test";
-                            exportId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 UTC with milliseconds.
-                             */
-                            nextAttemptAt: string;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            /** @description Not Found */
-            404: {
-                headers: {
-                    "x-request-id": components["headers"]["XRequestId"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    /**
-                     * @example {
-                     *       "statusCode": 404,
-                     *       "error": "Not Found",
-                     *       "message": "Delivery not found."
-                     *     }
-                     */
-                    "application/json": components["schemas"]["ApiError"];
-                };
-            };
-            413: components["responses"]["PayloadTooLarge"];
-            415: components["responses"]["UnsupportedMediaType"];
             default: components["responses"]["UnexpectedError"];
         };
     };

@@ -15,17 +15,8 @@ export interface ElementString {
 
 /** AIs whose value is digits ending in a GS1 check digit, by their fixed length. */
 const CHECKED_DIGITS: Readonly<Record<string, number>> = {
-  '00': 18,
-  '01': 14,
-  '02': 14,
-  '410': 13,
-  '411': 13,
-  '412': 13,
-  '413': 13,
-  '414': 13,
-  '415': 13,
-  '416': 13,
-  '417': 13,
+  '00': 18, '01': 14, '02': 14,
+  '410': 13, '411': 13, '412': 13, '413': 13, '414': 13, '415': 13, '416': 13, '417': 13,
 };
 
 /** AIs holding a date YYMMDD (DD 00 allowed: the end of the month). */

@@ -38,7 +38,7 @@ export function listTemplates(filter: TemplateFilter = {}): TemplateListing {
   const templates = TEMPLATES.filter(
     (template) =>
       (filter.category === undefined || template.category === filter.category) &&
-      (needle === undefined || searchText(template).includes(needle)),
+      (needle === undefined || searchTexts.get(template)!.includes(needle)),
   );
   return { templates, total: templates.length, categories: CATEGORIES };
 }
@@ -46,9 +46,6 @@ export function listTemplates(filter: TemplateFilter = {}): TemplateListing {
 const searchTexts = new Map(
   TEMPLATES.map((template) => [template, `${template.id}\n${template.name}\n${template.description}`.toLowerCase()]),
 );
-function searchText(template: Template): string {
-  return searchTexts.get(template) ?? '';
-}
 
 /** The unfiltered listing, serialized once: GET /templates answers with these exact bytes. */
 export const FULL_LISTING_JSON: string = JSON.stringify(listTemplates());

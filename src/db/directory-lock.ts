@@ -29,7 +29,6 @@ export class DirectoryLockedError extends Error {
 
 export const lockFileOf = (dataDir: string) => `${path.resolve(dataDir)}.lock`;
 
-
 function readHolder(file: string): LockHolder | null {
   try {
     const parsed = JSON.parse(readFileSync(file, 'utf8')) as Partial<LockHolder>;

@@ -76,34 +76,26 @@ export function assembleDieline(input: AssembleInput): Dieline {
       const cut = input.nicks ? nickPolygon(polygon, input.nicks) : { closed: true, runs: [polygon] };
       nicked ||= !cut.closed;
       for (const run of cut.runs) {
-        paths.push(cut.closed ? closedPath('cut', run, { role, pieceId: piece.id }) : openPath('cut', run, { role, pieceId: piece.id }));
+        paths.push(pathOf('cut', run, cut.closed, { role, pieceId: piece.id }));
       }
     }
   }
   for (const slit of geometry.slits ?? []) {
-    paths.push(openPath('cut', [place(slit.from), place(slit.to)], { role: 'slit', pieceId: slit.pieceId }));
+    paths.push(pathOf('cut', [place(slit.from), place(slit.to)], false, { role: 'slit', pieceId: slit.pieceId }));
   }
-  for (const [from, to] of geometry.creases) {
-    const points = [place(from), place(to)];
-    paths.push({ type: 'crease', closed: false, points, d: pathData(points, false) });
-  }
-  for (const rule of geometry.rules ?? []) paths.push(openPath(rule.type, [place(rule.from), place(rule.to)], {}));
-  for (const [from, to] of geometry.folds ?? []) {
-    const points = [place(from), place(to)];
-    paths.push({ type: 'fold', closed: false, points, d: pathData(points, false) });
-  }
-  for (const glue of geometry.glueAreas) {
-    paths.push(closedPath('glue', placePolygon(glue.polygon), { panelId: glue.panelId }));
-  }
+  for (const [from, to] of geometry.creases) paths.push(pathOf('crease', [place(from), place(to)], false));
+  for (const rule of geometry.rules ?? []) paths.push(pathOf(rule.type, [place(rule.from), place(rule.to)], false));
+  for (const [from, to] of geometry.folds ?? []) paths.push(pathOf('fold', [place(from), place(to)], false));
+  for (const glue of geometry.glueAreas) paths.push(pathOf('glue', placePolygon(glue.polygon), true, { panelId: glue.panelId }));
   for (const piece of pieces) {
     const bleed = bleedMm > 0 ? dedupe(offsetPolygon(piece.outline, bleedMm).map(roundPoint), 0) : piece.outline;
-    paths.push(closedPath('bleed', bleed, { pieceId: piece.id }));
+    paths.push(pathOf('bleed', bleed, true, { pieceId: piece.id }));
   }
   for (const panel of panels) {
     // Glue areas must stay free of ink, so they get no artwork safe zone.
     if (panel.role === 'glue-flap' || panel.role === 'glue-tab') continue;
     const safe = safeZone(panel.polygon, SAFE_MARGIN_MM);
-    if (safe) paths.push(closedPath('safe', safe, { panelId: panel.id }));
+    if (safe) paths.push(pathOf('safe', safe, true, { panelId: panel.id }));
   }
 
   const dieline: Dieline = {
@@ -151,16 +143,10 @@ function frameOf(polygon: readonly Point[], rotationDeg: FrameRotation): PanelFr
   };
 }
 
-function closedPath(
-  type: DielinePath['type'],
-  points: Point[],
-  extra: Pick<DielinePath, 'role' | 'pieceId' | 'panelId'>,
-): DielinePath {
-  return { type, closed: true, points, d: pathData(points, true), ...extra };
-}
+type PathTags = Pick<DielinePath, 'role' | 'pieceId' | 'panelId'>;
 
-function openPath(type: DielinePath['type'], points: Point[], extra: Pick<DielinePath, 'role' | 'pieceId'>): DielinePath {
-  return { type, closed: false, points, d: pathData(points, false), ...extra };
+function pathOf(type: DielinePath['type'], points: Point[], closed: boolean, extra: PathTags = {}): DielinePath {
+  return { type, closed, points, d: pathData(points, closed), ...extra };
 }
 
 function roundPoint(p: Point): Point {

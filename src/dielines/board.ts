@@ -9,15 +9,10 @@ const FOLDING_CARTON_STYLES: ReadonlySet<string> = new Set(['ecma-reverse-tuck-e
 const MIN_CALIPER_MM = 0.3;
 const SIZE_PER_CALIPER = 600;
 
-/** The least caliper the dieline's carton wants, or null when it is no folding carton. */
-export function minimumCaliperMm(dieline: Pick<Dieline, 'style' | 'dimensions'>): number | null {
+/** The caliper a folding carton wants when its board is thinner, else null. */
+export function boardTooThin(dieline: Pick<Dieline, 'style' | 'dimensions' | 'thicknessMm'>): number | null {
   if (!FOLDING_CARTON_STYLES.has(dieline.style)) return null;
   const { widthMm, depthMm, heightMm } = dieline.dimensions.inside;
-  return Math.max(MIN_CALIPER_MM, Math.max(widthMm, depthMm, heightMm) / SIZE_PER_CALIPER);
-}
-
-/** The caliper the carton wants when its board is thinner, else null. */
-export function boardTooThin(dieline: Pick<Dieline, 'style' | 'dimensions' | 'thicknessMm'>): number | null {
-  const minimum = minimumCaliperMm(dieline);
-  return minimum !== null && dieline.thicknessMm < minimum - 1e-9 ? minimum : null;
+  const minimum = Math.max(MIN_CALIPER_MM, Math.max(widthMm, depthMm, heightMm) / SIZE_PER_CALIPER);
+  return dieline.thicknessMm < minimum - 1e-9 ? minimum : null;
 }

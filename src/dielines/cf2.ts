@@ -47,11 +47,12 @@ export function cf2Name(dieline: Dieline): string {
   return dieline.templateId.replace(/[^A-Za-z0-9_-]/g, '_').toUpperCase();
 }
 
+/** A CF2 file whose MAIN block `name` spans (0, 0)–(width, height) and holds `body`. */
+export function cf2Document(name: string, width: number, height: number, body: readonly string[]): string {
+  const head = ['$BOF', 'V2', 'ORDER', `MAIN,${name}`, 'END', `MAIN,${name}`, 'UM', 'LL,0,0', `UR,${n(width)},${n(height)}`, 'SCALE,1,1'];
+  return [...head, ...body, 'END', '$EOF'].join(EOL) + EOL;
+}
+
 export function renderDielineCf2(dieline: Dieline): string {
-  const name = cf2Name(dieline);
-  const lines = ['$BOF', 'V2', 'ORDER', `MAIN,${name}`, 'END', `MAIN,${name}`, 'UM'];
-  lines.push(`LL,0,0`, `UR,${n(dieline.blank.width)},${n(dieline.blank.height)}`, 'SCALE,1,1');
-  lines.push(...cf2Records(dieline));
-  lines.push('END', '$EOF');
-  return lines.join(EOL) + EOL;
+  return cf2Document(cf2Name(dieline), dieline.blank.width, dieline.blank.height, cf2Records(dieline));
 }

@@ -94,14 +94,6 @@ function fitArc(run: readonly Point[], closedLoop: boolean): ArcSegment | null {
   return { kind: 'arc', start: first, end: closedLoop ? first : last, center, radius, ccw: sweep > 0, sweep };
 }
 
-function pushLines(out: CurveSegment[], points: readonly Point[], from: number, to: number): void {
-  for (let i = from; i < to; i++) {
-    const start = points[i]!;
-    const end = points[i + 1]!;
-    if (start[0] !== end[0] || start[1] !== end[1]) out.push({ kind: 'line', start, end });
-  }
-}
-
 /** Lines and arcs along an open polyline. */
 function openSegments(points: readonly Point[]): CurveSegment[] {
   const out: CurveSegment[] = [];
@@ -124,7 +116,8 @@ function openSegments(points: readonly Point[]): CurveSegment[] {
       out.push(arc);
       i = j;
     } else {
-      pushLines(out, points, i, i + 1);
+      const [start, end] = [points[i]!, points[i + 1]!];
+      if (start[0] !== end[0] || start[1] !== end[1]) out.push({ kind: 'line', start, end });
       i++;
     }
   }

@@ -115,11 +115,4 @@ export class DielineDraft {
 }
 
 /** An axis-aligned rectangle as a clockwise polygon. */
-export function rect(x0: number, y0: number, x1: number, y1: number): Point[] {
-  return [
-    [x0, y0],
-    [x1, y0],
-    [x1, y1],
-    [x0, y1],
-  ];
-}
+export const rect = (x0: number, y0: number, x1: number, y1: number): Point[] => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];

@@ -399,13 +399,9 @@ function separated(shape: BlankShape, copies: readonly LayoutCopy[], gap: number
 
 /** Whether a vertex or an edge midpoint of `b` lies inside an outline of `a`, clear of its edges. */
 function overlapsInside(a: Prepared, b: Prepared): boolean {
-  const outlines = outlinesOf(a);
+  const outlines = a.outlines;
   const probes = b.edges.flatMap((edge): Point[] => [edge.a, [(edge.a[0] + edge.b[0]) / 2, (edge.a[1] + edge.b[1]) / 2]]);
   return probes.some((p) => outlines.some((outline) => pointInPolygon(p, outline) && distanceToBoundary(p, outline) > 0.01));
-}
-
-function outlinesOf(shape: Prepared): readonly Point[][] {
-  return shape.outlines;
 }
 
 function segmentDistance(p: Point, q: Point, r: Point, s: Point): number {
@@ -531,7 +527,7 @@ function candidatesFor(shape: BlankShape, quarter: 0 | 90, sheet: Required<Sheet
   pairs.sort((p, q) => q.rough.count - p.rough.count || p.pair.period - q.pair.period);
   for (const { pair, step, rough } of pairs.slice(0, PAIR_SEARCHED)) {
     out.push(rough);
-    const [ab] = [pair.members[1]!.dx];
+    const ab = pair.members[1]!.dx;
     for (const shift of shifts(pair.period, [ab, pair.period - ab], PAIR_SHIFT_STEPS)) {
       const s1 = rowStep(pair.shape, pair.shape, pair.period, shift, gap);
       const s2 = rowStep(pair.shape, pair.shape, pair.period, -shift, gap);

@@ -96,7 +96,6 @@ function locate(polygon: readonly Point[], i0: number, lengths: readonly number[
  * enough, else one open run from each gap's end to the next gap's start.
  */
 export function nickPolygon(polygon: readonly Point[], spec: NickSpec): { closed: boolean; runs: Point[][] } {
-  if (spec.count <= 0) return { closed: true, runs: [[...polygon]] };
   const gaps = gapsOf(polygon, spec).sort((p, q) => p.segment - q.segment || p.offset - q.offset);
   if (gaps.length === 0) return { closed: true, runs: [[...polygon]] };
   const n = polygon.length;

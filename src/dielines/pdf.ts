@@ -9,48 +9,12 @@
 import { createWriteStream } from 'node:fs';
 import { pipeline } from 'node:stream/promises';
 import { formatNumber } from './format.js';
-import type { Dieline, DielinePathType } from './types.js';
+import { LINE_STYLES } from './svg.js';
+import { DRAW_ORDER, type Dieline, type DielinePathType } from './types.js';
 
 export const POINTS_PER_MM = 72 / 25.4;
 const FIXED_DATE = new Date(Date.UTC(2000, 0, 1, 0, 0, 0));
 
-interface SpotInk {
-  name: string;
-  /** CMYK fallback in percent. */
-  cmyk: [number, number, number, number];
-  widthMm: number;
-  dashMm?: [number, number];
-}
-
-const INKS: Readonly<Record<DielinePathType, SpotInk>> = {
-  bleed: { name: 'Bleed', cmyk: [100, 0, 100, 0], widthMm: 0.2 },
-  safe: { name: 'SafeArea', cmyk: [50, 0, 100, 0], widthMm: 0.2, dashMm: [1, 1] },
-  glue: { name: 'Glue', cmyk: [0, 50, 100, 0], widthMm: 0.2, dashMm: [2, 1] },
-  crease: { name: 'Crease', cmyk: [100, 0, 0, 0], widthMm: 0.25, dashMm: [3, 1.5] },
-  'reverse-crease': { name: 'ReverseCrease', cmyk: [100, 100, 0, 0], widthMm: 0.25, dashMm: [3, 1] },
-  perforation: { name: 'Perforation', cmyk: [0, 100, 100, 0], widthMm: 0.25, dashMm: [1, 1] },
-  'half-cut': { name: 'HalfCut', cmyk: [0, 60, 100, 0], widthMm: 0.25, dashMm: [4, 1] },
-  'v-groove': { name: 'VGroove', cmyk: [100, 50, 0, 0], widthMm: 0.3, dashMm: [5, 1] },
-  fold: { name: 'Fold', cmyk: [60, 80, 0, 0], widthMm: 0.2, dashMm: [1.5, 1.5] },
-  cut: { name: 'CutContour', cmyk: [0, 100, 0, 0], widthMm: 0.25 },
-  zone: { name: 'Zones', cmyk: [0, 0, 100, 0], widthMm: 0.2, dashMm: [0.5, 0.5] },
-  eyemark: { name: 'EyeMark', cmyk: [0, 0, 0, 100], widthMm: 0.25 },
-};
-
-const DRAW_ORDER: readonly DielinePathType[] = [
-  'bleed',
-  'safe',
-  'glue',
-  'zone',
-  'eyemark',
-  'fold',
-  'v-groove',
-  'half-cut',
-  'perforation',
-  'reverse-crease',
-  'crease',
-  'cut',
-];
 
 /** pdfkit has `addSpotColor`, but @types/pdfkit does not declare it. */
 export type SpotColorDocument = PDFKit.PDFDocument & {
@@ -90,10 +54,10 @@ export async function writePdf(doc: PDFKit.PDFDocument, file: string): Promise<n
 /** Registers the spot colours of `types` and an overprint graphics state named GsOverprint on the current page. */
 export function useSpotInks(doc: SpotColorDocument, types: readonly DielinePathType[], registered: Set<string>): void {
   for (const type of types) {
-    const ink = INKS[type];
-    if (registered.has(ink.name)) continue;
-    doc.addSpotColor(ink.name, ...ink.cmyk);
-    registered.add(ink.name);
+    const { ink, cmyk } = LINE_STYLES[type];
+    if (registered.has(ink)) continue;
+    doc.addSpotColor(ink, ...cmyk);
+    registered.add(ink);
   }
   const overprint = doc.ref({ Type: 'ExtGState', OP: true, op: true, OPM: 1 });
   // @types/pdfkit declares a required chunk; pdfkit writes the object when given none.
@@ -109,11 +73,12 @@ export function strokeDielinePaths(doc: SpotColorDocument, paths: Dieline['paths
   for (const type of types) {
     const selected = paths.filter((path) => path.type === type);
     if (selected.length === 0) continue;
-    const ink = INKS[type];
-    doc.lineWidth(ink.widthMm);
-    if (ink.dashMm) doc.dash(ink.dashMm[0], { space: ink.dashMm[1] });
+    const style = LINE_STYLES[type];
+    const [dash, space] = (style.dash ?? '').split(' ').map(Number);
+    doc.lineWidth(style.widthMm);
+    if (dash) doc.dash(dash, { space: space! });
     else doc.undash();
-    doc.strokeColor(ink.name);
+    doc.strokeColor(style.ink);
     for (const path of selected) {
       path.points.forEach(([x, y], index) => {
         if (index === 0) doc.moveTo(x, y);

@@ -2,12 +2,11 @@
 import type { StyleGeometry } from './draft.js';
 import { DielineUnsupportedError } from './errors.js';
 import type { StyleLimits } from './limits.js';
-import { buildReverseTuckEnd, REVERSE_TUCK_END_LIMITS, REVERSE_TUCK_END_SUBJECT } from './styles/ecma-reverse-tuck-end.js';
-import { buildStraightTuckEnd, STRAIGHT_TUCK_END_LIMITS, STRAIGHT_TUCK_END_SUBJECT } from './styles/ecma-straight-tuck-end.js';
 import { buildRegularSlottedContainer, RSC_LIMITS, RSC_SUBJECT } from './styles/fefco-0201.js';
 import { buildMailer, MAILER_LIMITS, MAILER_SUBJECT } from './styles/fefco-0427.js';
 import { buildRigidTwoPiece, RIGID_LIMITS, RIGID_SUBJECT } from './styles/rigid-two-piece.js';
 import { AUTO_BOTTOM_LIMITS, AUTO_BOTTOM_SUBJECT, buildTuckTopAutoBottom } from './styles/tuck-top-auto-bottom.js';
+import { buildTuckEndCarton, REVERSE_TUCK_END_SUBJECT, STRAIGHT_TUCK_END_SUBJECT, TUCK_END_LIMITS } from './styles/tuck-end.js';
 import type { BoxDimensions, BoxStyleId as DielineStyleId, StructureOptions, TuckLock } from './types.js';
 
 export interface StyleContext {
@@ -52,17 +51,17 @@ export const STYLE_DEFINITIONS: Readonly<Record<DielineStyleId, StyleDefinition>
     id: 'ecma-reverse-tuck-end',
     name: 'ECMA reverse tuck end carton',
     subject: REVERSE_TUCK_END_SUBJECT,
-    limits: REVERSE_TUCK_END_LIMITS,
+    limits: TUCK_END_LIMITS,
     options: ['lock'],
-    build: (inside, t, context) => buildReverseTuckEnd(inside, t, context.lock),
+    build: (inside, t, context) => buildTuckEndCarton(inside, t, 'front', REVERSE_TUCK_END_SUBJECT, context.lock),
   },
   'ecma-straight-tuck-end': {
     id: 'ecma-straight-tuck-end',
     name: 'ECMA straight tuck end carton',
     subject: STRAIGHT_TUCK_END_SUBJECT,
-    limits: STRAIGHT_TUCK_END_LIMITS,
+    limits: TUCK_END_LIMITS,
     options: ['lock'],
-    build: (inside, t, context) => buildStraightTuckEnd(inside, t, context.lock),
+    build: (inside, t, context) => buildTuckEndCarton(inside, t, 'back', STRAIGHT_TUCK_END_SUBJECT, context.lock),
   },
   'tuck-top-auto-bottom': {
     id: 'tuck-top-auto-bottom',

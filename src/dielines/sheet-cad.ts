@@ -6,13 +6,12 @@
  * knives (common-line cutting): every copy is written out in place and each shared cut is drawn once.
  */
 import { cadNumber as n, cadSegments } from './cad.js';
-import { CF2_TYPES, cf2Name, cf2Pointage, cf2Record } from './cf2.js';
+import { CF2_TYPES, cf2Document, cf2Name, cf2Pointage, cf2Record, cf2Records } from './cf2.js';
 import type { CurveSegment } from './curves.js';
 import { dxfDocument, dxfEntity, DXF_LAYERS, type DxfWriter } from './dxf.js';
 import type { LayoutCopy, SheetLayout } from './layout.js';
 import { DIE_LINE_TYPES, type Dieline, type DielinePathType, type Point } from './types.js';
 
-const EOL = '\r\n';
 /** Cut lines closer than this and overlapping are one knife. */
 const SHARED_TOLERANCE_MM = 0.01;
 
@@ -39,9 +38,13 @@ function transformSegment(segment: CurveSegment, place: { x: number; y: number; 
   return { ...segment, start: map(segment.start), end: map(segment.end), center: map(segment.center) };
 }
 
+/** The blank's die lines, y up. */
+const dieSegments = (dieline: Dieline) =>
+  DIE_LINE_TYPES.flatMap((type) => cadSegments(dieline, type).map((segment) => ({ type, segment })));
+
 /** Every copy's die lines on the sheet, y up. */
 function sheetSegments(dieline: Dieline, layout: SheetLayout): { type: DielinePathType; segment: CurveSegment }[] {
-  const blank = DIE_LINE_TYPES.flatMap((type) => cadSegments(dieline, type).map((segment) => ({ type, segment })));
+  const blank = dieSegments(dieline);
   return layout.copies.flatMap((copy) => {
     const place = copyPlacement(dieline, layout, copy);
     return blank.map(({ type, segment }) => ({ type, segment: transformSegment(segment, place) }));
@@ -107,7 +110,7 @@ const BLOCK = 'BLANK';
 export function renderSheetDxf(dieline: Dieline, layout: SheetLayout, gapMm: number): string {
   const extents = { x: 0, y: 0, width: layout.sheet.widthMm, height: layout.sheet.heightMm };
   if (gapMm > 0) {
-    const blank = DIE_LINE_TYPES.flatMap((type) => cadSegments(dieline, type).map((segment) => ({ type, segment })));
+    const blank = dieSegments(dieline);
     const write: DxfWriter = (out) => {
       for (const copy of layout.copies) {
         const place = copyPlacement(dieline, layout, copy);
@@ -137,22 +140,18 @@ function layersOf(items: readonly { type: DielinePathType }[]): DielinePathType[
 }
 
 export function renderSheetCf2(dieline: Dieline, layout: SheetLayout, gapMm: number): string {
-  const name = `${cf2Name(dieline)}_SHEET`;
   const pointage = cf2Pointage(dieline);
-  const lines = ['$BOF', 'V2', 'ORDER', `MAIN,${name}`, 'END', `MAIN,${name}`, 'UM'];
-  lines.push('LL,0,0', `UR,${n(layout.sheet.widthMm)},${n(layout.sheet.heightMm)}`, 'SCALE,1,1');
-  if (gapMm > 0) {
-    for (const copy of layout.copies) {
-      const place = copyPlacement(dieline, layout, copy);
-      lines.push(`C,${BLOCK},${n(place.x)},${n(place.y)},${n(place.angle)},1,1`);
-    }
-    lines.push('END', `SUB,${BLOCK}`);
-    for (const type of DIE_LINE_TYPES) {
-      for (const segment of cadSegments(dieline, type)) lines.push(cf2Record(pointage, CF2_TYPES[type]!, segment));
-    }
-  } else {
-    for (const { type, segment } of shareKnives(sheetSegments(dieline, layout))) lines.push(cf2Record(pointage, CF2_TYPES[type]!, segment));
-  }
-  lines.push('END', '$EOF');
-  return lines.join(EOL) + EOL;
+  const body =
+    gapMm > 0
+      ? [
+          ...layout.copies.map((copy) => {
+            const place = copyPlacement(dieline, layout, copy);
+            return `C,${BLOCK},${n(place.x)},${n(place.y)},${n(place.angle)},1,1`;
+          }),
+          'END',
+          `SUB,${BLOCK}`,
+          ...cf2Records(dieline),
+        ]
+      : shareKnives(sheetSegments(dieline, layout)).map(({ type, segment }) => cf2Record(pointage, CF2_TYPES[type]!, segment));
+  return cf2Document(`${cf2Name(dieline)}_SHEET`, layout.sheet.widthMm, layout.sheet.heightMm, body);
 }

@@ -5,10 +5,9 @@
  */
 import type { SheetLayout } from './layout.js';
 import { collectPdf, fixedInfo, pdfDocumentClass, POINTS_PER_MM, strokeDielinePaths, useSpotInks, type SpotColorDocument } from './pdf.js';
-import { DIE_LINE_TYPES, type Dieline, type DielinePathType } from './types.js';
+import { DIE_LINE_TYPES, DRAW_ORDER, type Dieline } from './types.js';
 
-/** Rules first, the cut on top. */
-const DIE_TYPES: readonly DielinePathType[] = [...DIE_LINE_TYPES.slice(1).reverse(), 'cut'];
+const DIE_TYPES = DRAW_ORDER.filter((type) => DIE_LINE_TYPES.includes(type));
 
 /** pdfkit's transform matrix turning the blank clockwise (y down) onto its copy's bounding box. */
 function copyMatrix(dieline: Dieline, copy: SheetLayout['copies'][number]): [number, number, number, number, number, number] {

@@ -4,44 +4,41 @@
  * polygons whose element id is `panel-<panelId>`.
  */
 import { formatNumber } from './format.js';
-import type { Dieline, DielinePath, DielinePathType, Point } from './types.js';
+import { DRAW_ORDER, type Dieline, type DielinePath, type DielinePathType, type Point } from './types.js';
 
-interface LayerStyle {
+interface LineStyle {
+  /** The SVG group's label and stroke colour. */
   label: string;
   stroke: string;
   widthMm: number;
+  /** The SVG dash pattern, mm; the PDF dashes by its first dash and gap. */
   dash?: string;
+  /** The PDF's spot colour and its CMYK fallback in percent. */
+  ink: string;
+  cmyk: [number, number, number, number];
 }
 
-/** Drawing order: guides first, cut lines on top. Colours follow common prepress conventions. */
-export const SVG_LAYER_ORDER: readonly DielinePathType[] = [
-  'bleed',
-  'safe',
-  'glue',
-  'zone',
-  'eyemark',
-  'fold',
-  'v-groove',
-  'half-cut',
-  'perforation',
-  'reverse-crease',
-  'crease',
-  'cut',
-];
-
-const LAYER_STYLES: Readonly<Record<DielinePathType, LayerStyle>> = {
-  bleed: { label: 'Bleed', stroke: '#00a651', widthMm: 0.2 },
-  safe: { label: 'Safe area', stroke: '#8dc63f', widthMm: 0.2, dash: '1 1' },
-  glue: { label: 'Glue', stroke: '#f7941d', widthMm: 0.2, dash: '2 1' },
-  crease: { label: 'Crease', stroke: '#00aeef', widthMm: 0.25, dash: '3 1.5' },
-  'reverse-crease': { label: 'Reverse crease', stroke: '#2e3192', widthMm: 0.25, dash: '3 1 0.5 1' },
-  perforation: { label: 'Perforation', stroke: '#ed1c24', widthMm: 0.25, dash: '1 1' },
-  'half-cut': { label: 'Half-cut', stroke: '#f26522', widthMm: 0.25, dash: '4 1' },
-  'v-groove': { label: 'V-groove', stroke: '#0072bc', widthMm: 0.3, dash: '5 1 1 1' },
-  fold: { label: 'Fold (wrap)', stroke: '#662d91', widthMm: 0.2, dash: '1.5 1.5' },
-  cut: { label: 'Cut', stroke: '#ec008c', widthMm: 0.25 },
-  zone: { label: 'Zones', stroke: '#fff200', widthMm: 0.2, dash: '0.5 0.5' },
-  eyemark: { label: 'Eye mark', stroke: '#000000', widthMm: 0.25 },
+/** How each line type is drawn in the SVG and the PDF. Colours follow common prepress conventions. */
+export const LINE_STYLES: Readonly<Record<DielinePathType, LineStyle>> = {
+  bleed: { label: 'Bleed', stroke: '#00a651', widthMm: 0.2, ink: 'Bleed', cmyk: [100, 0, 100, 0] },
+  safe: { label: 'Safe area', stroke: '#8dc63f', widthMm: 0.2, dash: '1 1', ink: 'SafeArea', cmyk: [50, 0, 100, 0] },
+  glue: { label: 'Glue', stroke: '#f7941d', widthMm: 0.2, dash: '2 1', ink: 'Glue', cmyk: [0, 50, 100, 0] },
+  crease: { label: 'Crease', stroke: '#00aeef', widthMm: 0.25, dash: '3 1.5', ink: 'Crease', cmyk: [100, 0, 0, 0] },
+  'reverse-crease': {
+    label: 'Reverse crease',
+    stroke: '#2e3192',
+    widthMm: 0.25,
+    dash: '3 1 0.5 1',
+    ink: 'ReverseCrease',
+    cmyk: [100, 100, 0, 0],
+  },
+  perforation: { label: 'Perforation', stroke: '#ed1c24', widthMm: 0.25, dash: '1 1', ink: 'Perforation', cmyk: [0, 100, 100, 0] },
+  'half-cut': { label: 'Half-cut', stroke: '#f26522', widthMm: 0.25, dash: '4 1', ink: 'HalfCut', cmyk: [0, 60, 100, 0] },
+  'v-groove': { label: 'V-groove', stroke: '#0072bc', widthMm: 0.3, dash: '5 1 1 1', ink: 'VGroove', cmyk: [100, 50, 0, 0] },
+  fold: { label: 'Fold (wrap)', stroke: '#662d91', widthMm: 0.2, dash: '1.5 1.5', ink: 'Fold', cmyk: [60, 80, 0, 0] },
+  cut: { label: 'Cut', stroke: '#ec008c', widthMm: 0.25, ink: 'CutContour', cmyk: [0, 100, 0, 0] },
+  zone: { label: 'Zones', stroke: '#fff200', widthMm: 0.2, dash: '0.5 0.5', ink: 'Zones', cmyk: [0, 0, 100, 0] },
+  eyemark: { label: 'Eye mark', stroke: '#000000', widthMm: 0.25, ink: 'EyeMark', cmyk: [0, 0, 0, 100] },
 };
 
 export interface SvgRenderOptions {
@@ -79,7 +76,7 @@ function pathElement(path: DielinePath): string {
 }
 
 export function renderDielineSvg(dieline: Dieline, options: SvgRenderOptions = {}): string {
-  const layers = new Set(options.layers ?? SVG_LAYER_ORDER);
+  const layers = new Set(options.layers ?? DRAW_ORDER);
   const { artboard } = dieline;
   const { inside } = dieline.dimensions;
   const size = `${formatNumber(inside.widthMm)} x ${formatNumber(inside.depthMm)} x ${formatNumber(inside.heightMm)} mm`;
@@ -108,11 +105,11 @@ export function renderDielineSvg(dieline: Dieline, options: SvgRenderOptions = {
     }
     lines.push('</g>');
   }
-  for (const type of SVG_LAYER_ORDER) {
+  for (const type of DRAW_ORDER) {
     if (!layers.has(type)) continue;
     const paths = dieline.paths.filter((path) => path.type === type);
     if (paths.length === 0) continue;
-    const style = LAYER_STYLES[type];
+    const style = LINE_STYLES[type];
     const dash = style.dash ? ` stroke-dasharray="${style.dash}"` : '';
     lines.push(
       `<g id="${type}" data-label="${style.label}" fill="none" stroke="${style.stroke}" ` +

@@ -53,6 +53,10 @@ export const DIE_LINE_TYPES: readonly DielinePathType[] = ['cut', ...RULE_TYPES]
 /** Rules a panel folds about (the 3D fold hinges on these). */
 export const FOLDING_RULE_TYPES: readonly DielinePathType[] = ['crease', 'reverse-crease', 'v-groove'];
 
+/** Drawing order: guides first, then the rules, the cut on top. */
+const GUIDE_TYPES: readonly DielinePathType[] = ['bleed', 'safe', 'glue', 'zone', 'eyemark', 'fold'];
+export const DRAW_ORDER: readonly DielinePathType[] = [...GUIDE_TYPES, ...[...RULE_TYPES].reverse(), 'cut'];
+
 export const DIELINE_PATH_TYPES: readonly DielinePathType[] = ['cut', ...RULE_TYPES, 'bleed', 'safe', 'glue', 'fold', 'zone', 'eyemark'];
 
 /** How a tuck is held closed: slits at its hinge, wider (friction) shoulders, or nothing. */

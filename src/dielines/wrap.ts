@@ -5,7 +5,7 @@
  */
 import { assembleDieline } from './assemble.js';
 import { DEFAULT_BLEED_MM, generateDieline } from './generate.js';
-import { BLEED_LIMITS, requireInRange } from './limits.js';
+import { requireInRange } from './limits.js';
 import { DIELINE_STYLES } from './registry.js';
 import { buildRigidTwoPiece } from './styles/rigid-two-piece.js';
 import { buildRigidWrap, DEFAULT_TURN_IN_MM, TURN_IN_LIMITS } from './styles/rigid-wrap.js';
@@ -34,8 +34,8 @@ export function generateWrap(templateId: string, dims: BoxDimensions, options: P
   const board = generateDieline(templateId, dims, options);
   const turnIn = options.turnInMm ?? DEFAULT_TURN_IN_MM;
   requireInRange('turnInMm', turnIn, TURN_IN_LIMITS, WRAP_SUBJECT);
+  // generateDieline has checked the bleed.
   const bleedMm = options.bleedMm ?? DEFAULT_BLEED_MM;
-  requireInRange('bleedMm', bleedMm, BLEED_LIMITS, 'a dieline');
   const inside: BoxDimensions = { widthMm: dims.widthMm, heightMm: dims.heightMm, depthMm: dims.depthMm };
   const lidHeightMm = options.structure?.lidHeightMm;
   const outside = buildRigidTwoPiece(inside, board.thicknessMm, bleedMm, lidHeightMm).outside;

@@ -51,8 +51,6 @@ export function createExportQueue(redisUrl: string, settings: ExportSettings) {
   };
 }
 
-export type ExportQueue = ReturnType<typeof createExportQueue>;
-
 export interface ExportWorkerOptions {
   redisUrl: string;
   settings: ExportSettings;

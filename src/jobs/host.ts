@@ -72,9 +72,9 @@ export function createJobHost({ config, services, role, metrics, onError, onAtte
         onError,
       })
     : null;
-  if (dispatcher) services.webhooks.onEnqueued(dispatcher.poke);
+  if (dispatcher) services.webhooks.events.on('enqueued', dispatcher.poke);
   if (metrics && renders) {
-    services.exports.onJobDuration((format, outcome, seconds) => metrics.jobDuration.observe({ format, outcome }, seconds));
+    services.exports.events.on('jobDuration', (format, outcome, seconds) => metrics.jobDuration.observe({ format, outcome }, seconds));
   }
 
   let sweepTimer: NodeJS.Timeout | null = null;

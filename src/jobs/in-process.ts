@@ -16,7 +16,7 @@ export interface InProcessRunnerOptions {
 export function createInProcessRunner(options: InProcessRunnerOptions) {
   const { exports, repository, concurrency } = options;
   const wanted = new Set<string>();
-  const active = new Map<string, Promise<void>>();
+  const active = new Map<string, Promise<unknown>>();
   let stopped = false;
   let timer: NodeJS.Timeout | null = null;
 
@@ -25,13 +25,10 @@ export function createInProcessRunner(options: InProcessRunnerOptions) {
       if (stopped || active.size >= concurrency) return;
       wanted.delete(id);
       if (active.has(id)) continue;
+      // After a failure that may pass, or a busy render pool, the row is queued again (the latter
+      // until its retry time) and a later scan takes it.
       const run = exports
         .attempt(id, { takeOver: false })
-        .then((outcome) => {
-          // A failure that may pass, or a busy render pool: the row is queued again (the latter
-          // until its retry time) and a later scan takes it.
-          if (outcome === 'retry' || outcome === 'waiting') return;
-        })
         .catch(options.onError)
         .finally(() => {
           active.delete(id);

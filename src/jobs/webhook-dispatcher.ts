@@ -192,5 +192,3 @@ export function createWebhookDispatcher(options: DispatcherOptions) {
     },
   };
 }
-
-export type WebhookDispatcher = ReturnType<typeof createWebhookDispatcher>;

@@ -59,7 +59,6 @@ export function createIdleWorkerWarning(options: {
   queued: () => Promise<number>;
   warn: (queued: number) => void;
   onError: (error: unknown) => void;
-  everyMs?: number;
 }) {
   let timer: NodeJS.Timeout | null = null;
   const check = async () => {
@@ -72,7 +71,7 @@ export function createIdleWorkerWarning(options: {
   };
   return {
     start() {
-      timer = setInterval(() => void check(), options.everyMs ?? WORKER_ANSWER_WINDOW_MS);
+      timer = setInterval(() => void check(), WORKER_ANSWER_WINDOW_MS);
       timer.unref();
     },
     stop() {

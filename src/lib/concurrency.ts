@@ -2,17 +2,14 @@
 export function createLimiter(limit: number) {
   let running = 0;
   const waiting: Array<() => void> = [];
-  const release = () => {
-    running--;
-    waiting.shift()?.();
-  };
   async function run<T>(task: () => Promise<T>): Promise<T> {
     if (running >= limit) await new Promise<void>((resolve) => waiting.push(resolve));
     running++;
     try {
       return await task();
     } finally {
-      release();
+      running--;
+      waiting.shift()?.();
     }
   }
   /** Tasks running now and waiting for a slot (for metrics). */

@@ -67,3 +67,15 @@ export function pageOf<T extends ListPosition>(rows: T[], limit: number, cursors
   const last = page.at(-1);
   return { page, nextCursor: rows.length > limit && last ? cursors.encode({ createdAt: last.createdAt, id: last.id }) : null };
 }
+
+/**
+ * Prisma's condition and order of a keyset page on (createdAt, id): the rows strictly after `after`
+ * (all of them without one), newest first, or oldest first with 'asc'.
+ */
+export function keysetPage(after: ListPosition | null | undefined, order: 'desc' | 'asc' = 'desc') {
+  const past = <T>(value: T) => (order === 'desc' ? { lt: value } : { gt: value });
+  return {
+    where: after ? { OR: [{ createdAt: past(after.createdAt) }, { createdAt: after.createdAt, id: past(after.id) }] } : {},
+    orderBy: [{ createdAt: order }, { id: order }],
+  };
+}

@@ -22,10 +22,7 @@ interface Start {
 
 export function createFairLimiter(options: FairLimiterOptions) {
   const running = new Set<string>();
-  const line = createFairQueue<Start>(
-    (start) => start.account,
-    (start) => start.sequence,
-  );
+  const line = createFairQueue<Start>((start) => start.account, (start) => start.sequence);
   let sequence = 0;
 
   function startNext(): void {

@@ -7,15 +7,15 @@ export interface RetryOptions {
   retryable(error: unknown): boolean;
   /** Called before each wait, e.g. to log one line per failed attempt. */
   onRetry(info: { attempt: number; delayMs: number; error: unknown }): void;
-  initialDelayMs?: number;
-  maxDelayMs?: number;
 }
 
-/** Runs attempt until it resolves; when the budget is spent, throws the last error. */
+/**
+ * Runs attempt until it resolves, waiting 0.5 s after the first failure and twice as long after
+ * each next one, up to 5 s; when the budget is spent, throws the last error.
+ */
 export async function retryWithBackoff<T>(attempt: () => Promise<T>, options: RetryOptions): Promise<T> {
   const deadline = Date.now() + options.budgetMs;
-  let delayMs = options.initialDelayMs ?? 500;
-  const maxDelayMs = options.maxDelayMs ?? 5_000;
+  let delayMs = 500;
   for (let count = 1; ; count++) {
     try {
       return await attempt();
@@ -25,7 +25,7 @@ export async function retryWithBackoff<T>(attempt: () => Promise<T>, options: Re
       const wait = Math.min(delayMs, remaining);
       options.onRetry({ attempt: count, delayMs: wait, error });
       await new Promise((resolve) => setTimeout(resolve, wait));
-      delayMs = Math.min(delayMs * 2, maxDelayMs);
+      delayMs = Math.min(delayMs * 2, 5_000);
     }
   }
 }

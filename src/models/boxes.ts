@@ -8,8 +8,9 @@
  * half a caliper off the board's mid-plane, and a flat strip of plain board closes every edge
  * between them, so a thick board (corrugated) shows its edge as board rather than an open gap.
  */
+import { boundsOf, signedArea } from '../dielines/geometry.js';
 import type { Dieline, DielinePanel, Point } from '../dielines/index.js';
-import { atlasUv, packAtlasCached, regionBounds, type AtlasRegion, type TextureAtlas } from '../print/atlas.js';
+import { atlasUv, packAtlasCached, type AtlasRegion, type TextureAtlas } from '../print/atlas.js';
 import { centroid, foldTree, hinge, type HingedPanel } from './fold.js';
 import { foldAnimation, type NodeAnimation, type NodePoser } from './fold-animation.js';
 import { applyRigid, type Vec3 } from './math.js';
@@ -36,7 +37,7 @@ export function boxModel(dieline: Dieline, printed: Pick<Dieline, 'panels'>, tex
   const sheetOutlines = new Map(
     folding.panels.map((hinged) => [hinged.panel.id, onSheet(hinged.panel, printedPanels.get(hinged.panel.id))] as const),
   );
-  const regions: AtlasRegion[] = [...sheetOutlines].map(([id, outline]) => ({ id, bounds: regionBounds(outline) }));
+  const regions: AtlasRegion[] = [...sheetOutlines].map(([id, outline]) => ({ id, bounds: boundsOf(outline) }));
   const atlas = packAtlasCached(regions, textureSizePx);
   const cells = new Map(atlas.cells.map((cell) => [cell.id, cell]));
   const byId = new Map(folding.panels.map((hinged) => [hinged.panel.id, hinged]));
@@ -89,7 +90,7 @@ function panelPrimitives(hinged: HingedPanel, origin: Vec3, dieline: Dieline, uv
   const { panel } = hinged;
   const half = (dieline.thicknessMm / 2) * MM;
   const layer = hinged.offsetMm * MM;
-  const local = panel.polygon.map(([x, y]) => [(x - origin[0]) * MM, (y - origin[1]) * MM] as const);
+  const local = panel.polygon.map(([x, y]): Point => [(x - origin[0]) * MM, (y - origin[1]) * MM]);
   const triangles = triangulate(panel.polygon);
   // Printed side faces -z in the blank frame (z runs into the sheet).
   const outside: Primitive = {
@@ -109,7 +110,7 @@ function panelPrimitives(hinged: HingedPanel, origin: Vec3, dieline: Dieline, uv
 }
 
 /** One quad per polygon edge from the printed face to the unprinted one, facing out of the panel. */
-function edgeStrips(local: ReadonlyArray<readonly [number, number]>, layer: number, half: number): Primitive {
+function edgeStrips(local: readonly Point[], layer: number, half: number): Primitive {
   const positions: number[] = [];
   const normals: number[] = [];
   const indices: number[] = [];
@@ -129,15 +130,6 @@ function edgeStrips(local: ReadonlyArray<readonly [number, number]>, layer: numb
     );
   });
   return { surface: 'inside', positions, normals, indices };
-}
-
-function signedArea(polygon: ReadonlyArray<readonly [number, number]>): number {
-  let area = 0;
-  polygon.forEach(([x0, y0], i) => {
-    const [x1, y1] = polygon[(i + 1) % polygon.length]!;
-    area += x0 * y1 - x1 * y0;
-  });
-  return area / 2;
 }
 
 /** The triangle wound so its normal points along `zSign` (counter-clockwise seen from there). */

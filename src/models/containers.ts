@@ -14,11 +14,11 @@ import {
   CONTAINER_LIMITS,
   jarBody,
   LATHE_LABELS,
+  requireContainerSize,
   tubeBody,
   type ContainerKind,
   type LatheLabel,
 } from '../dielines/containers/figures.js';
-import { requireInRange } from '../dielines/limits.js';
 import { gridPrimitive, type MeshPart, type Primitive, type Surface } from './mesh.js';
 
 const MM = 0.001;
@@ -76,19 +76,26 @@ function latheLabel({ radius, bottom, top }: LatheLabel, withBack: boolean): Mes
 /** How far the label's paper side sits inside its printed side. */
 const LABEL_BACK_INSET_MM = 0.1;
 
-/** A flat disc at height y facing up (+1) or down (−1). */
-function disc(surface: Surface, radius: number, y: number, facing: 1 | -1): Primitive {
+/** A flat ring at height y facing up (+1) or down (−1): `edge` gives its outer (row 0) and inner (row 1) edge's x, z at φ. */
+function flatRing(surface: Surface, y: number, facing: 1 | -1, edge: (row: number, phi: number) => [number, number]): Primitive {
   return gridPrimitive(
     surface,
     1,
     SEGMENTS,
     (row, col) => {
-      const phi = (col / SEGMENTS) * 2 * Math.PI - Math.PI;
-      const r = row === 0 ? radius : 0;
-      return { position: [r * Math.sin(phi) * MM, y * MM, r * Math.cos(phi) * MM], normal: [0, facing, 0] };
+      const [x, z] = edge(row, (col / SEGMENTS) * 2 * Math.PI - Math.PI);
+      return { position: [x * MM, y * MM, z * MM], normal: [0, facing, 0] };
     },
     facing === 1,
   );
+}
+
+/** A flat disc at height y facing up (+1) or down (−1). */
+function disc(surface: Surface, radius: number, y: number, facing: 1 | -1): Primitive {
+  return flatRing(surface, y, facing, (row, phi) => {
+    const r = row === 0 ? radius : 0;
+    return [r * Math.sin(phi), r * Math.cos(phi)];
+  });
 }
 
 function part(name: string, ...primitives: Primitive[]): MeshPart {
@@ -174,17 +181,10 @@ function canTab(d: number, lid: number): MeshPart {
   const outer = { cz: -6.5 * s, a: 7 * s, b: 12.5 * s };
   const hole = { cz: -9.5 * s, a: 4.5 * s, b: 7 * s };
   const ring = (y: number, facing: 1 | -1): Primitive =>
-    gridPrimitive(
-      'closure',
-      1,
-      SEGMENTS,
-      (row, col) => {
-        const oval = row === 0 ? outer : hole;
-        const phi = (col / SEGMENTS) * 2 * Math.PI - Math.PI;
-        return { position: [oval.a * Math.sin(phi) * MM, y * MM, (oval.cz + oval.b * Math.cos(phi)) * MM], normal: [0, facing, 0] };
-      },
-      facing === 1,
-    );
+    flatRing('closure', y, facing, (row, phi) => {
+      const oval = row === 0 ? outer : hole;
+      return [oval.a * Math.sin(phi), oval.cz + oval.b * Math.cos(phi)];
+    });
   const rivet = closure('rivet', 2.2 * s, top, top + 0.6);
   return part('tab', ring(top, 1), ring(bottom, -1), ...rivet.primitives);
 }
@@ -273,30 +273,20 @@ function pouch({ widthMm: w, heightMm: h, depthMm: g }: BoxDimensions): MeshPart
     );
     return part(name, primitive);
   };
-  const bottom = gridPrimitive(
-    'body',
-    1,
-    cols,
-    (row, col) => {
-      const x = -w / 2 + (w * col) / cols;
-      const z = bulge(x, 0) * (row === 0 ? 1 : -1);
-      return { position: [x * MM, 0, z * MM], normal: [0, -1, 0] };
-    },
-    false,
-  );
-  // The seal's top edge: a strip closing the gap between the faces.
-  const topEdge = gridPrimitive(
-    'body',
-    1,
-    cols,
-    (row, col) => {
-      const x = -w / 2 + (w * col) / cols;
-      const z = bulge(x, h) * (row === 0 ? 1 : -1);
-      return { position: [x * MM, h * MM, z * MM], normal: [0, 1, 0] };
-    },
-    true,
-  );
-  return [face('label', 1), face('back', -1), part('gusset', bottom), part('seal', topEdge)];
+  // A strip closing the gap between the faces at height y: the gusset's floor (facing down), the seal's top edge (up).
+  const strip = (y: number, facing: 1 | -1): Primitive =>
+    gridPrimitive(
+      'body',
+      1,
+      cols,
+      (row, col) => {
+        const x = -w / 2 + (w * col) / cols;
+        const z = bulge(x, y) * (row === 0 ? 1 : -1);
+        return { position: [x * MM, y * MM, z * MM], normal: [0, facing, 0] };
+      },
+      facing === 1,
+    );
+  return [face('label', 1), face('back', -1), part('gusset', strip(0, -1)), part('seal', strip(h, 1))];
 }
 
 const BUILDERS: Record<ContainerKind, (dims: BoxDimensions) => MeshPart[]> = { bottle, jar, can, tube, pouch };
@@ -305,11 +295,4 @@ const BUILDERS: Record<ContainerKind, (dims: BoxDimensions) => MeshPart[]> = { b
 export function containerParts(kind: ContainerKind, dims: BoxDimensions): MeshPart[] {
   requireContainerSize(kind, dims);
   return BUILDERS[kind](dims);
-}
-
-function requireContainerSize(kind: ContainerKind, dims: BoxDimensions): void {
-  const limits = CONTAINER_LIMITS[kind];
-  requireInRange('widthMm', dims.widthMm, limits.widthMm, limits.subject);
-  requireInRange('heightMm', dims.heightMm, limits.heightMm, limits.subject);
-  if (limits.depthMm) requireInRange('depthMm', dims.depthMm, limits.depthMm, limits.subject);
 }

@@ -6,7 +6,7 @@
  * translation keys). Keys are 30 per second, so a player interpolating them stays on the hinges.
  */
 import type { Dieline } from '../dielines/index.js';
-import { extent, foldRoots, foldTree, type BoxFolding, type HingedPanel } from './fold.js';
+import { distanceToLine, extent, foldRoots, foldTree, type BoxFolding, type HingedPanel } from './fold.js';
 import {
   add,
   apply,
@@ -213,12 +213,6 @@ function tuckTurn(closure: HingedPanel, tuck: HingedPanel, t: number): (closed: 
     }
     return best / (Math.PI / 2);
   };
-}
-
-function distanceToLine(p: readonly [number, number], a: readonly [number, number], b: readonly [number, number]): number {
-  const dx = b[0] - a[0];
-  const dy = b[1] - a[1];
-  return Math.abs((p[0] - a[0]) * dy - (p[1] - a[1]) * dx) / Math.hypot(dx, dy);
 }
 
 /**

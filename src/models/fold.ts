@@ -120,10 +120,6 @@ export function foldRoots(style: string): string[] {
   return (BOX_ORIENTATION[style] ?? []).map((orientation) => orientation.root);
 }
 
-export function hasFoldedModel(style: string): boolean {
-  return style in BOX_ORIENTATION;
-}
-
 /** The closed box: every panel's blank → model transform. */
 export function foldDieline(dieline: Dieline): FoldedPanel[] {
   const folding = foldTree(dieline);
@@ -313,7 +309,7 @@ function onBoundary(panel: DielinePanel, [a, b]: readonly [Point, Point]): boole
   return false;
 }
 
-function distanceToLine(p: Point, a: Point, b: Point): number {
+export function distanceToLine(p: Point, a: Point, b: Point): number {
   const dx = b[0] - a[0];
   const dy = b[1] - a[1];
   const len = Math.hypot(dx, dy);

@@ -3,7 +3,7 @@
  * template holding one node per part, one material per surface, the optional base-colour texture
  * on the printed surface.
  */
-import { Document, NodeIO, type Buffer as GltfBuffer, type Material, type Node } from '@gltf-transform/core';
+import { Document, NodeIO, type Accessor, type Material, type Node } from '@gltf-transform/core';
 import { KHRMaterialsClearcoat, KHRMaterialsIOR, KHRMaterialsTransmission, KHRMaterialsVolume } from '@gltf-transform/extensions';
 import { quaternion } from './math.js';
 import type { PbrMaterial } from './materials.js';
@@ -29,6 +29,7 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
   const doc = new Document();
   doc.getRoot().getAsset().generator = 'packaging-template-service';
   const buffer = doc.createBuffer();
+  const accessor: Accessors = (type, array) => doc.createAccessor().setType(type).setArray(array).setBuffer(buffer);
   const scene = doc.createScene(options.rootName);
   doc.getRoot().setDefaultScene(scene);
   if (options.lighting) scene.setExtras({ lighting: options.lighting });
@@ -52,27 +53,15 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
       const count = primitive.positions.length / 3;
       const prim = doc
         .createPrimitive()
-        .setAttribute('POSITION', doc.createAccessor().setType('VEC3').setArray(new Float32Array(primitive.positions)).setBuffer(buffer))
-        .setAttribute('NORMAL', doc.createAccessor().setType('VEC3').setArray(new Float32Array(primitive.normals)).setBuffer(buffer))
-        .setIndices(
-          doc
-            .createAccessor()
-            .setType('SCALAR')
-            .setArray(count > 65535 ? new Uint32Array(primitive.indices) : new Uint16Array(primitive.indices))
-            .setBuffer(buffer),
-        )
+        .setAttribute('POSITION', accessor('VEC3', new Float32Array(primitive.positions)))
+        .setAttribute('NORMAL', accessor('VEC3', new Float32Array(primitive.normals)))
+        .setIndices(accessor('SCALAR', count > 65535 ? new Uint32Array(primitive.indices) : new Uint16Array(primitive.indices)))
         .setMaterial(materials.get(primitive.surface)!);
       if (primitive.uvs && options.texture) {
-        prim.setAttribute('TEXCOORD_0', doc.createAccessor().setType('VEC2').setArray(new Float32Array(primitive.uvs)).setBuffer(buffer));
+        prim.setAttribute('TEXCOORD_0', accessor('VEC2', new Float32Array(primitive.uvs)));
         if (primitive.surface === 'print' && options.surfaceMaps?.normal) {
-          prim.setAttribute(
-            'TANGENT',
-            doc
-              .createAccessor()
-              .setType('VEC4')
-              .setArray(tangents(primitive.positions, primitive.normals, primitive.uvs, primitive.indices))
-              .setBuffer(buffer),
-          );
+          const { positions, normals, uvs, indices } = primitive;
+          prim.setAttribute('TANGENT', accessor('VEC4', tangents(positions, normals, uvs, indices)));
         }
       }
       mesh.addPrimitive(prim);
@@ -86,14 +75,17 @@ export async function writeGlb(parts: MeshPart[], options: WriteOptions): Promis
     parent.addChild(node);
     nodes.set(meshPart.name, node);
   }
-  if (options.animation) writeAnimation(doc, buffer, options.animation, nodes);
+  if (options.animation) writeAnimation(doc, accessor, options.animation, nodes);
   return io.writeBinary(doc);
 }
 
+/** An accessor of the document's one buffer. */
+type Accessors = (type: 'SCALAR' | 'VEC2' | 'VEC3' | 'VEC4', array: Float32Array | Uint16Array | Uint32Array) => Accessor;
+
 /** One sampler per node and path (rotation, translation), sharing the keyframe times. */
-function writeAnimation(doc: Document, buffer: GltfBuffer, animation: NodeAnimation, nodes: Map<string, Node>): void {
+function writeAnimation(doc: Document, accessor: Accessors, animation: NodeAnimation, nodes: Map<string, Node>): void {
   const clip = doc.createAnimation(animation.name);
-  const times = doc.createAccessor().setType('SCALAR').setArray(new Float32Array(animation.times)).setBuffer(buffer);
+  const times = accessor('SCALAR', new Float32Array(animation.times));
   for (const track of animation.tracks) {
     const node = nodes.get(track.node);
     if (!node) throw new Error(`The animation names no node ${track.node}`);
@@ -103,7 +95,7 @@ function writeAnimation(doc: Document, buffer: GltfBuffer, animation: NodeAnimat
       const sampler = doc
         .createAnimationSampler()
         .setInput(times)
-        .setOutput(doc.createAccessor().setType(type).setArray(new Float32Array(values)).setBuffer(buffer))
+        .setOutput(accessor(type, new Float32Array(values)))
         .setInterpolation('LINEAR');
       clip.addSampler(sampler).addChannel(doc.createAnimationChannel().setTargetNode(node).setTargetPath(path).setSampler(sampler));
     }
@@ -125,24 +117,15 @@ function createMaterial(doc: Document, pbr: PbrMaterial, texture: Uint8Array | u
     // A volume is the inside of a closed, outward-facing surface: one-sided (the validator requires it).
     .setDoubleSided(!pbr.volume);
   if (pbr.blend) material.setAlphaMode('BLEND');
-  if (texture) {
-    material.setBaseColorTexture(doc.createTexture('print').setImage(texture).setMimeType(isJpeg(texture) ? 'image/jpeg' : 'image/png'));
-  }
+  const image = (name: string, bytes: Uint8Array) =>
+    doc.createTexture(name).setImage(bytes).setMimeType(isJpeg(bytes) ? 'image/jpeg' : 'image/png');
+  if (texture) material.setBaseColorTexture(image('print', texture));
   if (texture && maps?.metallicRoughness) {
     // The map holds the values; factors of 1 let it through unchanged.
     material.setMetallicFactor(1).setRoughnessFactor(1);
-    const image = maps.metallicRoughness;
-    material.setMetallicRoughnessTexture(
-      doc
-        .createTexture('surface')
-        .setImage(image)
-        .setMimeType(isJpeg(image) ? 'image/jpeg' : 'image/png'),
-    );
+    material.setMetallicRoughnessTexture(image('surface', maps.metallicRoughness));
   }
-  if (texture && maps?.normal) {
-    const image = maps.normal;
-    material.setNormalTexture(doc.createTexture('relief').setImage(image).setMimeType(isJpeg(image) ? 'image/jpeg' : 'image/png'));
-  }
+  if (texture && maps?.normal) material.setNormalTexture(image('relief', maps.normal));
   if (pbr.transmission) {
     const transmission = doc.createExtension(KHRMaterialsTransmission).createTransmission().setTransmissionFactor(pbr.transmission);
     material.setExtension('KHR_materials_transmission', transmission);
@@ -216,4 +199,4 @@ function tangents(
   return out;
 }
 
-const isJpeg = (bytes: Uint8Array) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
+export const isJpeg = (bytes: Uint8Array) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;

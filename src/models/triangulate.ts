@@ -27,16 +27,11 @@ export function triangulate(points: readonly Point[]): Array<[number, number, nu
       const c = points[ic]!;
       const t = sign * turn(a, b, c);
       if (t <= 1e-12) continue; // reflex or degenerate corner
-      let blocked = false;
-      for (const j of remaining) {
-        if (j === ia || j === ib || j === ic) continue;
+      const blocked = remaining.some((j) => {
         const p = points[j]!;
-        if ((p[0] === a[0] && p[1] === a[1]) || (p[0] === b[0] && p[1] === b[1]) || (p[0] === c[0] && p[1] === c[1])) continue;
-        if (inTriangle(p, a, b, c, sign)) {
-          blocked = true;
-          break;
-        }
-      }
+        if (j === ia || j === ib || j === ic || [a, b, c].some((q) => p[0] === q[0] && p[1] === q[1])) return false;
+        return inTriangle(p, a, b, c, sign);
+      });
       if (blocked) continue;
       triangles.push([ia, ib, ic]);
       remaining.splice(i, 1);

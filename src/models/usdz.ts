@@ -11,7 +11,7 @@ import { zipSync, type Zippable } from 'fflate';
 import { quaternion } from './math.js';
 import type { PbrMaterial } from './materials.js';
 import type { MeshPart, Primitive, Surface } from './mesh.js';
-import type { SurfaceMaps } from './gltf.js';
+import { isJpeg, type SurfaceMaps } from './gltf.js';
 
 export const USDZ_CONTENT_TYPE = 'model/vnd.usdz+zip';
 export const USDZ_ALIGNMENT = 64;
@@ -38,7 +38,6 @@ function uniqueName(wanted: string, used: Set<string>): string {
   return name;
 }
 
-const isJpeg = (bytes: Uint8Array) => bytes[0] === 0xff && bytes[1] === 0xd8 && bytes[2] === 0xff;
 const imageName = (stem: string, bytes: Uint8Array) => `textures/${stem}.${isJpeg(bytes) ? 'jpg' : 'png'}`;
 
 /** Fixed precision keeps the layer small and the bytes (and so the ETag) stable. */
@@ -52,11 +51,6 @@ const tuples = (values: ArrayLike<number>, size: number, digits: number, map?: (
   }
   return out.join(', ');
 };
-
-interface Texture {
-  path: string;
-  bytes: Uint8Array;
-}
 
 interface Layer {
   lines: string[];
@@ -159,10 +153,11 @@ type Maps = Pick<UsdzOptions, 'texture' | 'surfaceMaps'>;
 function writeMaterial(layer: Layer, path: string, name: string, pbr: PbrMaterial, maps: Maps): void {
   const out = layer.lines;
   const pad = '                ';
-  const texture = (stem: string, bytes: Uint8Array): Texture => {
+  /** The image's path in the package, which holds it. */
+  const texture = (stem: string, bytes: Uint8Array): string => {
     const file = imageName(stem, bytes);
     layer.files.set(file, bytes);
-    return { path: file, bytes };
+    return file;
   };
   const shaders: string[] = [];
   const inputs: string[] = [];
@@ -170,13 +165,13 @@ function writeMaterial(layer: Layer, path: string, name: string, pbr: PbrMateria
   // UsdPreviewSurface has no transmission: glass is partly opaque, with its index of refraction.
   const opacity = pbr.transmission ? Math.max(0.2, 1 - pbr.transmission) * alpha : alpha;
   let reader = false;
-  const sample = (shader: string, image: Texture, colorSpace: 'sRGB' | 'raw', extra: string[] = []) => {
+  const sample = (shader: string, file: string, colorSpace: 'sRGB' | 'raw', extra: string[] = []) => {
     reader = true;
     shaders.push(
       `            def Shader "${shader}"`,
       '            {',
       `${pad}uniform token info:id = "UsdUVTexture"`,
-      `${pad}asset inputs:file = @${image.path}@`,
+      `${pad}asset inputs:file = @${file}@`,
       `${pad}float2 inputs:st.connect = <${path}/uv.outputs:result>`,
       `${pad}token inputs:sourceColorSpace = "${colorSpace}"`,
       `${pad}token inputs:wrapS = "clamp"`,

@@ -1,15 +1,15 @@
 // The /v1 surface's guard: the x-api-key header, verified by the api-keys service on every
-// request (a revoked key fails on every process from the next request).
+// request (a revoked key fails on every process from the next request). The key's owner is the caller.
 import type { FastifyInstance, FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import fp from 'fastify-plugin';
 import type { Logger } from 'pino';
 import { MESSAGES, unauthorized } from '../errors.js';
-import type { ApiKeyOwner } from '../repositories/api-keys.js';
+import type { ApiKeyOwner, VerifiedApiKey } from '../repositories/api-keys.js';
 import { API_KEY, documentSecurity } from './openapi-conventions.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
-    /** onRequest hook for the /v1 context: sets request.apiKey or answers 401. */
+    /** onRequest hook for the /v1 context: sets request.apiKey, request.userId and request.account (the key's owner), or answers 401. */
     requireApiKey(request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void;
   }
   interface FastifyRequest {
@@ -39,12 +39,14 @@ export function readApiKeyHeader(value: string | string[] | undefined): string |
 async function apiKeyGuardPlugin(app: FastifyInstance) {
   app.decorateRequest('apiKey', null);
 
-  function admit(request: FastifyRequest, owner: ApiKeyOwner | null, done: HookHandlerDoneFunction) {
-    if (!owner) return done(unauthorized(MESSAGES.invalidApiKey));
-    request.apiKey = owner;
+  function admit(request: FastifyRequest, verified: VerifiedApiKey | null, done: HookHandlerDoneFunction) {
+    if (!verified) return done(unauthorized(MESSAGES.invalidApiKey));
+    request.apiKey = verified.apiKey;
+    request.userId = verified.account.id;
+    request.account = verified.account;
     // The key's ids join every later line of this request's pino child, its access line included.
     // With logging off, Fastify's stand-in has no bindings to set.
-    (request.log as Partial<Pick<Logger, 'setBindings'>>).setBindings?.({ apiKeyId: owner.id, userId: owner.userId });
+    (request.log as Partial<Pick<Logger, 'setBindings'>>).setBindings?.({ apiKeyId: verified.apiKey.id, userId: verified.account.id });
     done();
   }
 
@@ -52,7 +54,7 @@ async function apiKeyGuardPlugin(app: FastifyInstance) {
   app.decorate('requireApiKey', documentSecurity((request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction) => {
     const presented = readApiKeyHeader(request.headers['x-api-key']);
     if (presented === null) return done(unauthorized(MESSAGES.missingApiKey));
-    app.services.apiKeys.verify(presented).then((owner) => admit(request, owner, done), done);
+    app.services.apiKeys.verify(presented).then((verified) => admit(request, verified, done), done);
   }, API_KEY));
 }
 

@@ -23,8 +23,10 @@ async function jobsPlugin(app: FastifyInstance) {
     onNoWorker: (queued) =>
       app.log.warn({ queued }, 'exports are queued and no render worker answered in the last minute; start one with npm run worker'),
   });
-  app.services.exports.onWorkerStopped((exportId, message) => app.log.error({ exportId }, `export failed: ${message}`));
-  app.services.projects.onEventError((error) => app.log.error({ err: error }, 'a project event could not be recorded for its webhooks'));
+  app.services.exports.events.on('workerStopped', (exportId, message) => app.log.error({ exportId }, `export failed: ${message}`));
+  app.services.projects.events.on('eventError', (error) =>
+    app.log.error({ err: error }, 'a project event could not be recorded for its webhooks'),
+  );
   app.decorate('jobs', { enqueue: host.enqueue, workers: host.workers });
   app.addHook('onReady', async () => host.start());
   app.addHook('onClose', async () => host.stop());

@@ -23,12 +23,6 @@ export function documentSecurity<T extends object>(guard: T, security: SecurityR
 
 const GUARD_HOOKS = ['onRequest', 'preParsing', 'preValidation', 'preHandler'] as const;
 
-/** Fastify keeps a context's hooks under a private symbol; found by its description. */
-function contextHooks(instance: FastifyInstance): Record<string, unknown[]> | undefined {
-  const symbol = Object.getOwnPropertySymbols(instance).find((s) => s.description === 'fastify.hooks');
-  return symbol ? (instance as unknown as Record<symbol, Record<string, unknown[]>>)[symbol] : undefined;
-}
-
 /**
  * Remembers, for every route, the context it was declared in: its hooks are only final once the
  * app is ready, which is when the document is built. Call from an onRoute hook.
@@ -43,12 +37,14 @@ export function routeContexts() {
     securityOf(route: RouteOptions): SecurityRequirement[] {
       const instance = contexts.get(route);
       if (!instance) throw new Error(`OpenAPI: route ${route.url} was registered before the openapi plugin.`);
-      const hooks = contextHooks(instance);
-      if (!hooks) throw new Error('OpenAPI: cannot read Fastify context hooks (has Fastify changed?).');
+      // Fastify keeps a context's hooks under a private symbol; found by its description.
+      const symbol = Object.getOwnPropertySymbols(instance).find((s) => s.description === 'fastify.hooks');
+      if (!symbol) throw new Error('OpenAPI: cannot read Fastify context hooks (has Fastify changed?).');
+      const hooks = (instance as unknown as Record<symbol, Record<string, unknown[]>>)[symbol];
       const found = new Map<string, SecurityRequirement[]>();
       for (const name of GUARD_HOOKS) {
-        const own = (route as unknown as Record<string, unknown>)[name];
-        for (const hook of [...(hooks[name] ?? []), ...(Array.isArray(own) ? own : own ? [own] : [])]) {
+        // The context's hooks, then the route's own: one hook or an array of them.
+        for (const hook of [...(hooks[name] ?? []), (route as unknown as Record<string, unknown>)[name]].flat()) {
           const security = (hook as Tagged | null)?.[SECURITY];
           if (security) found.set(JSON.stringify(security), security);
         }
@@ -62,7 +58,7 @@ export function routeContexts() {
 // ---- operationId ------------------------------------------------------------------------------
 
 const camel = (word: string) => word.replace(/[-_.]+([a-z0-9])/gi, (_m, c: string) => c.toUpperCase());
-const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+export const capital = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 const singular = (word: string) =>
   word.endsWith('ies') ? `${word.slice(0, -3)}y` : word.endsWith('ses') ? word.slice(0, -2) : word.replace(/s$/, '');
 
@@ -81,8 +77,7 @@ export function deriveOperationId(method: string, url: string): string {
     words.push(segments[i + 1]?.startsWith(':') ? singular(word) : word);
   });
   const last = segments.at(-1) ?? '';
-  const endsWithParam = last.startsWith(':');
-  const collection = !endsWithParam && /s$/.test(last) && last !== 'status';
+  const collection = !last.startsWith(':') && /s$/.test(last) && last !== 'status';
   const lower = method.toLowerCase();
   let verb = lower;
   if (lower === 'get' && collection) verb = 'list';
@@ -93,9 +88,15 @@ export function deriveOperationId(method: string, url: string): string {
   return verb + (words.length ? words.map(capital).join('') : 'Root');
 }
 
+/** The /v1 twin of an editor's route named explicitly: v1ListFonts for listFonts. */
+export const v1OperationId = (operationId: string) => `v1${capital(operationId)}`;
+
+/** The editor's route a /v1 twin repeats, by operationId: v1ListFonts → listFonts, createV1Project → createProject. */
+export const editorOperationId = (operationId: string) =>
+  operationId.replace(/^v1([A-Z])/, (_m, c: string) => c.toLowerCase()).replace(/^([a-z]+)V1(?=[A-Z])/, '$1');
+
 // ---- standard responses and headers ----------------------------------------------------------
 
-const STRING = { type: 'string' } as const;
 const INTEGER = { type: 'integer', minimum: 0 } as const;
 
 export const REQUEST_ID_HEADER = {
@@ -104,7 +105,7 @@ export const REQUEST_ID_HEADER = {
     description:
       "The request id: the client's x-request-id when it is a sane token (1–128 of A-Z a-z 0-9 . _ : -), else a UUID. " +
       'Quote it when reporting a problem.',
-    schema: STRING,
+    schema: { type: 'string' } as const,
   },
 };
 

@@ -1,32 +1,22 @@
 // The OpenAPI document's fixed parts: its tags, its introduction and its security schemes.
-export const TAGS = [
-  { name: 'docs', description: 'Where a person lands: GET / leads to the API documentation.' },
-  { name: 'health', description: 'Liveness and readiness probes for orchestrators and load balancers.' },
-  {
-    name: 'auth',
-    description: 'Accounts: register, log in, read the account behind a JWT, change the password, sign out everywhere, delete it.',
-  },
-  {
-    name: 'templates',
-    description: 'The catalog of parametric packaging templates: public at /templates, key-gated at /v1/templates.',
-  },
-  { name: 'projects', description: "Editor documents owned by the caller's account (free plan: up to 3)." },
-  { name: 'assets', description: "Image uploads owned by the caller's account (25 MB, image/* only)." },
-  {
-    name: 'fonts',
-    description: "The caller's fonts (TrueType, OpenType, WOFF2; 20 MB), which outline SVG text; the bytes are never served.",
-  },
-  { name: 'files', description: 'Stored uploads, served publicly under their unguessable name.' },
-  { name: 'api-keys', description: 'Developer keys that unlock the public /v1 surface.' },
-  { name: 'admin', description: "Account management for administrators (a JWT whose account's role is admin)." },
-  { name: 'viewer', description: 'The 3D viewer page (three.js bundled at build time) for the model routes.' },
-  { name: 'exports', description: 'Print files, previews, models and dielines rendered as jobs: request, poll, download (24 h).' },
-  {
-    name: 'webhooks',
-    description: 'Signed (Standard Webhooks) notifications of export outcomes and project changes; the payloads are under webhooks.',
-  },
-  { name: 'shares', description: "Read-only links to a project's 3D model for people without an account." },
-];
+/** Each tag's description, in the order the document lists the tags. */
+const TAG_DESCRIPTIONS = {
+  docs: 'Where a person lands: GET / leads to the API documentation.',
+  health: 'Liveness and readiness probes for orchestrators and load balancers.',
+  auth: 'Accounts: register, log in, read the account behind a JWT, change the password, sign out everywhere, delete it.',
+  templates: 'The catalog of parametric packaging templates: public at /templates, key-gated at /v1/templates.',
+  projects: "Editor documents owned by the caller's account (free plan: up to 3).",
+  assets: "Image uploads owned by the caller's account (25 MB, image/* only).",
+  fonts: "The caller's fonts (TrueType, OpenType, WOFF2; 20 MB), which outline SVG text; the bytes are never served.",
+  files: 'Stored uploads, served publicly under their unguessable name.',
+  'api-keys': 'Developer keys that unlock the public /v1 surface.',
+  admin: "Account management for administrators (a JWT whose account's role is admin).",
+  viewer: 'The 3D viewer page (three.js bundled at build time) for the model routes.',
+  exports: 'Print files, previews, models and dielines rendered as jobs: request, poll, download (24 h).',
+  webhooks: 'Signed (Standard Webhooks) notifications of export outcomes and project changes; the payloads are under webhooks.',
+  shares: "Read-only links to a project's 3D model for people without an account.",
+};
+export const TAGS = Object.entries(TAG_DESCRIPTIONS).map(([name, description]) => ({ name, description }));
 
 export const DESCRIPTION = `JSON HTTP API behind a packaging-design editor.
 

@@ -7,7 +7,9 @@
  * Pure and deterministic: the model (its UVs) and the texture renderer (its cells) compute the same
  * layout from the same regions.
  */
+import { LRUCache } from 'lru-cache';
 import type { Bounds, Point } from '../dielines/index.js';
+import { kept } from './memo.js';
 
 /** A printed region of the sheet, in sheet millimetres. */
 export interface AtlasRegion {
@@ -46,15 +48,6 @@ export function atlasGutterPx(sizePx: number): number {
   return Math.max(2, Math.round(sizePx / 1024));
 }
 
-/** The bounding box of a polygon. */
-export function regionBounds(polygon: readonly Point[]): Bounds {
-  const xs = polygon.map((p) => p[0]);
-  const ys = polygon.map((p) => p[1]);
-  const x = Math.min(...xs);
-  const y = Math.min(...ys);
-  return { x, y, width: Math.max(...xs) - x, height: Math.max(...ys) - y };
-}
-
 /** The regions packed at the largest common density that fits them all into `sizePx`². */
 export function packAtlas(regions: readonly AtlasRegion[], sizePx: number): TextureAtlas {
   const gutterPx = atlasGutterPx(sizePx);
@@ -77,23 +70,12 @@ export function packAtlas(regions: readonly AtlasRegion[], sizePx: number): Text
   return best;
 }
 
-const memo = new Map<string, TextureAtlas>();
 /** Layouts kept: a model is rebuilt at the same size far more often than a new size comes. */
-const MEMO_ENTRIES = 256;
+const memo = new LRUCache<string, TextureAtlas>({ max: 256 });
 
 /** packAtlas, remembered for the same regions and size (the packing takes up to about 0.1 s). */
 export function packAtlasCached(regions: readonly AtlasRegion[], sizePx: number): TextureAtlas {
-  const key = JSON.stringify([sizePx, regions]);
-  const known = memo.get(key);
-  if (known) {
-    memo.delete(key);
-    memo.set(key, known);
-    return known;
-  }
-  const atlas = packAtlas(regions, sizePx);
-  memo.set(key, atlas);
-  if (memo.size > MEMO_ENTRIES) memo.delete(memo.keys().next().value!);
-  return atlas;
+  return kept<string, TextureAtlas>(memo, JSON.stringify([sizePx, regions]), () => packAtlas(regions, sizePx));
 }
 
 /** Where a sheet point (mm) of the cell's region lands in the texture, as glTF UVs (v down). */

@@ -6,6 +6,7 @@
  * of one plate, sharp-edged.
  */
 import type { PrintColorSpace } from './images.js';
+import { kept } from './memo.js';
 
 /** The asset's own geometry: its viewBox and the `d` of each filled path (barcodes/symbol.ts writes nothing else). */
 export interface BarcodeOutline {
@@ -28,14 +29,12 @@ const overprintStates = new WeakMap<PDFKit.PDFDocument, PDFKit.PDFKitReference>(
 export const BARCODE_GRAPHICS_STATE = 'GsBarcode';
 
 function overprint(doc: PDFKit.PDFDocument): void {
-  let state = overprintStates.get(doc);
-  if (!state) {
-    state = doc.ref({ Type: 'ExtGState', OP: true, op: true, OPM: 1 });
+  doc.page.ext_gstates[BARCODE_GRAPHICS_STATE] = kept(overprintStates, doc, () => {
+    const state = doc.ref({ Type: 'ExtGState', OP: true, op: true, OPM: 1 });
     // @types/pdfkit declares a required chunk; pdfkit writes the object when given none.
     state.end(undefined);
-    overprintStates.set(doc, state);
-  }
-  doc.page.ext_gstates[BARCODE_GRAPHICS_STATE] = state;
+    return state;
+  });
 }
 
 /** Full ink of the one plate: `k` sets DeviceCMYK, `g` DeviceGray (0 = black). */

@@ -8,6 +8,7 @@
 import { conditionProfile, type PrintCondition } from './conditions.js';
 import { parseIccProfile } from './icc.js';
 import type { Rgb } from './types.js';
+import { kept } from './memo.js';
 
 export const NEUTRAL_TOLERANCE = 3;
 /** K (percent) from which text and thin strokes overprint. */
@@ -57,12 +58,7 @@ const ramps = new Map<string, Promise<KRamp>>();
 
 /** The condition's K ramp, read from its profile once per process. */
 export function conditionKRamp(condition: PrintCondition): Promise<KRamp> {
-  let ramp = ramps.get(condition.key);
-  if (!ramp) {
-    ramp = conditionProfile(condition).then(kRampOf);
-    ramps.set(condition.key, ramp);
-  }
-  return ramp;
+  return kept(ramps, condition.key, () => conditionProfile(condition).then(kRampOf));
 }
 
 /** The grey ink of a neutral colour: K percent in the condition. */

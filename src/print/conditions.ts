@@ -5,6 +5,7 @@
  * checks. The profiles are read from disk once per process; nothing is fetched at run time.
  */
 import { readFile } from 'node:fs/promises';
+import { kept } from './memo.js';
 
 export interface PrintCondition {
   /** The value of `condition=`. */
@@ -72,12 +73,7 @@ export function profilePath(file: string): URL {
 }
 
 function readProfile(file: string): Promise<Buffer> {
-  let bytes = cache.get(file);
-  if (!bytes) {
-    bytes = readFile(profilePath(file));
-    cache.set(file, bytes);
-  }
-  return bytes;
+  return kept(cache, file, () => readFile(profilePath(file)));
 }
 
 export const conditionProfile = (condition: PrintCondition) => readProfile(condition.profileFile);

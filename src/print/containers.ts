@@ -5,6 +5,7 @@
  */
 import type { Dieline, DielinePath, ZoneKind } from '../dielines/index.js';
 import { imageCorners, polygonsIntersect } from './placement.js';
+import { artworkFinding } from './types.js';
 import type { Finding, FindingCode, PlacedImage, Placement, PrintSurface, Severity } from './types.js';
 
 /**
@@ -56,13 +57,8 @@ export function zoneFindings(placement: Placement<PrintSurface>): Finding[] {
         const key = `${image.artworkId}:${rule.code}`;
         if (seen.has(key) || !polygonsIntersect(corners, zone.points)) continue;
         seen.add(key);
-        findings.push({
-          severity: rule.severity,
-          code: rule.code,
-          message: `${image.artworkId} on ${image.panelId} reaches into ${rule.what} (${zoneLabel(zone)}).`,
-          artworkId: image.artworkId,
-          panelId: image.panelId,
-        });
+        const message = `${image.artworkId} on ${image.panelId} reaches into ${rule.what} (${zoneLabel(zone)}).`;
+        findings.push(artworkFinding(image, rule.severity, rule.code, message));
       }
     }
   }

@@ -14,10 +14,10 @@
  */
 import { NO_EMBOSS_MATERIALS, type Effect } from './effects.js';
 import { loadSharp } from './images.js';
-import { dilate, erode } from './masks.js';
+import { alphaBits, dilate, erode } from './masks.js';
 import { boundedSvg } from '../render/svg-filters.js';
 import type { GlueAreasMode } from './preflight-structure.js';
-import type { Finding, Placement, PlacedImage, PrintSurface } from './types.js';
+import { artworkFinding, type Finding, type Placement, type PlacedImage, type PrintSurface } from './types.js';
 
 export const EFFECT_MIN_DETAIL_MM = 0.3;
 /** The opening's element spans EFFECT_MIN_DETAIL_MM in 7 pixels. */
@@ -49,37 +49,22 @@ export function effectFindings(
   };
   for (const image of withEffect(placement)) {
     const effect = image.effect!;
-    const about = { artworkId: image.artworkId, panelId: image.panelId };
     const name = `${image.artworkId} on ${image.panelId}`;
     if (
       (effect === 'emboss' || effect === 'deboss') &&
       typeof material === 'string' &&
       (NO_EMBOSS_MATERIALS as readonly string[]).includes(material)
     ) {
-      add({
-        severity: 'warning',
-        code: 'EFFECT_NOT_OFFERED',
-        message: `${name} is to ${effect}, which ${material} cannot take.`,
-        ...about,
-      });
+      add(artworkFinding(image, 'warning', 'EFFECT_NOT_OFFERED', `${name} is to ${effect}, which ${material} cannot take.`));
     }
     const own = structure.filter((finding) => finding.artworkId === image.artworkId);
     if (FOLD_SENSITIVE.includes(effect) && own.some((finding) => finding.code === 'CROSSES_FOLD')) {
-      add({
-        severity: 'warning',
-        code: 'EFFECT_CROSSES_FOLD',
-        message: `${name} has ${effect} over a crease, where it cracks or flattens.`,
-        ...about,
-      });
+      add(artworkFinding(image, 'warning', 'EFFECT_CROSSES_FOLD', `${name} has ${effect} over a crease, where it cracks or flattens.`));
     }
     const glue = own.find((finding) => finding.code === 'GLUE_AREA');
     if (glue && glueAreas === 'print') {
-      add({
-        severity: 'error',
-        code: 'EFFECT_ON_GLUE',
-        message: `${name} has ${effect} on the glue area of ${glue.panelId}, which prints (glueAreas=print): nothing glues to it.`,
-        ...about,
-      });
+      const message = `${name} has ${effect} on the glue area of ${glue.panelId}, which prints (glueAreas=print): nothing glues to it.`;
+      add(artworkFinding(image, 'error', 'EFFECT_ON_GLUE', message));
     }
   }
   return findings;
@@ -94,15 +79,9 @@ export async function effectDetailFindings(placement: Placement<PrintSurface>): 
     measured.add(image.artworkId);
     const narrow = await hasNarrowDetail(image).catch(() => false);
     if (narrow) {
-      findings.push({
-        severity: 'warning',
-        code: 'EFFECT_TOO_FINE',
-        message:
-          `${image.artworkId} on ${image.panelId} has ${image.effect} details ` +
-          `narrower than ${EFFECT_MIN_DETAIL_MM} mm at its printed size.`,
-        artworkId: image.artworkId,
-        panelId: image.panelId,
-      });
+      const message =
+        `${image.artworkId} on ${image.panelId} has ${image.effect} details narrower than ${EFFECT_MIN_DETAIL_MM} mm at its printed size.`;
+      findings.push(artworkFinding(image, 'warning', 'EFFECT_TOO_FINE', message));
     }
   }
   return findings;
@@ -120,8 +99,7 @@ async function hasNarrowDetail(image: PlacedImage): Promise<boolean> {
       ? sharp(boundedSvg(bytes), { density: Math.max(1, (72 * width) / image.asset.widthPx) })
       : sharp(bytes, { limitInputPixels: false });
   const alpha = await input.rotate().resize({ width, height, fit: 'fill' }).ensureAlpha().extractChannel(3).raw().toBuffer();
-  const bits = new Uint8Array(alpha.length);
-  for (let i = 0; i < alpha.length; i++) bits[i] = alpha[i]! >= 128 ? 1 : 0;
+  const bits = alphaBits(alpha);
   const radius = Math.max(1, Math.round((EFFECT_MIN_DETAIL_MM * scale - 1) / 2));
   const opened = dilate(erode(bits, width, height, radius), width, height, radius);
   let removed = 0;

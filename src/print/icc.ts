@@ -121,6 +121,9 @@ function readCurves(r: Reader, at: number, count: number): Curve[] {
 
 type Stage = (values: number[]) => number[];
 
+/** A stage applying one curve per channel. */
+const perChannel = (curves: readonly Curve[]): Stage => (values) => values.map((x, i) => curves[i]!(x));
+
 /** `mft1` / `mft2`: input curves, CLUT, output curves (the matrix applies only to XYZ input). */
 function readLutV2(r: Reader, at: number, wide: boolean): { stages: Stage[]; outputs: number; legacyLab: boolean } {
   const inputs = r.u8(at + 8);
@@ -130,25 +133,19 @@ function readLutV2(r: Reader, at: number, wide: boolean): { stages: Stage[]; out
   const outEntries = wide ? r.u16(at + 50) : 256;
   const size = wide ? 2 : 1;
   const max = wide ? 65535 : 255;
-  const read = (offset: number) => (wide ? r.u16(offset) : r.u8(offset)) / max;
   let offset = at + (wide ? 52 : 48);
-  const inCurves: Curve[] = [];
-  for (let c = 0; c < inputs; c++) {
-    inCurves.push(tableCurve(Array.from({ length: inEntries }, (_, i) => read(offset + size * i))));
-    offset += size * inEntries;
-  }
-  const cells = Math.pow(gridPoints, inputs) * outputs;
-  const data = new Float64Array(cells);
-  for (let i = 0; i < cells; i++) data[i] = read(offset + size * i);
-  offset += size * cells;
-  const outCurves: Curve[] = [];
-  for (let c = 0; c < outputs; c++) {
-    outCurves.push(tableCurve(Array.from({ length: outEntries }, (_, i) => read(offset + size * i))));
-    offset += size * outEntries;
-  }
+  /** `count` values read on from `offset`. */
+  const values = (count: number): number[] => {
+    const read = Array.from({ length: count }, (_, i) => (wide ? r.u16(offset + size * i) : r.u8(offset + size * i)) / max);
+    offset += size * count;
+    return read;
+  };
+  const inCurves = Array.from({ length: inputs }, () => tableCurve(values(inEntries)));
+  const data = Float64Array.from(values(Math.pow(gridPoints, inputs) * outputs));
+  const outCurves = Array.from({ length: outputs }, () => tableCurve(values(outEntries)));
   const clut: Clut = { grid: new Array<number>(inputs).fill(gridPoints), outputs, data };
   return {
-    stages: [(v) => v.map((x, i) => inCurves[i]!(x)), (v) => evaluateClut(clut, v), (v) => v.map((x, i) => outCurves[i]!(x))],
+    stages: [perChannel(inCurves), (v) => evaluateClut(clut, v), perChannel(outCurves)],
     outputs,
     legacyLab: wide,
   };
@@ -160,10 +157,7 @@ function readLutAtoB(r: Reader, at: number): { stages: Stage[]; outputs: number;
   const outputs = r.u8(at + 9);
   const [bOff, matrixOff, mOff, clutOff, aOff] = [12, 16, 20, 24, 28].map((k) => r.u32(at + k));
   const stages: Stage[] = [];
-  if (aOff) {
-    const curves = readCurves(r, at + aOff!, inputs);
-    stages.push((v) => v.map((x, i) => curves[i]!(x)));
-  }
+  if (aOff) stages.push(perChannel(readCurves(r, at + aOff, inputs)));
   if (clutOff) {
     const start = at + clutOff!;
     const grid = Array.from({ length: inputs }, (_, i) => r.u8(start + i));
@@ -174,20 +168,14 @@ function readLutAtoB(r: Reader, at: number): { stages: Stage[]; outputs: number;
     const clut: Clut = { grid, outputs, data };
     stages.push((v) => evaluateClut(clut, v));
   }
-  if (mOff) {
-    const curves = readCurves(r, at + mOff!, outputs);
-    stages.push((v) => v.map((x, i) => curves[i]!(x)));
-  }
+  if (mOff) stages.push(perChannel(readCurves(r, at + mOff, outputs)));
   if (matrixOff && outputs === 3) {
     const m = Array.from({ length: 12 }, (_, i) => r.s15(at + matrixOff! + 4 * i));
     stages.push(([x = 0, y = 0, z = 0]) =>
       [0, 1, 2].map((row) => m[3 * row]! * x + m[3 * row + 1]! * y + m[3 * row + 2]! * z + m[9 + row]!),
     );
   }
-  if (bOff) {
-    const curves = readCurves(r, at + bOff!, outputs);
-    stages.push((v) => v.map((x, i) => curves[i]!(x)));
-  }
+  if (bOff) stages.push(perChannel(readCurves(r, at + bOff, outputs)));
   return { stages, outputs, legacyLab: false };
 }
 
@@ -202,10 +190,6 @@ function xyzToLab([x, y, z]: readonly number[]): Lab {
 export interface IccProfile {
   /** The profile's own name (its `desc` tag), or '' when it has none. */
   description: string;
-  /** Device colour space signature, e.g. `CMYK`. */
-  colorSpace: string;
-  /** Profile class, e.g. `prtr`. */
-  deviceClass: string;
   channels: number;
   toLab: DeviceToLab;
 }
@@ -248,8 +232,6 @@ export function parseIccProfile(bytes: Buffer): IccProfile {
       : (device) => xyzToLab(toPcs(device).map((v) => (v * 65535) / 32768));
   return {
     description: readDescription(r, tags.get('desc')),
-    colorSpace,
-    deviceClass: r.sig(12),
     channels: CHANNELS[colorSpace] ?? 0,
     toLab,
   };

@@ -29,6 +29,7 @@ import { chmod, lstat, mkdir, open, readdir, readFile, rename, stat, unlink, uti
 import path from 'node:path';
 import { crc32 } from 'node:zlib';
 import type { PdfImageData } from './types.js';
+import { kept } from './memo.js';
 
 export interface ImageCacheSettings {
   /** The directory of the entries (created when missing). */
@@ -205,10 +206,5 @@ const caches = new Map<string, ImageCache>();
 /** The cache of settings, one per directory and budget in a process. */
 export function openImageCache(settings: ImageCacheSettings): ImageCache {
   const id = JSON.stringify([path.resolve(settings.dir), settings.maxBytes]);
-  let cache = caches.get(id);
-  if (!cache) {
-    cache = createImageCache(settings);
-    caches.set(id, cache);
-  }
-  return cache;
+  return kept(caches, id, () => createImageCache(settings));
 }

@@ -22,6 +22,7 @@ export const loadSharp = () => (sharpModule ??= import('sharp').then((module) =>
 export type PrintColorSpace = 'rgb' | 'cmyk';
 
 import type { PdfImageData } from './types.js';
+import { kept } from './memo.js';
 
 export type { PdfImageData };
 
@@ -188,9 +189,7 @@ async function conversionKey(asset: ResolvedAsset, bytes: Buffer, target: ImageT
   let profile = 'srgb';
   if (target.colorSpace === 'cmyk') {
     const file = target.cmykProfilePath!;
-    let digest = profileDigests.get(file);
-    if (!digest) profileDigests.set(file, (digest = readFile(file).then(sha256)));
-    profile = await digest;
+    profile = await kept(profileDigests, file, () => readFile(file).then(sha256));
   }
   const conversion = [CONVERSION_VERSION, versions.vips, versions.lcms ?? null];
   return sha256(JSON.stringify([...conversion, sha256(bytes), asset.mimeType, target.colorSpace, profile, width, target.jpegQuality]));

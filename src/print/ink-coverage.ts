@@ -8,7 +8,7 @@
 import { profileFsPath } from './cmyk.js';
 import type { PrintCondition } from './conditions.js';
 import { loadSharp } from './images.js';
-import type { Finding, Placement, ResolvedAsset } from './types.js';
+import { artworkFinding, type Finding, type Placement, type ResolvedAsset } from './types.js';
 
 export const INK_SAMPLE_PX = 200;
 const SVG_MIME = 'image/svg+xml';
@@ -76,14 +76,9 @@ export function inkCoverageFindings(placement: Placement, condition: PrintCondit
       if (image.asset.mimeType === SVG_MIME) continue;
       const total = totalOf(image.asset);
       if (total <= condition.inkLimit) continue;
-      findings.push({
-        severity: 'warning',
-        code: 'INK_COVERAGE',
-        message:
-          `${image.artworkId} on ${image.panelId} reaches ${total} % total ink; ${condition.identifier} allows ${condition.inkLimit} %.`,
-        artworkId: image.artworkId,
-        panelId: image.panelId,
-      });
+      const message =
+        `${image.artworkId} on ${image.panelId} reaches ${total} % total ink; ${condition.identifier} allows ${condition.inkLimit} %.`;
+      findings.push(artworkFinding(image, 'warning', 'INK_COVERAGE', message));
     }
   }
   return findings;

@@ -7,6 +7,7 @@
  */
 import { deflateSync } from 'node:zlib';
 import { boundsOf } from '../dielines/geometry.js';
+import { formatNumber as n, pathData } from '../dielines/format.js';
 import type { Bounds, Point } from '../dielines/index.js';
 import { downsampled, loadSharp } from './images.js';
 import type { PieceLayers, PlacedImage, ResolvedAsset } from './types.js';
@@ -28,9 +29,6 @@ const MAX_MASK_PIXELS = 16_000_000;
 const EFFECT_MASK_PX_PER_MM = 24;
 const MAX_EFFECT_MASK_SIDE = 8192;
 const ALPHA_THRESHOLD = 128;
-
-const n = (value: number) => (Math.round(value * 1000) / 1000).toString();
-const pathData = (points: readonly Point[]) => points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${n(x)} ${n(y)}`).join('') + 'Z';
 
 /** The raster artwork's own mask, at the resolution it prints at; null when it has no alpha (all of it paints). */
 export async function rasterArtworkMask(asset: ResolvedAsset, printedWidthMm: number): Promise<BitMask | null> {
@@ -86,7 +84,7 @@ export async function inkedAreaMask(
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" ` +
       `viewBox="${n(window.x)} ${n(window.y)} ${n(window.width)} ${n(window.height)}" preserveAspectRatio="none">`,
     `<clipPath id="piece"><path clip-rule="evenodd" ` +
-      `d="${pathData(layers.bleed)}${holes.map(pathData).join('')}"/></clipPath><g clip-path="url(#piece)">`,
+      `d="${pathData(layers.bleed, true)}${holes.map((hole) => pathData(hole, true)).join('')}"/></clipPath><g clip-path="url(#piece)">`,
   ];
   if (layers.background) {
     parts.push(`<rect x="${n(window.x)}" y="${n(window.y)}" width="${n(window.width)}" height="${n(window.height)}" fill="#000"/>`);

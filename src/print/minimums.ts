@@ -10,7 +10,7 @@ import { rgbToCmyk } from './cmyk.js';
 import type { PrintCondition } from './conditions.js';
 import type { Paint } from './svg-measure.js';
 import type { SvgFacts } from './svg-findings.js';
-import type { BackgroundPaint, Finding, Placement, PrintSurface, Rgb } from './types.js';
+import { artworkFinding, type BackgroundPaint, type Finding, type Placement, type PrintSurface, type Rgb } from './types.js';
 
 export const MINIMUMS = {
   /** Stroke width in mm: one ink, and two or more inks or reversed. */
@@ -66,7 +66,6 @@ export async function minimumFindings(
       if (!measures || measures.unitsWide <= 0 || seen.has(image.artworkId)) continue;
       seen.add(image.artworkId);
       const mmPerUnit = image.width / measures.unitsWide;
-      const where = { artworkId: image.artworkId, panelId: image.panelId };
 
       let thinnest: { mm: number; limit: number; inks: number; reversed: boolean } | null = null;
       for (const stroke of measures.strokes) {
@@ -78,14 +77,9 @@ export async function minimumFindings(
         if (mm < limit && (!thinnest || mm < thinnest.mm)) thinnest = { mm, limit, inks, reversed };
       }
       if (thinnest) {
-        findings.push({
-          severity: 'warning',
-          code: 'THIN_LINE',
-          message:
-            `Artwork '${image.artworkId}' has a line ${round(thinnest.mm, 3)} ` +
-            `mm wide${describe(thinnest)}; the minimum is ${thinnest.limit} mm.`,
-          ...where,
-        });
+        const message = `Artwork '${image.artworkId}' has a line ${round(thinnest.mm, 3)} mm wide${describe(thinnest)}; ` +
+          `the minimum is ${thinnest.limit} mm.`;
+        findings.push(artworkFinding(image, 'warning', 'THIN_LINE', message));
       }
 
       let smallest: { pt: number; limit: number; inks: number; reversed: boolean } | null = null;
@@ -98,14 +92,9 @@ export async function minimumFindings(
         if (pt < limit && (!smallest || pt < smallest.pt)) smallest = { pt, limit, inks, reversed };
       }
       if (smallest) {
-        findings.push({
-          severity: 'warning',
-          code: 'SMALL_TEXT',
-          message:
-            `Artwork '${image.artworkId}' has text set at ${round(smallest.pt, 2)} ` +
-            `pt${describe(smallest)}; the minimum is ${smallest.limit} pt.`,
-          ...where,
-        });
+        const message = `Artwork '${image.artworkId}' has text set at ${round(smallest.pt, 2)} pt${describe(smallest)}; ` +
+          `the minimum is ${smallest.limit} pt.`;
+        findings.push(artworkFinding(image, 'warning', 'SMALL_TEXT', message));
       }
     }
   }

@@ -11,6 +11,7 @@
  */
 import { greyK, isNeutral, OVERPRINT_MAX_STROKE_PT, OVERPRINT_MIN_K, type KRamp } from './black.js';
 import type { Rgb } from './types.js';
+import { kept } from './memo.js';
 
 type Color = unknown;
 
@@ -105,18 +106,16 @@ export function installPressInks(document: PDFKit.PDFDocument, options: PressInk
     };
     if (wanted.fill === current.fill && wanted.stroke === current.stroke) return;
     const name = `GsOP${wanted.stroke ? 1 : 0}${wanted.fill ? 1 : 0}${overSpot ? 'w' : ''}`;
-    let state = states.get(name);
-    if (!state) {
-      state = doc.ref(
+    doc.page.ext_gstates[name] = kept(states, name, () => {
+      const state = doc.ref(
         overSpot
           ? { Type: 'ExtGState', OP: true, op: true, OPM: wanted.stroke || wanted.fill ? 1 : 0 }
           : { Type: 'ExtGState', OP: wanted.stroke, op: wanted.fill, OPM: 1 },
       );
       // @types/pdfkit declares a required chunk; pdfkit writes the object when given none.
       state.end(undefined);
-      states.set(name, state);
-    }
-    doc.page.ext_gstates[name] = state;
+      return state;
+    });
     doc.addContent(`/${name} gs`);
     current = wanted;
   };

@@ -30,7 +30,8 @@ import {
   useSpotInks,
   type SpotColorDocument,
 } from '../dielines/pdf.js';
-import { boundsOf } from '../dielines/geometry.js';
+import { rect } from '../dielines/draft.js';
+import { boundsOf, polygonArea } from '../dielines/geometry.js';
 import type { Point } from '../dielines/index.js';
 import { createHash } from 'node:crypto';
 import { inflateSync } from 'node:zlib';
@@ -44,13 +45,14 @@ import { EFFECT_PLATES, platesIn, WHITE_CHOKE_MM, WHITE_PLATE } from './effects.
 import { alphaBits, inkedAreaMask, isEmpty, rasterArtworkMask, stencilXObject } from './masks.js';
 import { openImageCache, type ImageCacheSettings } from './image-cache.js';
 import { CMYK_JPEG_QUALITY, pdfImage, type ImageTarget, type PdfImageData, type PrintColorSpace } from './images.js';
-import { PrintLayers } from './layers.js';
+import { PrintLayers, type LayerKey } from './layers.js';
 import { installPressInks } from './overprint.js';
 import { declarePdfX } from './pdfx.js';
 import { drawBarcode, readBarcodeOutline, type BarcodeOutline } from './barcode-ink.js';
 import { drawSlug, slugText, type SlugInfo } from './slug.js';
 import { drawSvg, prepareSvg, type PreparedSvg, type SvgTarget } from './svg.js';
 import { withinCostModel } from '../render/svg-filters.js';
+import { kept } from './memo.js';
 import type { BackgroundPaint, PieceLayers, PlacedImage, Placement, ResolvedAsset, Rgb } from './types.js';
 
 export type { GlueAreasMode } from './preflight-structure.js';
@@ -96,8 +98,8 @@ type Color = string | number[];
 /** Image XObjects (one per asset, embedded on first use) and prepared SVGs of the document. */
 class AssetRegistry {
   private readonly refs = new Map<string, { name: string; ref: PDFKit.PDFKitReference }>();
-  private readonly svgs = new Map<string, PreparedSvg | null>();
-  private readonly barcodes = new Map<string, BarcodeOutline>();
+  private readonly svgs = new Map<string, Promise<PreparedSvg | null>>();
+  private readonly barcodes = new Map<string, Promise<BarcodeOutline>>();
   private readonly svgImages = new Map<string, { ref: PDFKit.PDFKitReference; label: string }>();
   private readonly prepared = new Map<string, Promise<PdfImageData>>();
   /** ICC-based colour spaces of the profiles images carry, one per distinct profile. */
@@ -107,20 +109,18 @@ class AssetRegistry {
     private readonly target: ImageTarget,
     private readonly svgTarget: SvgTarget,
     private readonly srgb: unknown[] | null,
-    /** The widest each asset is printed, in mm: converted images are resampled from it. */
-    private readonly printedWidths: ReadonlyMap<string, number>,
+    /** The placement's assets and the widest each is printed, in mm: converted images are resampled from it. */
+    private readonly printed: ReadonlyMap<string, { asset: ResolvedAsset; width: number }>,
   ) {}
 
   private readonly masks = new Map<string, Promise<PDFKit.PDFKitReference | null>>();
 
   /** An SVG asset, prepared once per document, drawn as vectors into (x, y, w, h) for target. */
   private async drawSvgAsset(asset: ResolvedAsset, x: number, y: number, w: number, h: number, target: SvgTarget): Promise<void> {
-    let prepared = this.svgs.get(asset.name);
-    if (prepared === undefined) {
+    const prepared = await kept(this.svgs, asset.name, async () => {
       const bounded = withinCostModel(await asset.load());
-      prepared = bounded ? await prepareSvg(bounded, this.svgTarget) : null;
-      this.svgs.set(asset.name, prepared);
-    }
+      return bounded ? prepareSvg(bounded, this.svgTarget) : null;
+    });
     if (!prepared) return;
     this.doc.save();
     this.doc.translate(x, y);
@@ -140,16 +140,11 @@ class AssetRegistry {
       await this.drawSvgAsset(asset, x, y, w, h, { ...this.svgTarget, ink });
       return;
     }
-    let mask = this.masks.get(asset.name);
-    if (!mask) {
-      mask = rasterArtworkMask(asset, this.printedWidths.get(asset.name) ?? w).then((bits) =>
-        bits ? stencilXObject(this.doc, bits) : null,
-      );
-      this.masks.set(asset.name, mask);
-    }
-    const stencil = await mask;
+    const stencil = await kept(this.masks, asset.name, () =>
+      rasterArtworkMask(asset, this.printed.get(asset.name)?.width ?? w).then((bits) => (bits ? stencilXObject(this.doc, bits) : null)),
+    );
     this.doc.save();
-    if (typeof ink === 'string') fillSpot(this.doc, ink);
+    if (typeof ink === 'string') setSpot(this.doc, ink);
     else this.doc.fillColor(ink as never);
     if (!stencil) {
       this.doc.rect(x, y, w, h).fill();
@@ -164,11 +159,7 @@ class AssetRegistry {
   /** Draws the asset into the rectangle (x, y, w, h) of the current y-down user space. */
   async draw(asset: ResolvedAsset, x: number, y: number, w: number, h: number): Promise<void> {
     if (asset.barcode && asset.mimeType === SVG_MIME) {
-      let outline = this.barcodes.get(asset.name);
-      if (!outline) {
-        outline = readBarcodeOutline((await asset.load()).toString('utf8'));
-        this.barcodes.set(asset.name, outline);
-      }
+      const outline = await kept(this.barcodes, asset.name, async () => readBarcodeOutline((await asset.load()).toString('utf8')));
       drawBarcode(this.doc, outline, x, y, w, h, this.target.colorSpace);
       return;
     }
@@ -184,11 +175,11 @@ class AssetRegistry {
    * (sharp runs each on its own libuv thread); they are embedded in drawing order, so the bytes
    * do not depend on which finishes first.
    */
-  prefetch(assets: readonly ResolvedAsset[]): void {
+  prefetch(): void {
     const limit = createLimiter(IMAGE_PREPARATION_CONCURRENCY);
-    for (const asset of assets) {
+    for (const { asset } of this.printed.values()) {
       if (asset.mimeType === SVG_MIME || this.prepared.has(asset.name)) continue;
-      const data = limit(async () => pdfImage(asset, await asset.load(), this.target, this.printedWidths.get(asset.name) ?? 1));
+      const data = limit(async () => pdfImage(asset, await asset.load(), this.target, this.printed.get(asset.name)?.width ?? 1));
       // Awaited when drawn; a failure surfaces there, not as an unhandled rejection here.
       data.catch(() => undefined);
       this.prepared.set(asset.name, data);
@@ -199,7 +190,7 @@ class AssetRegistry {
     let entry = this.refs.get(asset.name);
     if (!entry) {
       const pending =
-        this.prepared.get(asset.name) ?? pdfImage(asset, await asset.load(), this.target, this.printedWidths.get(asset.name) ?? 1);
+        this.prepared.get(asset.name) ?? pdfImage(asset, await asset.load(), this.target, this.printed.get(asset.name)?.width ?? 1);
       const image = await pending;
       this.prepared.delete(asset.name);
       entry = { name: `Im${this.refs.size + 1}`, ref: this.embed(image) };
@@ -211,12 +202,7 @@ class AssetRegistry {
 
   /** An image inside an SVG: embedded once per document, whichever SVGs hold it. */
   private embedSvgImage(key: string, image: PdfImageData): { ref: PDFKit.PDFKitReference; label: string } {
-    let entry = this.svgImages.get(key);
-    if (!entry) {
-      entry = { ref: this.embed(image), label: `SvgIm${this.svgImages.size + 1}` };
-      this.svgImages.set(key, entry);
-    }
-    return entry;
+    return kept(this.svgImages, key, () => ({ ref: this.embed(image), label: `SvgIm${this.svgImages.size + 1}` }));
   }
 
   /**
@@ -224,9 +210,7 @@ class AssetRegistry {
    * ≥ 50 % (all of it without alpha) in the ink, in the unit square an image XObject fills.
    */
   private embedSvgImageMask(key: string, image: PdfImageData, ink: string | number[]): { ref: PDFKit.PDFKitReference; label: string } {
-    const id = `${key}\n${String(ink)}`;
-    let entry = this.svgImages.get(id);
-    if (!entry) {
+    return kept(this.svgImages, `${key}\n${String(ink)}`, () => {
       const bits = image.smask ? alphaBits(inflateSync(image.smask)) : new Uint8Array(image.width * image.height).fill(1);
       const stencil = stencilXObject(this.doc, { width: image.width, height: image.height, bits });
       const resources: Record<string, unknown> = { XObject: { Stencil: stencil } };
@@ -241,47 +225,28 @@ class AssetRegistry {
       }
       const form = this.doc.ref({ Type: 'XObject', Subtype: 'Form', BBox: [0, 0, 1, 1], Resources: resources });
       form.end(`${fill} /Stencil Do`);
-      entry = { ref: form, label: `SvgMask${this.svgImages.size + 1}` };
-      this.svgImages.set(id, entry);
-    }
-    return entry;
+      return { ref: form, label: `SvgMask${this.svgImages.size + 1}` };
+    });
   }
 
   private colorSpace(space: PdfImageData['colorSpace']): unknown {
     if (space === 'sRGB') return this.srgb;
     if (typeof space === 'string') return space;
     const key = createHash('sha256').update(space.icc).digest('hex');
-    let iccBased = this.iccSpaces.get(key);
-    if (!iccBased) {
+    return kept(this.iccSpaces, key, () => {
       const stream = this.doc.ref({ N: 3, Alternate: 'DeviceRGB' });
       stream.end(space.icc);
-      iccBased = ['ICCBased', stream];
-      this.iccSpaces.set(key, iccBased);
-    }
-    return iccBased;
+      return ['ICCBased', stream];
+    });
   }
 
   private embed(image: PdfImageData): PDFKit.PDFKitReference {
-    const dictionary: Record<string, unknown> = {
-      Type: 'XObject',
-      Subtype: 'Image',
-      Width: image.width,
-      Height: image.height,
-      BitsPerComponent: 8,
-      ColorSpace: this.colorSpace(image.colorSpace),
-      Filter: image.filter,
-    };
+    const xobject = (ColorSpace: unknown, Filter: string): Record<string, unknown> =>
+      ({ Type: 'XObject', Subtype: 'Image', Width: image.width, Height: image.height, BitsPerComponent: 8, ColorSpace, Filter });
+    const dictionary = xobject(this.colorSpace(image.colorSpace), image.filter);
     if (image.decode) dictionary.Decode = image.decode;
     if (image.smask) {
-      const mask = this.doc.ref({
-        Type: 'XObject',
-        Subtype: 'Image',
-        Width: image.width,
-        Height: image.height,
-        BitsPerComponent: 8,
-        ColorSpace: 'DeviceGray',
-        Filter: 'FlateDecode',
-      });
+      const mask = this.doc.ref(xobject('DeviceGray', 'FlateDecode'));
       mask.end(image.smask);
       dictionary.SMask = mask;
     }
@@ -297,14 +262,10 @@ interface SpotColorsDocument {
 }
 
 /**
- * Sets a registered spot colour as the fill, at full tint. pdfkit's fillColor reads a name as a
- * CSS colour first, so `White` would become DeviceRGB white.
+ * Sets a registered spot colour as the fill (or stroke), at full tint by default. pdfkit's fillColor
+ * reads a name as a CSS colour first, so `White` would become DeviceRGB white.
  */
-function fillSpot(doc: PDFKit.PDFDocument, name: string): void {
-  setSpot(doc, name, 1, false);
-}
-
-function setSpot(doc: PDFKit.PDFDocument, name: string, tint: number, stroke: boolean): void {
+function setSpot(doc: PDFKit.PDFDocument, name: string, tint = 1, stroke = false): void {
   const writable = doc as unknown as SpotColorsDocument;
   const spot = writable.spotColors[name];
   if (!spot) throw new Error(`spot colour ${name} is not registered`);
@@ -325,23 +286,7 @@ function tracePolygon(doc: SpotColorDocument, points: readonly Point[]): void {
   doc.closePath();
 }
 
-/** A flat colour as the file writes it: in rgb, neutral ones become DeviceGray when drawn (overprint.ts). */
-async function paint(color: Rgb, colorSpace: PrintColorSpace, condition: PrintCondition): Promise<Color> {
-  if (colorSpace === 'cmyk') return rgbToCmyk(color, condition);
-  return [...color];
-}
-
 const isBlack = ([r, g, b]: Rgb) => r === 0 && g === 0 && b === 0;
-
-/** The area of a polygon, mm². */
-function polygonArea(points: readonly Point[]): number {
-  let twice = 0;
-  points.forEach(([x, y], i) => {
-    const [nx, ny] = points[(i + 1) % points.length]!;
-    twice += x * ny - nx * y;
-  });
-  return Math.abs(twice) / 2;
-}
 
 async function drawBackground(
   doc: SpotColorDocument,
@@ -353,16 +298,18 @@ async function drawBackground(
   richBlack: boolean,
 ): Promise<void> {
   const box = boundsOf(layers.bleed);
+  // A flat colour as the file writes it: in rgb, neutral ones become DeviceGray when drawn (overprint.ts).
+  const paint = async (color: Rgb): Promise<Color> => (colorSpace === 'cmyk' ? rgbToCmyk(color, condition) : [...color]);
   if (background.kind === 'color') {
     const rich = richBlack && colorSpace === 'cmyk' && isBlack(background.color) && polygonArea(layers.bleed) >= RICH_BLACK_MIN_AREA_MM2;
-    const fill = rich ? [...RICH_BLACK] : await paint(background.color, colorSpace, condition);
+    const fill = rich ? [...RICH_BLACK] : await paint(background.color);
     doc.rect(box.x, box.y, box.width, box.height).fill(fill as never);
     return;
   }
   if (background.kind === 'gradient') {
     const [[x1, y1], [x2, y2]] = gradientLine(background.angleDeg, box);
     const gradient = doc.linearGradient(x1, y1, x2, y2);
-    for (const stop of background.stops) gradient.stop(stop.offset, (await paint(stop.color, colorSpace, condition)) as never);
+    for (const stop of background.stops) gradient.stop(stop.offset, (await paint(stop.color)) as never);
     doc.rect(box.x, box.y, box.width, box.height).fill(gradient);
     return;
   }
@@ -378,27 +325,21 @@ function coverRect(box: { x: number; y: number; width: number; height: number },
   return { x: box.x + (box.width - width) / 2, y: box.y + (box.height - height) / 2, width, height };
 }
 
-/** The widest each asset is printed anywhere in the placement, in mm. */
-function printedWidths(placement: Placement): Map<string, number> {
-  const widths = new Map<string, number>();
-  const note = (asset: ResolvedAsset, width: number) => widths.set(asset.name, Math.max(widths.get(asset.name) ?? 0, width));
+/** Every asset the placement draws, by name in drawing order, with the widest it is printed anywhere (mm). */
+function printedAssets(placement: Placement): Map<string, { asset: ResolvedAsset; width: number }> {
+  const printed = new Map<string, { asset: ResolvedAsset; width: number }>();
+  const note = (asset: ResolvedAsset, width: number) => {
+    const entry = printed.get(asset.name);
+    if (entry) entry.width = Math.max(entry.width, width);
+    else printed.set(asset.name, { asset, width });
+  };
   for (const layers of placement.pieces) {
     if (layers.background?.kind === 'image') {
       note(layers.background.asset, coverRect(boundsOf(layers.bleed), layers.background.asset).width);
     }
     for (const image of layers.images) note(image.asset, image.width);
   }
-  return widths;
-}
-
-/** Every asset the placement draws, in drawing order. */
-function placedAssets(placement: Placement): ResolvedAsset[] {
-  const assets: ResolvedAsset[] = [];
-  for (const layers of placement.pieces) {
-    if (layers.background?.kind === 'image') assets.push(layers.background.asset);
-    for (const image of layers.images) assets.push(image.asset);
-  }
-  return assets;
+  return printed;
 }
 
 /** Glue areas on a piece: those whose centre lies within the piece's bounds. */
@@ -531,14 +472,8 @@ async function drawPages(
     fonts: placement.fonts ?? [],
     images: imageTarget,
   };
-  const assets = new AssetRegistry(
-    doc,
-    imageTarget,
-    svgTarget,
-    srgb,
-    printedWidths(placement),
-  );
-  assets.prefetch(placedAssets(placement));
+  const assets = new AssetRegistry(doc, imageTarget, svgTarget, srgb, printedAssets(placement));
+  assets.prefetch();
   const effects = platesIn(placement.pieces.flatMap((piece) => piece.images.flatMap((image) => (image.effect ? [image.effect] : []))));
   const white = options.white === 'underlay';
   // A tube laminate's or pouch's eye marks: solid K above the artwork, on their own layer.
@@ -591,22 +526,29 @@ async function drawPages(
       for (const area of holes) tracePolygon(doc, area);
       doc.clip(holes.length > 0 ? 'even-odd' : 'non-zero');
     };
-    const inImageFrame = async (image: PlacedImage, draw: () => Promise<void>) => {
+    /** On `layer`, clipped to the piece, in the graphics state `state` when given (a plate overprints). */
+    const drawClipped = (layer: LayerKey, state: string | null, draw: () => void | Promise<void>) =>
+      layers.on(layer, async () => {
+        doc.save();
+        clipToPiece();
+        if (state) doc.addContent(`/${state} gs`);
+        await draw();
+        doc.restore();
+      });
+    /** Draws into the image's rectangle, centred on the origin of its turned frame. */
+    const inImageFrame = async (image: PlacedImage, draw: (x: number, y: number, w: number, h: number) => Promise<void>) => {
       const a = (image.rotationDeg * Math.PI) / 180;
       doc.save();
       doc.transform(Math.cos(a), Math.sin(a), -Math.sin(a), Math.cos(a), image.center[0], image.center[1]);
-      await draw();
+      await draw(-image.width / 2, -image.height / 2, image.width, image.height);
       doc.restore();
     };
 
     if (white && piece.background) {
       // A background inks the whole piece: White everywhere in it, choked off the holes' edges by
       // stroking them at White 0 (a tint of 0 clears that plate and leaves every other as it is).
-      await layers.on('white', () => {
-        doc.save();
-        clipToPiece();
-        doc.addContent('/GsOverprint gs');
-        fillSpot(doc, WHITE_PLATE.spot);
+      await drawClipped('white', 'GsOverprint', () => {
+        setSpot(doc, WHITE_PLATE.spot);
         const box = boundsOf(piece.bleed);
         doc.rect(box.x, box.y, box.width, box.height).fill();
         if (holes.length > 0) {
@@ -615,7 +557,6 @@ async function drawPages(
           for (const hole of holes) tracePolygon(doc, hole);
           doc.stroke();
         }
-        doc.restore();
       });
     } else if (white) {
       const inked = await inkedAreaMask(
@@ -626,50 +567,31 @@ async function drawPages(
       );
       if (!isEmpty(inked)) {
         const stencil = stencilXObject(doc, inked);
-        await layers.on('white', () => {
-          doc.save();
-          clipToPiece();
-          doc.addContent('/GsOverprint gs');
-          fillSpot(doc, WHITE_PLATE.spot);
-          doc.page.xobjects[`White${piece.piece.id.replace(/[^A-Za-z0-9]/g, '')}`] = stencil;
+        const name = `White${piece.piece.id.replace(/[^A-Za-z0-9]/g, '')}`;
+        await drawClipped('white', 'GsOverprint', () => {
+          setSpot(doc, WHITE_PLATE.spot);
+          doc.page.xobjects[name] = stencil;
           const { window } = inked;
-          drawImage(doc, `White${piece.piece.id.replace(/[^A-Za-z0-9]/g, '')}`, window.x, window.y, window.width, window.height);
-          doc.restore();
+          drawImage(doc, name, window.x, window.y, window.width, window.height);
         });
       }
     }
 
-    await layers.on('artwork', async () => {
-      doc.save();
-      clipToPiece();
-      // Process inks overprint the White plate under them (OPM 0: among themselves they knock out as usual).
-      if (white) doc.addContent('/GsInksOverWhite gs');
+    // Process inks overprint the White plate under them (OPM 0: among themselves they knock out as usual).
+    await drawClipped('artwork', white ? 'GsInksOverWhite' : null, async () => {
       if (piece.background) {
         await drawBackground(doc, piece, piece.background, assets, options.colorSpace, condition, options.richBlack ?? false);
       }
       for (const image of piece.images) {
         const foil = image.effect !== undefined && EFFECT_PLATES[image.effect].replacesInk;
-        await inImageFrame(image, () =>
-          foil
-            ? assets.drawMask(image.asset, paper, -image.width / 2, -image.height / 2, image.width, image.height)
-            : assets.draw(image.asset, -image.width / 2, -image.height / 2, image.width, image.height),
-        );
+        await inImageFrame(image, (...box) => (foil ? assets.drawMask(image.asset, paper, ...box) : assets.draw(image.asset, ...box)));
       }
-      doc.restore();
     });
     for (const effect of effects) {
       const images = piece.images.filter((image) => image.effect === effect);
       if (images.length === 0) continue;
-      await layers.on(effect, async () => {
-        doc.save();
-        clipToPiece();
-        doc.addContent('/GsOverprint gs');
-        for (const image of images) {
-          await inImageFrame(image, () =>
-            assets.drawMask(image.asset, EFFECT_PLATES[effect].spot, -image.width / 2, -image.height / 2, image.width, image.height),
-          );
-        }
-        doc.restore();
+      await drawClipped(effect, 'GsOverprint', async () => {
+        for (const image of images) await inImageFrame(image, (...box) => assets.drawMask(image.asset, EFFECT_PLATES[effect].spot, ...box));
       });
     }
     if (marks.length > 0) {
@@ -695,12 +617,7 @@ async function drawPages(
 /** A rectangle's outline grown by `by` on every side (eye marks are axis-aligned rectangles). */
 function grow(points: readonly Point[], by: number): Point[] {
   const box = boundsOf(points);
-  return [
-    [box.x - by, box.y - by],
-    [box.x + box.width + by, box.y - by],
-    [box.x + box.width + by, box.y + box.height + by],
-    [box.x - by, box.y + box.height + by],
-  ];
+  return rect(box.x - by, box.y - by, box.x + box.width + by, box.y + box.height + by);
 }
 
 /** Creases carry no pieceId: a crease belongs to the piece whose bounds hold its midpoint. */

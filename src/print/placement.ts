@@ -22,11 +22,13 @@ import type {
   BackgroundPaint,
   DesignState,
   Finding,
+  FindingCode,
   PieceLayers,
   Placement,
   PlacedImage,
   PrintSurface,
   ResolvedAsset,
+  Severity,
 } from './types.js';
 
 export const MIN_SCALE = 0.001;
@@ -119,63 +121,37 @@ export function placeDesign<S extends PrintSurface>(input: PlacementInput<S>): P
   const panels = new Map(dieline.panels.map((panel) => [panel.id, panel]));
   for (const artwork of state.artworks ?? []) {
     const id = artwork.id;
+    const flag = (severity: Severity, code: FindingCode, message: string, panelId: string) =>
+      findings.push({ severity, code, message, artworkId: id, panelId });
     const panel = panels.get(artwork.panelId);
     if (!panel) {
-      findings.push({
-        severity: 'error',
-        code: 'PANEL_NOT_FOUND',
-        message: `${id} is placed on panel ${quote(artwork.panelId)}, which the ${dieline.styleName} does not have.`,
-        artworkId: id,
-        panelId: artwork.panelId,
-      });
+      const message = `${id} is placed on panel ${quote(artwork.panelId)}, which the ${dieline.styleName} does not have.`;
+      flag('error', 'PANEL_NOT_FOUND', message, artwork.panelId);
       continue;
     }
     const asset = lookup(artwork.imageUrl);
     if (!asset) {
-      findings.push({
-        severity: 'error',
-        code: 'ASSET_NOT_FOUND',
-        message: `${id} on ${panel.id} uses ${quote(artwork.imageUrl)}, which is not one of your assets.`,
-        artworkId: id,
-        panelId: panel.id,
-      });
+      flag('error', 'ASSET_NOT_FOUND', `${id} on ${panel.id} uses ${quote(artwork.imageUrl)}, which is not one of your assets.`, panel.id);
       continue;
     }
     if (!(artwork.scale >= MIN_SCALE && artwork.scale <= MAX_SCALE)) {
-      findings.push({
-        severity: 'error',
-        code: 'ARTWORK_SCALE',
-        message: `${id} on ${panel.id} has scale ${artwork.scale}; it must be between ${MIN_SCALE} and ${MAX_SCALE}.`,
-        artworkId: id,
-        panelId: panel.id,
-      });
+      const message = `${id} on ${panel.id} has scale ${artwork.scale}; it must be between ${MIN_SCALE} and ${MAX_SCALE}.`;
+      flag('error', 'ARTWORK_SCALE', message, panel.id);
       continue;
     }
     const image = placeImage(panel, artwork, asset, dieline.wrapWidth);
     const layers = pieces.find((entry) => entry.piece.id === panel.pieceId)!;
-    const corners = imageCorners(image);
-    if (!polygonsIntersect(corners, layers.bleed)) {
-      findings.push({
-        severity: 'warning',
-        code: 'ARTWORK_OUTSIDE',
-        message: `${id} on ${panel.id} lies entirely outside the bleed of ${layers.piece.id}, so it does not print.`,
-        artworkId: id,
-        panelId: panel.id,
-      });
+    if (!polygonsIntersect(imageCorners(image), layers.bleed)) {
+      const message = `${id} on ${panel.id} lies entirely outside the bleed of ${layers.piece.id}, so it does not print.`;
+      flag('warning', 'ARTWORK_OUTSIDE', message, panel.id);
       continue;
     }
     const dpi = effectiveDpi(image);
     // An SVG prints as vector paths: its nominal pixel size says nothing about sharpness.
     if (asset.mimeType !== SVG_MIME && dpi < RECOMMENDED_DPI) {
-      findings.push({
-        severity: dpi < MINIMUM_DPI ? 'error' : 'warning',
-        code: 'LOW_RESOLUTION',
-        message:
-          `${id} on ${panel.id} prints at ${Math.floor(dpi)} dpi; ` +
-          `${RECOMMENDED_DPI} dpi is recommended${dpi < MINIMUM_DPI ? ` and ${MINIMUM_DPI} dpi is the minimum` : ''}.`,
-        artworkId: id,
-        panelId: panel.id,
-      });
+      const minimum = dpi < MINIMUM_DPI ? ` and ${MINIMUM_DPI} dpi is the minimum` : '';
+      const message = `${id} on ${panel.id} prints at ${Math.floor(dpi)} dpi; ${RECOMMENDED_DPI} dpi is recommended${minimum}.`;
+      flag(dpi < MINIMUM_DPI ? 'error' : 'warning', 'LOW_RESOLUTION', message, panel.id);
     }
     layers.images.push(image);
   }

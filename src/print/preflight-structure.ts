@@ -11,6 +11,7 @@ import { distanceToSegment, pointInPolygon } from '../dielines/geometry.js';
 import type { DielinePath, Point } from '../dielines/index.js';
 import { FOLDING_RULE_TYPES } from '../dielines/types.js';
 import { imageCorners } from './placement.js';
+import { artworkFinding } from './types.js';
 import type { BackgroundPaint, Finding, Placement, PlacedImage, PrintSurface, Rgb } from './types.js';
 
 /** Where the print puts ink on glue areas: `knockout` leaves them blank, `print` prints over them. */
@@ -242,16 +243,11 @@ function pieceStructure(surface: PrintSurface, pieceId: string, bleed: readonly 
 function imageFindings(image: PlacedImage, piece: PieceStructure, { folds, glueAreas, margin, mode }: Context): Finding[] {
   const findings: Finding[] = [];
   const frame = frameOf(image);
-  const about = { artworkId: image.artworkId, panelId: image.panelId };
   const name = `${image.artworkId} on ${image.panelId}`;
 
   if (piece.bleed.some((segment) => runsThrough(frame, segment))) {
-    findings.push({
-      severity: 'warning',
-      code: 'CLIPPED',
-      message: `${name} runs past the bleed of ${piece.pieceId}, so part of it is cut off.`,
-      ...about,
-    });
+    const message = `${name} runs past the bleed of ${piece.pieceId}, so part of it is cut off.`;
+    findings.push(artworkFinding(image, 'warning', 'CLIPPED', message));
   }
 
   const { outline, holes, cuts } = piece;
@@ -262,28 +258,20 @@ function imageFindings(image: PlacedImage, piece: PieceStructure, { folds, glueA
       if (near(frame.box, segment.box, margin)) nearest = Math.min(nearest, distanceOutside(frame, segment));
     }
     if (nearest < margin - EPSILON_MM) {
-      findings.push({
-        severity: 'warning',
-        code: 'SAFE_ZONE',
-        message:
-          `${name} comes within ${formatMm(nearest)} mm of a cut edge; ` +
-          `keep artwork ${formatMm(margin)} mm inside the trim or extend it into the bleed.`,
-        ...about,
-      });
+      const message =
+        `${name} comes within ${formatMm(nearest)} mm of a cut edge; ` +
+        `keep artwork ${formatMm(margin)} mm inside the trim or extend it into the bleed.`;
+      findings.push(artworkFinding(image, 'warning', 'SAFE_ZONE', message));
     }
   }
 
   const others = piece.panels.filter((panel) => panel.id !== image.panelId && overlaps(frame, panel.outline)).map((panel) => panel.id);
   if (others.length > 0 || folds.some((segment) => runsThrough(frame, segment))) {
-    findings.push({
-      severity: 'info',
-      code: 'CROSSES_FOLD',
-      message:
-        others.length > 0
-          ? `${name} crosses a fold or a slot onto ${listed(others)}; check how it reads on the folded box.`
-          : `${name} crosses a fold; check how it reads on the folded box.`,
-      ...about,
-    });
+    const message =
+      others.length > 0
+        ? `${name} crosses a fold or a slot onto ${listed(others)}; check how it reads on the folded box.`
+        : `${name} crosses a fold; check how it reads on the folded box.`;
+    findings.push(artworkFinding(image, 'info', 'CROSSES_FOLD', message));
   }
 
   for (const glue of glueAreas) {

@@ -27,8 +27,7 @@ export function report(findings: Finding[]): PreflightReport {
       finding.artworkId ? [finding.code, finding.artworkId] : [finding.code, finding.panelId ?? null, finding.message],
     );
     const earlier = kept.get(key);
-    if (!earlier) kept.set(key, finding);
-    else if (RANK[finding.severity] > RANK[earlier.severity]) kept.set(key, finding);
+    if (!earlier || RANK[finding.severity] > RANK[earlier.severity]) kept.set(key, finding);
   }
   const once = [...kept.values()];
   return { ready: !once.some((finding) => finding.severity === 'error'), findings: once };

@@ -13,7 +13,8 @@
  */
 import { LRUCache } from 'lru-cache';
 import { boundsOf } from '../dielines/geometry.js';
-import type { Bounds, Point } from '../dielines/index.js';
+import { formatNumber as n, pathData } from '../dielines/format.js';
+import type { Bounds, DielinePathType } from '../dielines/index.js';
 import { eyeMarks } from './containers.js';
 import { EFFECT_PLATES, type Effect } from './effects.js';
 import { gradientLine } from './background.js';
@@ -29,17 +30,17 @@ export const PREVIEW_MAX_WIDTH = 2048;
 export const PREVIEW_DEFAULT_WIDTH = 1024;
 /** No embedded copy is larger than this on its longer side, whatever the placement's scale. */
 const MAX_IMAGE_SIDE_PX = 4096;
-const CUT_COLOUR = '#e4007c';
-const CREASE_COLOUR = '#00a0e9';
-/** A wrap's folds over board edges (not creasing rules), as the SVG draws them. */
-const FOLD_COLOUR = '#662d91';
-/** Containers' marked zones (seals, overlaps, shrink, neck and base, zipper). */
-const ZONE_COLOUR = '#f7941d';
+/** The lines drawn over the print: colour, and dash and gap in line widths ×4. */
+const LINES: Partial<Record<DielinePathType, { colour: string; dash?: [number, number] }>> = {
+  cut: { colour: '#e4007c' },
+  /** A wrap's folds over board edges (not creasing rules), as the SVG draws them. */
+  fold: { colour: '#662d91', dash: [1.5, 1.5] },
+  /** Containers' marked zones (seals, overlaps, shrink, neck and base, zipper). */
+  zone: { colour: '#f7941d', dash: [2, 1] },
+  crease: { colour: '#00a0e9', dash: [3, 1.5] },
+};
 
-const n = (value: number) => (Math.round(value * 1000) / 1000).toString();
 const rgb = (c: readonly number[]) => `rgb(${c[0]},${c[1]},${c[2]})`;
-const pathData = (points: readonly Point[], closed: boolean) =>
-  points.map(([x, y], i) => `${i === 0 ? 'M' : 'L'}${n(x)} ${n(y)}`).join('') + (closed ? 'Z' : '');
 
 /**
  * Downsampled copies by stored name, byte size and pixel size. A stored name never changes its
@@ -224,12 +225,13 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   for (const [effect, look] of Object.entries(EFFECT_SURFACES)) {
     filters.set(`fx-surface-${effect}`, surfaceColor(look.metallic ?? surface.metallic, look.roughness));
   }
+  const boardRect = `x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}"`;
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${widthPx}" height="${heightPx}" ` +
       `viewBox="${n(board.x)} ${n(board.y)} ${n(board.width)} ${n(board.height)}" preserveAspectRatio="none">`,
     `<defs>${flatFilters(filters)}<pattern id="fx-hatch" width="1.5" height="1.5" patternUnits="userSpaceOnUse">` +
       `<path d="M0 1.5L1.5 0" stroke="${EFFECT_PLATES['spot-uv'].previewColor}" stroke-width="0.35"/></pattern></defs>`,
-    base === null ? '' : `<rect x="${n(board.x)}" y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" fill="${base}"/>`,
+    base === null ? '' : `<rect ${boardRect} fill="${base}"/>`,
   ];
   const inkOpacity = options.translucentInk && paint === 'color' ? ` opacity="${INK_ON_CLEAR_OPACITY}"` : '';
   // The sheet's drawing; an atlas shows it once per cell.
@@ -250,9 +252,8 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
         (look.draw ? `<image ${placed}/>` : '') +
         (look.overlay ? `<image ${placed} filter="url(#${look.overlay})"/>` : '') +
         (look.hatch
-          ? `<mask id="uv${index}-${imageIndex}"><image ${placed} filter="url(#fx-silhouette)"/></mask><rect x="${n(board.x)}" ` +
-            `y="${n(board.y)}" width="${n(board.width)}" height="${n(board.height)}" ` +
-            `fill="url(#fx-hatch)" mask="url(#uv${index}-${imageIndex})"/>`
+          ? `<mask id="uv${index}-${imageIndex}"><image ${placed} filter="url(#fx-silhouette)"/></mask>` +
+            `<rect ${boardRect} fill="url(#fx-hatch)" mask="url(#uv${index}-${imageIndex})"/>`
           : '');
       if (!tag) return;
       const period = dieline.wrapWidth;
@@ -276,25 +277,10 @@ export async function renderPreviewPng(placement: Placement<PrintSurface>, width
   });
   const line = Math.max(0.25, 1 / k);
   for (const path of options.dielineLines === false ? [] : dieline.paths) {
-    if (path.type === 'cut') sheet.push(`<path d="${path.d}" fill="none" stroke="${CUT_COLOUR}" stroke-width="${n(line)}"/>`);
-    if (path.type === 'fold') {
-      sheet.push(
-        `<path d="${path.d}" fill="none" stroke="${FOLD_COLOUR}" stroke-width="${n(line)}" ` +
-          `stroke-dasharray="${n(1.5 * line * 4)} ${n(1.5 * line * 4)}"/>`,
-      );
-    }
-    if (path.type === 'zone') {
-      sheet.push(
-        `<path d="${path.d}" fill="none" stroke="${ZONE_COLOUR}" ` +
-          `stroke-width="${n(line)}" stroke-dasharray="${n(2 * line * 4)} ${n(line * 4)}"/>`,
-      );
-    }
-    if (path.type === 'crease') {
-      sheet.push(
-        `<path d="${path.d}" fill="none" stroke="${CREASE_COLOUR}" stroke-width="${n(line)}" ` +
-          `stroke-dasharray="${n(3 * line * 4)} ${n(1.5 * line * 4)}"/>`,
-      );
-    }
+    const style = LINES[path.type];
+    if (!style) continue;
+    const dash = style.dash ? ` stroke-dasharray="${n(style.dash[0] * line * 4)} ${n(style.dash[1] * line * 4)}"` : '';
+    sheet.push(`<path d="${path.d}" fill="none" stroke="${style.colour}" stroke-width="${n(line)}"${dash}/>`);
   }
   if (atlas) parts.push(`<defs><g id="sheet">${sheet.join('')}</g></defs>`, ...atlas.cells.map(atlasCell(atlas)));
   else parts.push(...sheet);

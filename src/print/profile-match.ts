@@ -9,7 +9,8 @@
 import { conditionProfile, type PrintCondition } from './conditions.js';
 import { deltaE, IccError, parseIccProfile, type DeviceToLab } from './icc.js';
 import { loadSharp } from './images.js';
-import type { Finding, Placement, ResolvedAsset } from './types.js';
+import { artworkFinding, type Finding, type Placement, type ResolvedAsset } from './types.js';
+import { kept } from './memo.js';
 
 export const MAX_MEAN_DELTA_E = 2;
 /** Each ink at 0, 25, 50, 75 and 100 %: 625 patches. */
@@ -25,14 +26,8 @@ export function meanDeltaE(a: DeviceToLab, b: DeviceToLab): number {
 }
 
 const conditionLabs = new Map<string, Promise<DeviceToLab>>();
-const conditionToLab = (condition: PrintCondition) => {
-  let toLab = conditionLabs.get(condition.key);
-  if (!toLab) {
-    toLab = conditionProfile(condition).then((bytes) => parseIccProfile(bytes).toLab);
-    conditionLabs.set(condition.key, toLab);
-  }
-  return toLab;
-};
+const conditionToLab = (condition: PrintCondition) =>
+  kept(conditionLabs, condition.key, () => conditionProfile(condition).then((bytes) => parseIccProfile(bytes).toLab));
 
 /** The mismatch of a CMYK JPEG's own profile, or null when it has none (or none this can read). */
 async function mismatchOf(asset: ResolvedAsset, condition: PrintCondition): Promise<{ name: string; meanDeltaE: number } | null> {
@@ -54,14 +49,7 @@ async function mismatchOf(asset: ResolvedAsset, condition: PrintCondition): Prom
 export async function profileMismatchFindings(placement: Placement, condition: PrintCondition): Promise<Finding[]> {
   const findings: Finding[] = [];
   const checked = new Map<string, Promise<{ name: string; meanDeltaE: number } | null>>();
-  const check = (asset: ResolvedAsset) => {
-    let result = checked.get(asset.name);
-    if (!result) {
-      result = mismatchOf(asset, condition);
-      checked.set(asset.name, result);
-    }
-    return result;
-  };
+  const check = (asset: ResolvedAsset) => kept(checked, asset.name, () => mismatchOf(asset, condition));
   const message = (what: string, found: { name: string; meanDeltaE: number }) =>
     `${what} is a CMYK JPEG made for '${found.name}', another printing condition than ${condition.identifier} ` +
       `(mean ΔE ${found.meanDeltaE.toFixed(1)}); it is placed unchanged, so its colours shift.`;
@@ -77,13 +65,7 @@ export async function profileMismatchFindings(placement: Placement, condition: P
       seen.add(image.artworkId);
       const found = await check(image.asset);
       if (!found) continue;
-      findings.push({
-        severity: 'warning',
-        code: 'PROFILE_MISMATCH',
-        message: message(`${image.artworkId} on ${image.panelId}`, found),
-        artworkId: image.artworkId,
-        panelId: image.panelId,
-      });
+      findings.push(artworkFinding(image, 'warning', 'PROFILE_MISMATCH', message(`${image.artworkId} on ${image.panelId}`, found)));
     }
   }
   return findings;

@@ -11,7 +11,8 @@ import { LRUCache } from 'lru-cache';
 import { SvgTooCostlyError, boundedSvg } from '../render/svg-filters.js';
 import { measureSvg, type SvgMeasures } from './svg-measure.js';
 import { prepareSource } from './svg-text.js';
-import type { Finding, Placement, PrintSurface } from './types.js';
+import type { Finding, FindingCode, Placement, PrintSurface, Severity } from './types.js';
+import { kept } from './memo.js';
 
 /** What preflight needs to know about one SVG asset. */
 export interface SvgFacts {
@@ -29,18 +30,15 @@ const verdicts = new LRUCache<string, string>({ max: 4096 });
 
 function costVerdict(bytes: Buffer): string {
   const digest = createHash('sha256').update(bytes).digest('hex');
-  let verdict = verdicts.get(digest);
-  if (verdict === undefined) {
+  return kept<string, string>(verdicts, digest, () => {
     try {
       boundedSvg(bytes);
-      verdict = '';
+      return '';
     } catch (error) {
       if (!(error instanceof SvgTooCostlyError)) throw error;
-      verdict = error.reason;
+      return error.reason;
     }
-    verdicts.set(digest, verdict);
-  }
-  return verdict;
+  });
 }
 
 export function svgFacts(bytes: Buffer, owned: readonly { family: string }[]): SvgFacts {
@@ -67,66 +65,52 @@ export function factsFindings(
   panelId: string | undefined,
   printedWidthMm: number,
 ): Finding[] {
-  const where = { ...(artworkId ? { artworkId } : {}), ...(panelId ? { panelId } : {}) };
-  if (facts.tooCostly !== null) {
-    return [
-      {
-        severity: 'error',
-        code: 'SVG_TOO_COSTLY',
-        message:
-          `${subject(artworkId)}: the SVG is too costly to render (${facts.tooCostly}) and is left out of ` +
-          `the print, preview and 3D model; replace it with a simpler file.`,
-        ...where,
-      },
-    ];
-  }
   const findings: Finding[] = [];
+  const flag = (severity: Severity, code: FindingCode, message: string) =>
+    findings.push({ severity, code, message, ...(artworkId ? { artworkId } : {}), ...(panelId ? { panelId } : {}) });
+  if (facts.tooCostly !== null) {
+    flag(
+      'error',
+      'SVG_TOO_COSTLY',
+      `${subject(artworkId)}: the SVG is too costly to render (${facts.tooCostly}) and is left out of ` +
+        `the print, preview and 3D model; replace it with a simpler file.`,
+    );
+    return findings;
+  }
   const missing = facts.hasText ? facts.families.filter((choice) => choice.used === null) : [];
   const substituted = facts.hasText ? facts.families.filter((choice) => choice.used !== null && choice.substituted) : [];
   if (missing.length > 0) {
-    findings.push({
-      severity: 'error',
-      code: 'FONT_MISSING',
-      message:
-        `${subject(artworkId)}: no font of ${missing.map((choice) => `'${choice.asked}'`).join(', ')} ` +
+    flag(
+      'error',
+      'FONT_MISSING',
+      `${subject(artworkId)}: no font of ${missing.map((choice) => `'${choice.asked}'`).join(', ')} ` +
         `or of a later family in its font-family list is available; upload the font with POST /fonts.`,
-      ...where,
-    });
+    );
   }
   if (substituted.length > 0) {
-    findings.push({
-      severity: 'warning',
-      code: 'FONT_SUBSTITUTED',
-      message:
-        `${subject(artworkId)}: ` +
-        `${substituted.map((choice) => `the font family '${choice.asked}' is not available; text is set in '${choice.used}'`).join('; ')}.`,
-      ...where,
-    });
+    const each = substituted.map((choice) => `the font family '${choice.asked}' is not available; text is set in '${choice.used}'`);
+    flag('warning', 'FONT_SUBSTITUTED', `${subject(artworkId)}: ${each.join('; ')}.`);
   }
   const dropped = [...new Set(facts.droppedImages)];
   if (dropped.length > 0) {
-    findings.push({
-      severity: 'error',
-      code: 'SVG_IMAGE_DROPPED',
-      message:
-        `${subject(artworkId)}: ${dropped.length === 1 ? 'an image' : `${dropped.length} images`} inside the SVG (${dropped.join(', ')}) ` +
+    flag(
+      'error',
+      'SVG_IMAGE_DROPPED',
+      `${subject(artworkId)}: ${dropped.length === 1 ? 'an image' : `${dropped.length} images`} inside the SVG (${dropped.join(', ')}) ` +
         `${dropped.length === 1 ? 'is' : 'are'} left out; only PNG and JPEG images embedded as data: URIs print.`,
-      ...where,
-    });
+    );
   }
   const measures = facts.measures;
   if (measures && measures.unitsWide > 0 && measures.images.length > 0) {
     const mmPerUnit = printedWidthMm / measures.unitsWide;
     const ppi = Math.min(...measures.images.map((image) => image.pixelsWide / ((image.width * mmPerUnit) / 25.4)));
     if (ppi < RECOMMENDED_PPI) {
-      findings.push({
-        severity: ppi < MINIMUM_PPI ? 'error' : 'warning',
-        code: 'LOW_RESOLUTION',
-        message:
-          `${subject(artworkId)}: an image inside the SVG prints at ${Math.floor(ppi)} dpi; ` +
+      flag(
+        ppi < MINIMUM_PPI ? 'error' : 'warning',
+        'LOW_RESOLUTION',
+        `${subject(artworkId)}: an image inside the SVG prints at ${Math.floor(ppi)} dpi; ` +
           `${RECOMMENDED_PPI} dpi is recommended${ppi < MINIMUM_PPI ? ` and ${MINIMUM_PPI} dpi is the minimum` : ''}.`,
-        ...where,
-      });
+      );
     }
   }
   return findings;

@@ -6,6 +6,7 @@
  * a large black fill as `rgb(0%,0%,0%)` (both parse to the same colour), and paintRole() reads
  * the role back from that notation.
  */
+import { IDENTITY, multiply, type Matrix } from './svg-tree.js';
 
 export type PaintRole = 'text' | 'large-black' | 'plain';
 
@@ -41,20 +42,6 @@ export function paintRole(raw: string | undefined): PaintRole {
 }
 
 const hexToRgbNotation = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)).join(',')})`;
-
-type Matrix = [number, number, number, number, number, number];
-const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
-
-function multiply(m: Matrix, n: Matrix): Matrix {
-  return [
-    m[0] * n[0] + m[2] * n[1],
-    m[1] * n[0] + m[3] * n[1],
-    m[0] * n[2] + m[2] * n[3],
-    m[1] * n[2] + m[3] * n[3],
-    m[0] * n[4] + m[2] * n[5] + m[4],
-    m[1] * n[4] + m[3] * n[5] + m[5],
-  ];
-}
 
 /** resvg writes transforms as one `matrix(a b c d e f)`. */
 function transformOf(attributes: string): Matrix {

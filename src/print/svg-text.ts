@@ -21,6 +21,7 @@ import {
   type FamilyChoice,
   type FontFace,
 } from './fonts.js';
+import { kept } from './memo.js';
 
 /** The only embedded images an SVG may carry into print. */
 export const EMBEDDED_IMAGE = /^\s*data:image\/(?:png|jpeg|jpg)\s*[;,]/i;
@@ -76,9 +77,7 @@ export function prepareSource(svg: string, owned: readonly { family: string }[])
   const choices = new Map<string, FamilyChoice>();
   const resolve = (list: string) => {
     const decoded = decodeEntities(list).trim();
-    let choice = choices.get(decoded);
-    if (!choice) choices.set(decoded, (choice = chooseFamily(decoded, available)));
-    return choice.used ?? BUNDLED_SANS;
+    return kept(choices, decoded, () => chooseFamily(decoded, available)).used ?? BUNDLED_SANS;
   };
   const rewriteCss = (css: string, quote: string) =>
     css.replace(CSS_FONT_FAMILY, (_whole, head: string, list: string) => `${head}${quote}${resolve(list).replace(/["'\\]/g, '')}${quote}`);

@@ -19,7 +19,7 @@ import { markText } from './overprint.js';
 import { markPaintRoles, paintRole, tagTextElements } from './svg-paint-roles.js';
 import type { FontFace } from './fonts.js';
 import { loadSharp, pdfImage, type ImageTarget, type PdfImageData } from './images.js';
-import { outlineSvg, type OutlinedSvg } from './svg-text.js';
+import { outlineSvg } from './svg-text.js';
 import type { Rgb } from './types.js';
 
 type Cmyk = [number, number, number, number];
@@ -27,16 +27,6 @@ type Cmyk = [number, number, number, number];
 // Loaded on first use, like pdfkit: only print files with an SVG need it.
 let svgToPdfModule: Promise<typeof SVGtoPDFFunction> | undefined;
 const loadSvgToPdf = () => (svgToPdfModule ??= import('svg-to-pdfkit').then((module) => module.default));
-
-/**
- * The SVG with text outlined by the owner's and the bundled fonts (svg-text.ts) and every colour
- * as #rrggbb. The root keeps its viewBox but loses its width and height, so the drawing fills the
- * rectangle it is placed in.
- */
-export async function normaliseSvg(bytes: Buffer, fonts: readonly FontFace[]): Promise<OutlinedSvg> {
-  const outlined = await outlineSvg(bytes, fonts);
-  return { ...outlined, svg: outlined.svg.replace(/<svg\b[^>]*>/, (root) => root.replace(/\s(?:width|height)="[^"]*"/g, '')) };
-}
 
 const hexToRgb = (hex: string): Rgb => [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16)) as unknown as Rgb;
 const rgbKey = ([r, g, b]: readonly number[]) => `${r},${g},${b}`;
@@ -94,7 +84,10 @@ const MAX_EMBEDDED_PIXELS = 100_000_000;
 export async function prepareSvg(bytes: Buffer, target: SvgTarget): Promise<PreparedSvg> {
   // Text is tagged before resvg outlines it (the outlines keep the ids), so its paint keeps its role.
   const tagged = tagTextElements(bytes.toString('utf8'));
-  const { svg: normalised } = await normaliseSvg(Buffer.from(tagged.svg), target.fonts);
+  // Text outlined by the owner's and the bundled fonts (svg-text.ts), every colour as #rrggbb. The
+  // root keeps its viewBox but loses its width and height, so the drawing fills the rectangle it is placed in.
+  const outlined = await outlineSvg(Buffer.from(tagged.svg), target.fonts);
+  const normalised = outlined.svg.replace(/<svg\b[^>]*>/, (root) => root.replace(/\s(?:width|height)="[^"]*"/g, ''));
   return {
     svg: markPaintRoles(normalised, tagged.textIds, null),
     textIds: tagged.textIds,

@@ -99,6 +99,16 @@ export interface Finding {
   panelId?: string;
 }
 
+/** A finding about a placed artwork, on its panel. */
+export function artworkFinding(
+  image: Pick<PlacedImage, 'artworkId' | 'panelId'>,
+  severity: Severity,
+  code: FindingCode,
+  message: string,
+): Finding {
+  return { severity, code, message, artworkId: image.artworkId, panelId: image.panelId };
+}
+
 export type Rgb = readonly [number, number, number];
 
 export interface GradientStop {

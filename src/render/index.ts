@@ -32,8 +32,8 @@ export function createRenderer(config: RenderConfig) {
     idleMs: config.childIdleMs,
   };
   const pools = {
-    analysis: createRenderPool({ name: 'analysis', size: config.analysisChildren, ...common }),
-    print: createRenderPool({ name: 'print', size: config.printChildren, ...common }),
+    analysis: createRenderPool({ size: config.analysisChildren, ...common }),
+    print: createRenderPool({ size: config.printChildren, ...common }),
   };
   return {
     /** Runs task for account in a child of kind's pool, within kind's deadline; signal cancels it. */

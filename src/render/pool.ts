@@ -31,8 +31,6 @@ import { createFairQueue } from '../lib/fair-queue.js';
 import { isProcessAlive } from '../lib/process-alive.js';
 
 export interface PoolOptions {
-  /** For metrics and logs, e.g. `analysis`. */
-  name: string;
   /** Children at most (each runs one task at a time). */
   size: number;
   /**
@@ -128,15 +126,12 @@ const READ_CHUNK_BYTES = 1024 * 1024;
 /** The directories of the pools' output files are named `<prefix><pid>-<random>`. */
 const OUTPUT_DIR_PREFIX = 'pf-render-';
 
+const MODULE_FILE = fileURLToPath(import.meta.url);
 /** The child's entry beside this module: the compiled .js in dist/, the .ts under tsx and vitest. */
-function childEntry(): { file: string; execArgv: string[] } {
-  const here = fileURLToPath(import.meta.url);
-  const typescript = here.endsWith('.ts');
-  return { file: path.join(path.dirname(here), typescript ? 'child.ts' : 'child.js'), execArgv: typescript ? ['--import', 'tsx'] : [] };
-}
-
+const UNDER_TSX = MODULE_FILE.endsWith('.ts');
+const CHILD_FILE = path.join(path.dirname(MODULE_FILE), UNDER_TSX ? 'child.ts' : 'child.js');
 /** The directory whose node_modules hold tsx and sharp (the child's working directory). */
-const PACKAGE_ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+const PACKAGE_ROOT = path.resolve(path.dirname(MODULE_FILE), '..', '..');
 
 async function residentBytes(pid: number): Promise<number | null> {
   try {
@@ -162,7 +157,6 @@ function removeOrphanedOutputDirs(parent: string): void {
   }
 }
 
-
 /** The finished output opened, then unlinked: the open descriptor is all that holds the bytes. */
 async function openOutput(file: string): Promise<OutputFile> {
   try {
@@ -180,7 +174,6 @@ async function openOutput(file: string): Promise<OutputFile> {
 }
 
 export function createRenderPool(options: PoolOptions) {
-  const entry = childEntry();
   const workers = new Set<Worker>();
   // Every child not yet exited, including those killed and no longer counted in workers: close()
   // waits for all of them, so no child outlives the pool (or the process) that started it.
@@ -203,6 +196,23 @@ export function createRenderPool(options: PoolOptions) {
     return outputDir;
   }
 
+  function fail(job: Job, error: RenderError): void {
+    job.settle();
+    job.reject(error);
+  }
+
+  /** A killed or idle child's slot is free at once; the child is gone when its exit comes. */
+  function retire(worker: Worker): void {
+    workers.delete(worker);
+    worker.child.kill('SIGKILL');
+  }
+
+  /** Work is refused at once while the pool closes or once the caller has gone. */
+  function refuseIfEnded(run: RunOptions): void {
+    if (closed) throw new RenderError('closed', RENDER_MESSAGES.closing);
+    if (run.signal?.aborted) throw new RenderError('cancelled', RENDER_MESSAGES.cancelled);
+  }
+
   /** A failed or abandoned file task's output, removed once its child (if killed) is gone. */
   async function removeOutput(job: Job): Promise<void> {
     // A killed child may still complete a write it had begun; once it has exited nothing writes.
@@ -211,10 +221,10 @@ export function createRenderPool(options: PoolOptions) {
   }
 
   function spawnWorker(): Worker {
-    const child = fork(entry.file, [], {
+    const child = fork(CHILD_FILE, [], {
       cwd: PACKAGE_ROOT,
       env: { ...process.env, MALLOC_ARENA_MAX: process.env.MALLOC_ARENA_MAX ?? MALLOC_ARENAS },
-      execArgv: [`--max-old-space-size=${options.heapMb}`, ...entry.execArgv],
+      execArgv: [`--max-old-space-size=${options.heapMb}`, ...(UNDER_TSX ? ['--import', 'tsx'] : [])],
       serialization: 'advanced',
       stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
     });
@@ -241,8 +251,7 @@ export function createRenderPool(options: PoolOptions) {
     worker.job = null;
     if (job) {
       if (!worker.killed) crashes++;
-      job.settle();
-      job.reject(new RenderError('crashed', RENDER_MESSAGES.crashed(job.options.label)));
+      fail(job, new RenderError('crashed', RENDER_MESSAGES.crashed(job.options.label)));
     }
     pump();
   }
@@ -258,9 +267,7 @@ export function createRenderPool(options: PoolOptions) {
     if (worker.killed) return;
     worker.killed = reason;
     kills[reason]++;
-    worker.child.kill('SIGKILL');
-    // The slot is free now; the dying child no longer counts against the pool's size.
-    workers.delete(worker);
+    retire(worker);
     worker.job = null;
     pump();
   }
@@ -279,10 +286,7 @@ export function createRenderPool(options: PoolOptions) {
   function park(worker: Worker): void {
     clearTimeout(worker.idleTimer);
     worker.idleTimer = setTimeout(() => {
-      if (!worker.job && !worker.killed) {
-        workers.delete(worker);
-        worker.child.kill('SIGKILL');
-      }
+      if (!worker.job && !worker.killed) retire(worker);
     }, options.idleMs);
     worker.idleTimer.unref();
   }
@@ -334,8 +338,7 @@ export function createRenderPool(options: PoolOptions) {
         const job = worker.job;
         if (!job || bytes === null || bytes <= options.memoryMb * 1024 * 1024) continue;
         kill(worker, 'memory');
-        job.settle();
-        job.reject(new RenderError('memory', RENDER_MESSAGES.memory(job.options.label, options.memoryMb)));
+        fail(job, new RenderError('memory', RENDER_MESSAGES.memory(job.options.label, options.memoryMb)));
       }
     }, MEMORY_POLL_MS);
     memoryTimer.unref();
@@ -344,8 +347,8 @@ export function createRenderPool(options: PoolOptions) {
   /** Ends the job for reason: out of the queue, or its child killed. */
   function abandon(job: Job, reason: 'deadline' | 'cancelled'): void {
     if (!waiting.remove(job) && job.worker && job.worker.job === job) kill(job.worker, reason);
-    job.settle();
-    job.reject(
+    fail(
+      job,
       reason === 'deadline'
         ? new RenderError('deadline', RENDER_MESSAGES.timeout(job.options.label, job.options.deadlineMs))
         : new RenderError('cancelled', RENDER_MESSAGES.cancelled),
@@ -355,9 +358,8 @@ export function createRenderPool(options: PoolOptions) {
   async function submit(task: string, input: unknown, run: RunOptions, file?: string): Promise<unknown> {
     const submitted = Date.now();
     const packed = await pack(input);
+    refuseIfEnded(run);
     // Checked where the task joins the queue (no await in between), so a burst cannot pass it together.
-    if (closed) throw new RenderError('closed', RENDER_MESSAGES.closing);
-    if (run.signal?.aborted) throw new RenderError('cancelled', RENDER_MESSAGES.cancelled);
     const own = waiting.count(run.account);
     const alone = own === 0 && !runningAccounts().has(run.account);
     if (own >= options.accountQueue || (!alone && waiting.size() >= options.queue)) throw new RenderError('busy', RENDER_MESSAGES.busy);
@@ -388,15 +390,13 @@ export function createRenderPool(options: PoolOptions) {
   return {
     /** Runs the named task in a child; rejects with a RenderError when the pool ends it. */
     async run<N extends TaskName>(task: N, input: TaskInput<N>, run: RunOptions): Promise<TaskOutput<N>> {
-      if (closed) throw new RenderError('closed', RENDER_MESSAGES.closing);
-      if (run.signal?.aborted) throw new RenderError('cancelled', RENDER_MESSAGES.cancelled);
+      refuseIfEnded(run);
       return (await submit(task, input, run)) as TaskOutput<N>;
     },
 
     /** Runs the named file task in a child, as run() does; its file comes back opened and unlinked. */
     async runToFile<N extends FileTaskName>(task: N, input: FileTaskInput<N>, run: RunOptions): Promise<OutputFile> {
-      if (closed) throw new RenderError('closed', RENDER_MESSAGES.closing);
-      if (run.signal?.aborted) throw new RenderError('cancelled', RENDER_MESSAGES.cancelled);
+      refuseIfEnded(run);
       const file = path.join(await outputDirectory(), `output-${nextFile++}`);
       await submit(task, input, run, file);
       return openOutput(file);
@@ -423,18 +423,10 @@ export function createRenderPool(options: PoolOptions) {
     async close(graceMs = 0): Promise<void> {
       if (!closed) {
         closed = true;
-        for (const job of waiting.drain()) {
-          job.settle();
-          job.reject(new RenderError('closed', RENDER_MESSAGES.closing));
-        }
+        for (const job of waiting.drain()) fail(job, new RenderError('closed', RENDER_MESSAGES.closing));
       }
-      const all = [...workers];
-      const idle = all.filter((worker) => !worker.job);
-      for (const worker of idle) {
-        workers.delete(worker);
-        worker.child.kill('SIGKILL');
-      }
-      const running = all.filter((worker) => worker.job);
+      const running = [...workers].filter((worker) => worker.job);
+      for (const worker of workers) if (!worker.job) retire(worker);
       let timer: NodeJS.Timeout | undefined;
       const graceOver = new Promise<void>((resolve) => {
         timer = setTimeout(resolve, graceMs);
@@ -443,14 +435,11 @@ export function createRenderPool(options: PoolOptions) {
       clearTimeout(timer);
       for (const worker of running) {
         const job = worker.job;
-        if (!job) {
-          workers.delete(worker);
-          worker.child.kill('SIGKILL');
-          continue;
+        if (!job) retire(worker);
+        else {
+          kill(worker, 'shutdown');
+          fail(job, new RenderError('closed', RENDER_MESSAGES.closing));
         }
-        kill(worker, 'shutdown');
-        job.settle();
-        job.reject(new RenderError('closed', RENDER_MESSAGES.closing));
       }
       clearInterval(memoryTimer);
       await Promise.all([...unexited].map((worker) => worker.exited));
@@ -470,5 +459,3 @@ function idleOrGone(worker: Worker): Promise<void> {
     }, 25);
   });
 }
-
-export type RenderPool = ReturnType<typeof createRenderPool>;

@@ -197,26 +197,21 @@ function filterCost(tree: string, width: number, height: number): number {
  */
 export function boundedSvg(svg: Buffer | string): Buffer {
   const text = withoutExternalReferences(typeof svg === 'string' ? svg : svg.toString('utf8'));
-  const expanded = expandedNodeCount(text);
-  if (expanded > MAX_SVG_NODES) {
-    throw new SvgTooCostlyError(`${expanded} elements once \`use\` is expanded, at most ${MAX_SVG_NODES} are rendered`);
-  }
+  const requireNodes = (count: number) => {
+    if (count <= MAX_SVG_NODES) return;
+    throw new SvgTooCostlyError(`${count} elements once \`use\` is expanded, at most ${MAX_SVG_NODES} are rendered`);
+  };
+  requireNodes(expandedNodeCount(text));
+  let parsed: Resvg;
   let tree: string;
-  let width: number;
-  let height: number;
   try {
-    const parsed = new Resvg(text, { font: { loadSystemFonts: false }, logLevel: 'off' });
+    parsed = new Resvg(text, { font: { loadSystemFonts: false }, logLevel: 'off' });
     tree = parsed.toString();
-    width = parsed.width;
-    height = parsed.height;
   } catch {
     return Buffer.from(text);
   }
-  const nodes = tree.match(/<[A-Za-z]/g)?.length ?? 0;
-  if (nodes > MAX_SVG_NODES) {
-    throw new SvgTooCostlyError(`${nodes} elements once \`use\` is expanded, at most ${MAX_SVG_NODES} are rendered`);
-  }
-  const cost = filterCost(tree, width, height);
+  requireNodes(tree.match(/<[A-Za-z]/g)?.length ?? 0);
+  const cost = filterCost(tree, parsed.width, parsed.height);
   if (cost > FILTER_BUDGET) {
     throw new SvgTooCostlyError(
       `its filters cost ${(cost / 1e6).toFixed(0)} M pixel operations at ${COST_SIDE_PX} px, at most ${FILTER_BUDGET / 1e6} M are rendered`,

@@ -1,23 +1,20 @@
 // Developer keys in the database: only the digest and the sealed key are stored, never the key.
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { ApiKey, PrismaClient } from '../generated/prisma/client.js';
 import { inTransaction, selectRows, type SqlDriverAdapter } from './driver-sql.js';
-import { lockAccount } from './users.js';
+import { lockAccount, toUser, USER_COLUMNS, type User, type UserRow } from './users.js';
 
-/** Who a key belongs to: all a /v1 request needs. */
-export interface ApiKeyOwner {
-  id: string;
-  userId: string;
+/** Who a key belongs to. */
+export type ApiKeyOwner = Pick<ApiKey, 'id' | 'userId'>;
+
+/** All a /v1 request needs: the key and its owner's account. */
+export interface VerifiedApiKey {
+  apiKey: ApiKeyOwner;
+  account: User;
 }
 
-export interface SealedApiKey extends ApiKeyOwner {
-  keyDigest: string;
-  sealedKey: string;
-  createdAt: Date;
-}
+export type SealedApiKey = ApiKey;
 
 export type NewApiKey = Omit<SealedApiKey, 'createdAt'>;
-
-const sealedFields = { id: true, userId: true, keyDigest: true, sealedKey: true, createdAt: true } as const;
 
 export function createApiKeyRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
   return {
@@ -42,16 +39,20 @@ export function createApiKeyRepository(prisma: PrismaClient, sql: SqlDriverAdapt
 
     /** The owner's keys, newest first. */
     listSealed(userId: string): Promise<SealedApiKey[]> {
-      return prisma.apiKey.findMany({
-        where: { userId },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        select: sealedFields,
-      });
+      return prisma.apiKey.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
     },
 
-    /** One unique-index lookup: the hot path of every /v1 request. */
-    findOwnerByDigest(keyDigest: string): Promise<ApiKeyOwner | null> {
-      return prisma.apiKey.findUnique({ where: { keyDigest }, select: { id: true, userId: true } });
+    /** One statement on the unique index, joined with the owner's account: the hot path of every /v1 request. */
+    async findWithOwnerByDigest(keyDigest: string): Promise<VerifiedApiKey | null> {
+      const [row] = await selectRows<UserRow & { apiKeyId: string }>(
+        sql,
+        `SELECT "apiKeyId", ${USER_COLUMNS} FROM "users"
+           JOIN (SELECT "id" AS "apiKeyId", "userId" FROM "api_keys" WHERE "keyDigest" = $1) AS "key" ON "key"."userId" = "users"."id"`,
+        [keyDigest],
+      );
+      if (!row) return null;
+      const { apiKeyId, ...user } = row;
+      return { apiKey: { id: apiKeyId, userId: user.id }, account: toUser(user) };
     },
 
     /** Deletes every key of the account; returns how many. */

@@ -1,6 +1,7 @@
 // Asset rows: what was uploaded, by whom, under which stored name, and what the image is.
 import type { BarcodeFacts } from '../barcodes/types.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Asset as AssetRow, PrismaClient } from '../generated/prisma/client.js';
+import { keysetPage, type ListPosition } from '../lib/cursors.js';
 import { mapOwnerMissing } from './prisma-errors.js';
 import type { ColorSpace } from '../generated/prisma/enums.js';
 import type { SqlQueryable } from './driver-sql.js';
@@ -9,43 +10,18 @@ import { deleteRecordingFiles } from './file-deletions.js';
 export type { ColorSpace };
 
 /** What reading the image told: null where the file does not say. */
-export interface ImageMetadata {
-  widthPx: number | null;
-  heightPx: number | null;
-  dpi: number | null;
-  colorSpace: ColorSpace;
-  hasAlpha: boolean;
-}
+export type ImageMetadata = Pick<AssetRow, 'widthPx' | 'heightPx' | 'dpi' | 'colorSpace' | 'hasAlpha'>;
 
 /** Metadata, digest and thumbnail as recorded once the stored file was read. */
-export interface AssetMetadata extends ImageMetadata {
-  sha256: string | null;
-  thumbnailName: string | null;
-  thumbnailBytes: number | null;
-}
+export type AssetMetadata = ImageMetadata & Pick<AssetRow, 'sha256' | 'thumbnailName' | 'thumbnailBytes'>;
 
-export interface Asset extends AssetMetadata {
-  id: string;
-  userId: string;
-  /** The stored file name served by GET /files/:name. */
-  name: string;
-  /** The client's original file name, cleaned. */
-  filename: string;
-  mimeType: string;
-  sizeBytes: number;
-  /** The symbol's facts when the service made this asset as a barcode; null otherwise. */
-  barcode: BarcodeFacts | null;
-  createdAt: Date;
-}
+/** An asset without the backfill's mark; barcode: the symbol's facts when the service made it as a barcode. */
+export type Asset = Omit<AssetRow, 'metadataReadAt' | 'barcode'> & { barcode: BarcodeFacts | null };
 
 export type NewAsset = Omit<Asset, 'createdAt' | 'barcode'> & { barcode?: BarcodeFacts | null };
 
 /** What serving a file needs. */
-export interface StoredFile {
-  name: string;
-  mimeType: string;
-  sizeBytes: number;
-}
+export type StoredFile = Pick<AssetRow, 'name' | 'mimeType' | 'sizeBytes'>;
 
 /** What print and preview read of a placed asset. */
 export interface PlacedFile extends StoredFile, Pick<ImageMetadata, 'widthPx' | 'heightPx'> {
@@ -58,24 +34,8 @@ export type StoredSvg = Pick<Asset, 'id' | 'userId' | 'name' | 'createdAt'>;
 /** A row the backfill still has to read. */
 export type UnreadAsset = Pick<Asset, 'id' | 'name' | 'mimeType' | 'createdAt'>;
 
-const fields = {
-  id: true,
-  userId: true,
-  name: true,
-  filename: true,
-  mimeType: true,
-  sizeBytes: true,
-  widthPx: true,
-  heightPx: true,
-  dpi: true,
-  colorSpace: true,
-  hasAlpha: true,
-  sha256: true,
-  thumbnailName: true,
-  thumbnailBytes: true,
-  barcode: true,
-  createdAt: true,
-} as const;
+/** An asset as the services see it: every column but the backfill's mark. */
+const omitted = { metadataReadAt: true } as const;
 
 /** The JSON column as written by create(): the facts barcodes/symbol.ts made. */
 const barcodeOf = (value: unknown): BarcodeFacts | null => (value && typeof value === 'object' ? (value as BarcodeFacts) : null);
@@ -94,7 +54,7 @@ export function createAssetRepository(prisma: PrismaClient, sql: SqlQueryable) {
       const row = await mapOwnerMissing(() =>
         prisma.asset.create({
           data: { ...columns, ...(barcode ? { barcode: { ...barcode } } : {}), metadataReadAt: new Date() },
-          select: fields,
+          omit: omitted,
         }),
       );
       return withBarcode(row);
@@ -102,16 +62,12 @@ export function createAssetRepository(prisma: PrismaClient, sql: SqlQueryable) {
 
     /** The owner's assets, newest first. */
     async listOwned(userId: string): Promise<Asset[]> {
-      const rows = await prisma.asset.findMany({
-        where: { userId },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        select: fields,
-      });
+      const rows = await prisma.asset.findMany({ where: { userId }, orderBy: keysetPage(null).orderBy, omit: omitted });
       return rows.map(withBarcode);
     },
 
     async findOwned(userId: string, id: string): Promise<Asset | null> {
-      const row = await prisma.asset.findFirst({ where: { id, userId }, select: fields });
+      const row = await prisma.asset.findFirst({ where: { id, userId }, omit: omitted });
       return row && withBarcode(row);
     },
 
@@ -137,26 +93,22 @@ export function createAssetRepository(prisma: PrismaClient, sql: SqlQueryable) {
     },
 
     /** Rows stored before metadata existed, oldest first, after the cursor of the previous page. */
-    listUnread(limit: number, after?: Pick<UnreadAsset, 'createdAt' | 'id'>): Promise<UnreadAsset[]> {
+    listUnread(limit: number, after?: ListPosition): Promise<UnreadAsset[]> {
+      const { where, orderBy } = keysetPage(after, 'asc');
       return prisma.asset.findMany({
-        where: {
-          metadataReadAt: null,
-          ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
-        },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        where: { metadataReadAt: null, ...where },
+        orderBy,
         take: limit,
         select: { id: true, name: true, mimeType: true, createdAt: true },
       });
     },
 
     /** Stored SVGs, oldest first, a page after `after` (the backfill re-checks them against the cost model). */
-    listSvgs(limit: number, after?: Pick<StoredSvg, 'createdAt' | 'id'>): Promise<StoredSvg[]> {
+    listSvgs(limit: number, after?: ListPosition): Promise<StoredSvg[]> {
+      const { where, orderBy } = keysetPage(after, 'asc');
       return prisma.asset.findMany({
-        where: {
-          mimeType: 'image/svg+xml',
-          ...(after ? { OR: [{ createdAt: { gt: after.createdAt } }, { createdAt: after.createdAt, id: { gt: after.id } }] } : {}),
-        },
-        orderBy: [{ createdAt: 'asc' }, { id: 'asc' }],
+        where: { mimeType: 'image/svg+xml', ...where },
+        orderBy,
         take: limit,
         select: { id: true, userId: true, name: true, createdAt: true },
       });

@@ -3,7 +3,8 @@
 // both finish the same export, and the file name is written in the same statement that marks it
 // succeeded. Expired rows are deleted with their files recorded in the deletion outbox.
 import type { Finding } from '../print/index.js';
-import type { Prisma, PrismaClient } from '../generated/prisma/client.js';
+import type { Export, Prisma, PrismaClient } from '../generated/prisma/client.js';
+import { keysetPage, type ListPosition } from '../lib/cursors.js';
 import { findStateAt, type ProjectStateOutcome } from './projects.js';
 import { execute, inTransaction, selectRows, type SqlDriverAdapter } from './driver-sql.js';
 import { lockAccount } from './users.js';
@@ -18,63 +19,35 @@ export interface ExportError {
   findings?: Finding[];
 }
 
-export interface ExportRow {
-  id: string;
-  userId: string;
-  projectId: string;
-  projectVersion: number;
-  format: string;
+/** An export's row without the lease and announcement, which only this repository reads; its JSON columns typed. */
+export type ExportRow = Omit<Export, 'leaseUntil' | 'announcedAt' | 'options' | 'status' | 'error'> & {
   options: Record<string, unknown>;
   status: ExportStatus;
-  attempts: number;
-  routeBase: string;
   error: ExportError | null;
-  fileName: string | null;
-  downloadName: string | null;
-  contentType: string | null;
-  sizeBytes: number | null;
-  createdAt: Date;
-  startedAt: Date | null;
-  finishedAt: Date | null;
-  expiresAt: Date | null;
-  idempotencyKey: string | null;
-  requestDigest: string | null;
-}
+};
 
 export type NewExport = Pick<
   ExportRow,
   'id' | 'userId' | 'projectId' | 'projectVersion' | 'format' | 'options' | 'idempotencyKey' | 'requestDigest' | 'routeBase'
 >;
 
-export interface ExportPosition {
-  createdAt: Date;
-  id: string;
-}
-
-export interface FinishedFile {
-  fileName: string;
-  downloadName: string;
-  contentType: string;
-  sizeBytes: number;
-}
+/** The file columns a succeeded export fills. */
+export type FinishedFile = { [Column in 'fileName' | 'downloadName' | 'contentType' | 'sizeBytes']: NonNullable<Export[Column]> };
 
 export type InsertOutcome = { kind: 'created'; row: ExportRow } | { kind: 'key-taken'; row: ExportRow } | { kind: 'limit-reached' };
 
-const toRow = ({ leaseUntil: _leaseUntil, announcedAt: _announcedAt, ...row }: Prisma.ExportGetPayload<object>): ExportRow => ({
+const toRow = ({ leaseUntil: _leaseUntil, announcedAt: _announcedAt, ...row }: Export): ExportRow => ({
   ...row,
   options: row.options as Record<string, unknown>,
   status: row.status as ExportStatus,
   error: (row.error as ExportError | null) ?? null,
 });
 
-/** A queued export that may be taken now: one waiting out a busy render pool keeps its retry time in leaseUntil. */
-const queuedAndDue = (now: Date): Prisma.ExportWhereInput => ({
-  status: 'queued',
-  OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
-});
-
 export function createExportRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
   const live = (now: Date): Prisma.ExportWhereInput => ({ OR: [{ expiresAt: null }, { expiresAt: { gt: now } }] });
+  /** Writes data to the export if it is running; whether it was. */
+  const whileRunning = async (id: string, data: Prisma.ExportUpdateManyMutationInput) =>
+    (await prisma.export.updateMany({ where: { id, status: 'running' }, data })).count > 0;
 
   return {
     /**
@@ -142,19 +115,13 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlDriverAdapt
     /** Newest first, strictly after `after`; one more than limit so the caller knows whether more follow. */
     async listPage(
       userId: string,
-      options: { projectId: string | null; after: ExportPosition | null; limit: number; now: Date },
+      options: { projectId: string | null; after: ListPosition | null; limit: number; now: Date },
     ): Promise<ExportRow[]> {
       const { projectId, after, limit, now } = options;
+      const { where, orderBy } = keysetPage(after);
       const rows = await prisma.export.findMany({
-        where: {
-          userId,
-          ...(projectId ? { projectId } : {}),
-          AND: [
-            live(now),
-            after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {},
-          ],
-        },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        where: { userId, ...(projectId ? { projectId } : {}), AND: [live(now), where] },
+        orderBy,
         take: limit + 1,
       });
       return rows.map(toRow);
@@ -183,17 +150,23 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlDriverAdapt
     },
 
     /** Extends a running attempt's lease; false when the export is no longer running. */
-    async renew(id: string, leaseUntil: Date): Promise<boolean> {
-      const { count } = await prisma.export.updateMany({ where: { id, status: 'running' }, data: { leaseUntil } });
-      return count > 0;
+    renew(id: string, leaseUntil: Date): Promise<boolean> {
+      return whileRunning(id, { leaseUntil });
     },
 
-    /** Ids of exports a process may take: queued ones and running ones whose lease ran out. */
+    /**
+     * Ids of exports a process may take: queued ones that are due (one waiting out a busy render
+     * pool keeps its retry time in leaseUntil) and running ones whose lease ran out.
+     */
     async claimable(now: Date, limit: number, queuedBefore?: Date): Promise<string[]> {
       const rows = await prisma.export.findMany({
         where: {
           OR: [
-            { ...queuedAndDue(now), ...(queuedBefore ? { createdAt: { lt: queuedBefore } } : {}) },
+            {
+              status: 'queued',
+              OR: [{ leaseUntil: null }, { leaseUntil: { lt: now } }],
+              ...(queuedBefore ? { createdAt: { lt: queuedBefore } } : {}),
+            },
             { status: 'running', leaseUntil: { lt: now } },
           ],
         },
@@ -209,10 +182,7 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlDriverAdapt
      * pool was busy: the export did not get to run).
      */
     async wait(id: string, retryAt: Date): Promise<void> {
-      await prisma.export.updateMany({
-        where: { id, status: 'running' },
-        data: { status: 'queued', leaseUntil: retryAt, attempts: { decrement: 1 } },
-      });
+      await whileRunning(id, { status: 'queued', leaseUntil: retryAt, attempts: { decrement: 1 } });
     },
 
     /**
@@ -220,7 +190,7 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlDriverAdapt
      * was claimed) and any process may take it at once.
      */
     async release(id: string, now: Date): Promise<void> {
-      await prisma.export.updateMany({ where: { id, status: 'running' }, data: { leaseUntil: new Date(now.getTime() - 1) } });
+      await whileRunning(id, { leaseUntil: new Date(now.getTime() - 1) });
     },
 
     async queuedCount(): Promise<number> {
@@ -228,12 +198,8 @@ export function createExportRepository(prisma: PrismaClient, sql: SqlDriverAdapt
     },
 
     /** Marks a running export succeeded with its file; false when it was not running any more. */
-    async succeed(id: string, file: FinishedFile, finishedAt: Date, expiresAt: Date): Promise<boolean> {
-      const { count } = await prisma.export.updateMany({
-        where: { id, status: 'running' },
-        data: { status: 'succeeded', ...file, finishedAt, expiresAt, leaseUntil: null },
-      });
-      return count > 0;
+    succeed(id: string, file: FinishedFile, finishedAt: Date, expiresAt: Date): Promise<boolean> {
+      return whileRunning(id, { status: 'succeeded', ...file, finishedAt, expiresAt, leaseUntil: null });
     },
 
     async fail(id: string, error: ExportError, finishedAt: Date, expiresAt: Date): Promise<boolean> {

@@ -1,51 +1,25 @@
 // Font rows: the fonts an account uploaded, under which stored name, and what the font says it is.
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { Font, PrismaClient } from '../generated/prisma/client.js';
 import type { FontFormat, FontStyle } from '../generated/prisma/enums.js';
 import type { SqlQueryable } from './driver-sql.js';
 import { deleteRecordingFiles } from './file-deletions.js';
 import { mapOwnerMissing } from './prisma-errors.js';
 
-export type { FontFormat, FontStyle };
-
-export interface Font {
-  id: string;
-  userId: string;
-  /** The stored object's name; never served. */
-  name: string;
-  family: string;
-  style: FontStyle;
-  weight: number;
-  format: FontFormat;
-  sizeBytes: number;
-  sha256: string;
-  createdAt: Date;
-}
+// A font's stored object (its name) is never served.
+export type { Font, FontFormat, FontStyle };
 
 export type NewFont = Omit<Font, 'createdAt'>;
-
-const fields = {
-  id: true,
-  userId: true,
-  name: true,
-  family: true,
-  style: true,
-  weight: true,
-  format: true,
-  sizeBytes: true,
-  sha256: true,
-  createdAt: true,
-} as const;
 
 export function createFontRepository(prisma: PrismaClient, sql: SqlQueryable) {
   return {
     /** Throws OwnerMissingError when the account no longer exists. */
     create(font: NewFont): Promise<Font> {
-      return mapOwnerMissing(() => prisma.font.create({ data: font, select: fields }));
+      return mapOwnerMissing(() => prisma.font.create({ data: font }));
     },
 
     /** The owner's fonts, newest first. */
     listOwned(userId: string): Promise<Font[]> {
-      return prisma.font.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }], select: fields });
+      return prisma.font.findMany({ where: { userId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
     },
 
     /**

@@ -2,33 +2,14 @@
 // insert-or-take-over statement, so of several identical requests at once exactly one runs; the
 // others find its row and wait for its answer. A claim is a random token: only its holder records
 // the answer or gives the key up.
+import type { IdempotentRequest } from '../generated/prisma/client.js';
 import { execute, selectRows, type SqlQueryable } from './driver-sql.js';
 import { mapOwnerMissing } from './prisma-errors.js';
 
-export interface IdempotentKey {
-  userId: string;
-  route: string;
-  key: string;
-}
+export type IdempotentKey = Pick<IdempotentRequest, 'userId' | 'route' | 'key'>;
 
-export interface IdempotentRequestRow {
-  requestDigest: string;
-  claim: string;
-  /** Null while the first request runs. */
-  sealedAnswer: string | null;
-  leaseUntil: Date | null;
-  createdAt: Date;
-}
-
-type RawRow = Omit<IdempotentRequestRow, 'leaseUntil' | 'createdAt'> & { leaseUntil: string | null; createdAt: string };
-
-const COLUMNS = '"requestDigest", "claim", "sealedAnswer", "leaseUntil", "createdAt"';
-
-const toRow = (row: RawRow): IdempotentRequestRow => ({
-  ...row,
-  leaseUntil: row.leaseUntil === null ? null : new Date(row.leaseUntil),
-  createdAt: new Date(row.createdAt),
-});
+/** sealedAnswer: null while the first request runs. */
+export type IdempotentRequestRow = Pick<IdempotentRequest, 'requestDigest' | 'sealedAnswer'>;
 
 export function createIdempotentRequestRepository(sql: SqlQueryable) {
   return {
@@ -58,12 +39,12 @@ export function createIdempotentRequestRepository(sql: SqlQueryable) {
     },
 
     async find(id: IdempotentKey): Promise<IdempotentRequestRow | null> {
-      const [row] = await selectRows<RawRow>(
+      const [row] = await selectRows<IdempotentRequestRow>(
         sql,
-        `SELECT ${COLUMNS} FROM "idempotent_requests" WHERE "userId" = $1 AND "route" = $2 AND "key" = $3`,
+        `SELECT "requestDigest", "sealedAnswer" FROM "idempotent_requests" WHERE "userId" = $1 AND "route" = $2 AND "key" = $3`,
         [id.userId, id.route, id.key],
       );
-      return row ? toRow(row) : null;
+      return row ?? null;
     },
 
     /** Records the answer of the claim's request; false when the claim was lost meanwhile. */

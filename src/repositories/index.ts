@@ -28,5 +28,3 @@ export function createRepositories({ prisma, sql }: Pick<Database, 'prisma' | 's
     idempotentRequests: createIdempotentRequestRepository(sql),
   };
 }
-
-export type Repositories = ReturnType<typeof createRepositories>;

@@ -7,11 +7,9 @@ interface PrismaKnownError {
   meta?: { target?: unknown; driverAdapterError?: { cause?: { constraint?: { fields?: unknown } } } };
 }
 
-export function isUniqueViolation(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && (error as PrismaKnownError).code === 'P2002';
-}
+const prismaCode = (error: unknown) => (typeof error === 'object' && error !== null ? (error as PrismaKnownError).code : undefined);
 
-export function uniqueViolationFields(error: unknown): string[] {
+function uniqueViolationFields(error: unknown): string[] {
   const meta = (error as PrismaKnownError).meta;
   const fields = meta?.driverAdapterError?.cause?.constraint?.fields ?? meta?.target;
   return Array.isArray(fields) ? fields.map(String) : typeof fields === 'string' ? [fields] : [];
@@ -22,7 +20,7 @@ export async function mapUniqueViolation<T>(write: () => Promise<T>): Promise<T>
   try {
     return await write();
   } catch (error) {
-    if (isUniqueViolation(error)) throw new UniqueViolationError(uniqueViolationFields(error));
+    if (prismaCode(error) === 'P2002') throw new UniqueViolationError(uniqueViolationFields(error));
     throw error;
   }
 }
@@ -35,7 +33,7 @@ export async function mapOwnerMissing<T>(write: () => Promise<T>, missing: () =>
   try {
     return await write();
   } catch (error) {
-    if (typeof error === 'object' && error !== null && (error as PrismaKnownError).code === 'P2003') throw missing();
+    if (prismaCode(error) === 'P2003') throw missing();
     throw error;
   }
 }

@@ -1,48 +1,24 @@
 // Share links in the database: the token's digest (the lookup) and the sealed token (the owner's
 // list shows the link again), never the token itself.
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient, ProjectShare } from '../generated/prisma/client.js';
 import type { EditorState } from '../schemas/projects.js';
 import { mapOwnerMissing } from './prisma-errors.js';
 import type { Project } from './projects.js';
 
-export interface SealedShare {
-  id: string;
-  projectId: string;
-  userId: string;
-  tokenDigest: string;
-  sealedToken: string;
-  createdAt: Date;
-  expiresAt: Date | null;
-}
-
-export type NewShare = SealedShare;
-
-const shareFields = {
-  id: true,
-  projectId: true,
-  userId: true,
-  tokenDigest: true,
-  sealedToken: true,
-  createdAt: true,
-  expiresAt: true,
-} as const;
+export type SealedShare = ProjectShare;
 
 /** The project was deleted between the owner check and the insert. */
 export class ShareTargetMissingError extends Error {}
 
 export function createShareRepository(prisma: PrismaClient) {
   return {
-    create(share: NewShare): Promise<SealedShare> {
-      return mapOwnerMissing(() => prisma.projectShare.create({ data: share, select: shareFields }), () => new ShareTargetMissingError());
+    create(share: SealedShare): Promise<SealedShare> {
+      return mapOwnerMissing(() => prisma.projectShare.create({ data: share }), () => new ShareTargetMissingError());
     },
 
     /** The project's links, newest first. */
     listForProject(userId: string, projectId: string): Promise<SealedShare[]> {
-      return prisma.projectShare.findMany({
-        where: { userId, projectId },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        select: shareFields,
-      });
+      return prisma.projectShare.findMany({ where: { userId, projectId }, orderBy: [{ createdAt: 'desc' }, { id: 'desc' }] });
     },
 
     /** Deletes the link only when it is this owner's link to this project. */

@@ -2,51 +2,21 @@
 // the role changes and deletions, which take the row locks of every administrator (and of the
 // target) in one order, so the last-admin rule holds under concurrency, from any process.
 import { OwnerMissingError } from '../errors.js';
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient, User as Account } from '../generated/prisma/client.js';
 import type { Plan, Role } from '../generated/prisma/enums.js';
+import { keysetPage, type ListPosition } from '../lib/cursors.js';
 import { execute, inTransaction, selectRows, type SqlDriverAdapter, type SqlQueryable } from './driver-sql.js';
 import { deleteRecordingFiles } from './file-deletions.js';
 import { mapUniqueViolation } from './prisma-errors.js';
 
 export type { Plan, Role };
 
-export interface User {
-  id: string;
-  email: string;
-  name: string;
-  plan: Plan;
-  role: Role;
-  /** The generation every valid token of this account carries (see plugins/authentication.ts). */
-  tokenGeneration: number;
-  createdAt: Date;
-}
+/** An account as every layer but sign-in sees it: without its password hash. */
+export type User = Omit<Account, 'passwordHash'>;
+export type NewUser = Pick<Account, 'id' | 'email' | 'name' | 'passwordHash'>;
 
-export interface UserWithSecret extends User {
-  passwordHash: string;
-}
-
-export interface NewUser {
-  id: string;
-  email: string;
-  name: string;
-  passwordHash: string;
-}
-
-export interface UserCounts {
-  projects: number;
-  assets: number;
-  apiKeys: number;
-}
-
-export interface UserWithCounts extends User {
-  counts: UserCounts;
-}
-
-/** Where a listing page starts: after this (createdAt, id) in newest-first order. */
-export interface UserPosition {
-  createdAt: Date;
-  id: string;
-}
+export type UserCounts = Record<'projects' | 'assets' | 'apiKeys', number>;
+export type UserWithCounts = User & { counts: UserCounts };
 
 export type AccountChanges = Partial<Pick<User, 'plan' | 'role'>>;
 
@@ -60,23 +30,11 @@ export type DeleteOutcome =
   | { kind: 'missing' }
   | { kind: 'last-admin' };
 
-const publicFields = {
-  id: true,
-  email: true,
-  name: true,
-  plan: true,
-  role: true,
-  tokenGeneration: true,
-  createdAt: true,
-} as const;
-
+/** The column an account read leaves out unless it checks a password. */
+const secret = { passwordHash: true } as const;
 const countFields = { _count: { select: { projects: true, assets: true, apiKeys: true } } } as const;
 
-interface LockedRow {
-  id: string;
-  email: string;
-  role: Role;
-}
+type LockedRow = Pick<Account, 'id' | 'email' | 'role'>;
 
 /**
  * Locks every administrator's row and the target's, in id order (the one order every such
@@ -119,21 +77,18 @@ const FILE_COLUMNS: Array<[string, string[]]> = [
   ['exports', ['fileName']],
 ];
 
-type UserRow = Omit<User, 'createdAt'> & { createdAt: string };
-const toUser = (row: UserRow): User => ({ ...row, createdAt: new Date(row.createdAt) });
-const USER_COLUMNS = `"id", "email", "name", "plan"::text AS "plan", "role"::text AS "role", "tokenGeneration", "createdAt"`;
+export type UserRow = Omit<User, 'createdAt'> & { createdAt: string };
+export const toUser = (row: UserRow): User => ({ ...row, createdAt: new Date(row.createdAt) });
+export const USER_COLUMNS = `"id", "email", "name", "plan"::text AS "plan", "role"::text AS "role", "tokenGeneration", "createdAt"`;
 
 export function createUserRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
   return {
     /** Throws UniqueViolationError when the email is taken. */
     create(user: NewUser): Promise<User> {
-      return mapUniqueViolation(() => prisma.user.create({ data: user, select: publicFields }));
+      return mapUniqueViolation(() => prisma.user.create({ data: user, omit: secret }));
     },
-    findByEmailWithSecret(email: string): Promise<UserWithSecret | null> {
-      return prisma.user.findUnique({ where: { email }, select: { ...publicFields, passwordHash: true } });
-    },
-    findByIdWithSecret(id: string): Promise<UserWithSecret | null> {
-      return prisma.user.findUnique({ where: { id }, select: { ...publicFields, passwordHash: true } });
+    findWithSecret(where: AccountSelector): Promise<Account | null> {
+      return prisma.user.findUnique({ where });
     },
     /**
      * The account every authenticated request reads, through the driver: the client's findUnique
@@ -205,26 +160,21 @@ export function createUserRepository(prisma: PrismaClient, sql: SqlDriverAdapter
      * One page of accounts, newest first, strictly after `after`; `emailContains` is matched as
      * a literal substring. Fetches one more than `limit` so the caller knows whether more follow.
      */
-    async listPage(options: { emailContains: string | null; after: UserPosition | null; limit: number }): Promise<UserWithCounts[]> {
+    async listPage(options: { emailContains: string | null; after: ListPosition | null; limit: number }): Promise<UserWithCounts[]> {
       const { emailContains, after, limit } = options;
+      const { where, orderBy } = keysetPage(after);
       const rows = await prisma.user.findMany({
-        where: {
-          AND: [
-            emailContains === null ? {} : { email: { contains: likeLiteral(emailContains) } },
-            after === null
-              ? {}
-              : { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] },
-          ],
-        },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        where: { ...(emailContains === null ? {} : { email: { contains: likeLiteral(emailContains) } }), ...where },
+        orderBy,
         take: limit + 1,
-        select: { ...publicFields, ...countFields },
+        omit: secret,
+        include: countFields,
       });
       return rows.map(withCounts);
     },
 
     async findWithCounts(id: string): Promise<UserWithCounts | null> {
-      const row = await prisma.user.findUnique({ where: { id }, select: { ...publicFields, ...countFields } });
+      const row = await prisma.user.findUnique({ where: { id }, omit: secret, include: countFields });
       return row ? withCounts(row) : null;
     },
   };

@@ -1,72 +1,29 @@
 // Webhooks, their pending messages (the retry state, so a restart loses none) and one row per
 // delivery attempt. A message is claimed for one attempt with a compare-and-set on its lease, so
 // two processes never send the same attempt.
-import type { PrismaClient } from '../generated/prisma/client.js';
+import type { PrismaClient, Webhook, WebhookDelivery, WebhookMessage } from '../generated/prisma/client.js';
+import { keysetPage, type ListPosition } from '../lib/cursors.js';
 import { inTransaction, selectRows, type SqlDriverAdapter } from './driver-sql.js';
 import { lockAccount } from './users.js';
 
-export interface WebhookRow {
-  id: string;
-  userId: string;
-  url: string;
-  events: string[];
-  sealedSecret: string;
-  createdAt: Date;
-}
+/** A webhook with its events as a list (the column holds them comma-separated). */
+export type WebhookRow = Omit<Webhook, 'events'> & { events: string[] };
 
-export interface MessageRow {
-  id: string;
-  webhookId: string;
-  event: string;
-  exportId: string | null;
-  payload: string;
-  attempts: number;
-  url: string;
-  sealedSecret: string;
-  /** The account the webhook belongs to (deliveries are shared fairly by account). */
-  userId: string;
-}
+/** A message claimed for one attempt, with its webhook's address, secret and account (deliveries are shared fairly by account). */
+export type MessageRow = Pick<WebhookMessage, 'id' | 'webhookId' | 'event' | 'exportId' | 'payload' | 'attempts'> &
+  Pick<Webhook, 'url' | 'sealedSecret' | 'userId'>;
 
-export interface DeliveryRow {
-  id: string;
-  messageId: string;
-  event: string;
-  exportId: string | null;
-  attempt: number;
-  status: string;
-  responseStatus: number | null;
-  /** When the message's next attempt is due, on its newest row while one is; else null. */
-  nextAttemptAt: Date | null;
-  createdAt: Date;
-}
+/** nextAttemptAt: when the message's next attempt is due, on its newest row while one is; else null. */
+export type DeliveryRow = Omit<WebhookDelivery, 'webhookId'> & { nextAttemptAt: Date | null };
 
 /** A message waiting for its next attempt, as the test and redeliver routes answer it. */
-export interface PendingMessage {
-  id: string;
-  event: string;
-  exportId: string | null;
-  nextAttemptAt: Date;
-}
+export type PendingMessage = Pick<WebhookMessage, 'id' | 'event' | 'exportId' | 'nextAttemptAt'>;
 
-export interface NewMessage {
-  id: string;
-  webhookId: string;
-  event: string;
-  exportId: string | null;
-  payload: string;
-}
+export type NewMessage = Pick<WebhookMessage, 'id' | 'webhookId' | 'event' | 'exportId' | 'payload'>;
 
-const toWebhook = (row: {
-  id: string;
-  userId: string;
-  url: string;
-  events: string;
-  sealedSecret: string;
-  createdAt: Date;
-}): WebhookRow => ({
-  ...row,
-  events: row.events.split(','),
-});
+const pendingFields = { id: true, event: true, exportId: true, nextAttemptAt: true } as const;
+
+const toWebhook = (row: Webhook): WebhookRow => ({ ...row, events: row.events.split(',') });
 
 export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdapter) {
   return {
@@ -74,7 +31,7 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
     createCapped(row: Omit<WebhookRow, 'createdAt'>, max: number): Promise<WebhookRow | 'limit-reached'> {
       return inTransaction(sql, async (tx) => {
         await lockAccount(tx, row.userId);
-        const [created] = await selectRows<Omit<WebhookRow, 'events' | 'createdAt'> & { events: string; createdAt: string }>(
+        const [created] = await selectRows<Omit<Webhook, 'createdAt'> & { createdAt: string }>(
           tx,
           `INSERT INTO "webhooks" ("id", "userId", "url", "events", "sealedSecret")
            SELECT $1::text, $2::text, $3::text, $4::text, $5::text
@@ -87,16 +44,9 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
     },
 
     /** Newest first; with a page, strictly after its position and at most its limit. */
-    async list(userId: string, page?: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<WebhookRow[]> {
-      const after = page?.after;
-      const rows = await prisma.webhook.findMany({
-        where: {
-          userId,
-          ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
-        },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
-        ...(page ? { take: page.limit } : {}),
-      });
+    async list(userId: string, page?: { limit: number; after: ListPosition | null }): Promise<WebhookRow[]> {
+      const { where, orderBy } = keysetPage(page?.after);
+      const rows = await prisma.webhook.findMany({ where: { userId, ...where }, orderBy, ...(page ? { take: page.limit } : {}) });
       return rows.map(toWebhook);
     },
 
@@ -111,14 +61,11 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
     },
 
     /** Newest first, strictly after `after`; `limit` rows (the caller asks one more to know whether more follow). */
-    async deliveries(webhookId: string, page: { limit: number; after: { createdAt: Date; id: string } | null }): Promise<DeliveryRow[]> {
-      const { after } = page;
+    async deliveries(webhookId: string, page: { limit: number; after: ListPosition | null }): Promise<DeliveryRow[]> {
+      const { where, orderBy } = keysetPage(page.after);
       const rows = await prisma.webhookDelivery.findMany({
-        where: {
-          webhookId,
-          ...(after ? { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] } : {}),
-        },
-        orderBy: [{ createdAt: 'desc' }, { id: 'desc' }],
+        where: { webhookId, ...where },
+        orderBy,
         take: page.limit,
         include: { message: { select: { status: true, nextAttemptAt: true } } },
       });
@@ -138,9 +85,8 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
     },
 
     /** Records one message for one webhook, due now. */
-    async enqueueOne(message: NewMessage, now: Date): Promise<PendingMessage> {
-      const row = await prisma.webhookMessage.create({ data: { ...message, nextAttemptAt: now } });
-      return { id: row.id, event: row.event, exportId: row.exportId, nextAttemptAt: row.nextAttemptAt };
+    enqueueOne(message: NewMessage, now: Date): Promise<PendingMessage> {
+      return prisma.webhookMessage.create({ data: { ...message, nextAttemptAt: now }, select: pendingFields });
     },
 
     /**
@@ -158,8 +104,7 @@ export function createWebhookRepository(prisma: PrismaClient, sql: SqlDriverAdap
         data: { status: 'pending', nextAttemptAt: now, leaseUntil: null },
       });
       if (count === 0) return null;
-      const row = await prisma.webhookMessage.findUnique({ where: { id: delivery.messageId } });
-      return row && { id: row.id, event: row.event, exportId: row.exportId, nextAttemptAt: row.nextAttemptAt };
+      return prisma.webhookMessage.findUnique({ where: { id: delivery.messageId }, select: pendingFields });
     },
 
     /**

@@ -7,19 +7,20 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { forbidden, MESSAGES, notFound } from '../errors.js';
 import { isRecordId } from '../lib/ids.js';
-import { AdminUserReply, ListUsersQuery, toAdminUserDto, UpdatedUserReply, UpdateUserBody, UserListReply } from '../schemas/admin.js';
-import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
+import { AdminUserReply, ListUsersQuery, toAdminUserDto, UpdateUserBody, UserListReply } from '../schemas/admin.js';
+import { UserReply } from '../schemas/auth.js';
+import { errorResponses, IdParams } from '../schemas/common.js';
 import { toUserDto } from '../schemas/dto.js';
 import { logAccountDeletion } from './account-deletion.js';
+import { routeDefaults } from './route-defaults.js';
 
-const security = [{ bearerAuth: [] }];
-const tags = ['admin'];
 
 async function requireAdmin(request: FastifyRequest): Promise<void> {
   if (request.account?.role !== 'admin') throw forbidden(MESSAGES.adminRequired);
 }
 
 const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeDefaults(app, 'admin');
   app.addHook('onRequest', app.authenticate);
   app.addHook('onRequest', requireAdmin);
 
@@ -32,9 +33,7 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users',
     {
       schema: {
-        tags,
         summary: 'List accounts, newest first, optionally by email substring (cursor-paginated)',
-        security,
         querystring: ListUsersQuery,
         response: { 200: UserListReply, ...errorResponses(400, 401, 403) },
       },
@@ -49,11 +48,8 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id',
     {
       schema: {
-        tags,
         summary: 'One account, with what it owns',
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         response: { 200: AdminUserReply, ...errorResponses(400, 401, 403, 404) },
       },
     },
@@ -64,14 +60,11 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id',
     {
       schema: {
-        tags,
         summary: "Change an account's plan or role",
         description: 'A plan change applies from the next request. Removing the last administrator is refused (409).',
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         body: UpdateUserBody,
-        response: { 200: UpdatedUserReply, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
+        response: { 200: UserReply, ...errorResponses(400, 401, 403, 404, 409, 413, 415) },
       },
     },
     async (request) => {
@@ -85,12 +78,9 @@ const adminRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/users/:id',
     {
       schema: {
-        tags,
         summary: 'Delete an account with its projects, assets, files and keys',
         description: 'As DELETE /auth/me, without the password. The last administrator cannot be deleted (409).',
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         response: { 204: Type.Null({ description: 'Deleted. Empty body.' }), ...errorResponses(400, 401, 403, 404, 409) },
       },
     },

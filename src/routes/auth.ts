@@ -8,19 +8,18 @@ import {
   ChangePasswordBody,
   DeleteAccountBody,
   LoginBody,
-  MeReply,
+  UserReply,
   RegisterBody,
   TokenReply,
 } from '../schemas/auth.js';
-import { EmptyQuery, errorResponses, NoBody } from '../schemas/common.js';
+import { errorResponses, NoBody } from '../schemas/common.js';
 
 const SignOutQuery = Type.Object(
   { apiKeys: Type.Optional(Type.Boolean({ default: false, description: 'Also revoke every API key of the account.' })) },
   { additionalProperties: false },
 );
 import { logAccountDeletion } from './account-deletion.js';
-
-const security = [{ bearerAuth: [] }];
+import { routeDefaults } from './route-defaults.js';
 
 function signedInAccount(request: FastifyRequest): User {
   if (!request.account) throw new Error('app.authenticate did not set request.account');
@@ -28,6 +27,7 @@ function signedInAccount(request: FastifyRequest): User {
 }
 
 const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeDefaults(app, 'auth');
   const perMinute = app.config.rateLimit.authPerMinute;
   // One budget per client IP shared by login and register.
   const limitByIp: onRequestHookHandler[] =
@@ -47,10 +47,8 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: limitByIp,
       schema: {
-        tags: ['auth'],
         summary: 'Create an account and receive a token',
         operationId: 'register',
-        querystring: EmptyQuery,
         body: RegisterBody,
         response: { 201: AuthReply, ...errorResponses(400, 409, 413, 415, 429) },
       },
@@ -66,10 +64,8 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: limitByIp,
       schema: {
-        tags: ['auth'],
         summary: 'Exchange email and password for a token',
         operationId: 'logIn',
-        querystring: EmptyQuery,
         body: LoginBody,
         response: { 200: AuthReply, ...errorResponses(400, 401, 413, 415, 429) },
       },
@@ -85,12 +81,9 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.authenticate,
       schema: {
-        tags: ['auth'],
         summary: 'The account behind the token',
         operationId: 'getMe',
-        security: [{ bearerAuth: [] }],
-        querystring: EmptyQuery,
-        response: { 200: MeReply, ...errorResponses(400, 401) },
+        response: { 200: UserReply, ...errorResponses(400, 401) },
       },
     },
     async (request) => ({ user: toUserDto(signedInAccount(request)) }),
@@ -101,10 +94,7 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: authenticateAndLimitByAccount,
       schema: {
-        tags: ['auth'],
         summary: 'Change the password; every token issued before stops working, a new one is returned',
-        security,
-        querystring: EmptyQuery,
         body: ChangePasswordBody,
         response: { 200: TokenReply, ...errorResponses(400, 401, 403, 413, 415, 429) },
       },
@@ -121,10 +111,8 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: app.authenticate,
       schema: {
-        tags: ['auth'],
         summary: 'Sign out everywhere: every token issued so far stops working',
         description: 'The account\'s API keys keep working unless `apiKeys=true`, which revokes them too.',
-        security,
         querystring: SignOutQuery,
         body: NoBody,
         response: { 204: Type.Null({ description: 'Signed out. Empty body.' }), ...errorResponses(400, 401) },
@@ -143,11 +131,8 @@ const authRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       onRequest: authenticateAndLimitByAccount,
       schema: {
-        tags: ['auth'],
         summary: 'Delete the account with its projects, assets, files and keys',
         description: 'Its keys fail on every server from the next request. The last administrator cannot be deleted (409).',
-        security,
-        querystring: EmptyQuery,
         body: DeleteAccountBody,
         response: { 204: Type.Null({ description: 'Deleted. Empty body.' }), ...errorResponses(400, 401, 403, 409, 413, 415, 429) },
       },

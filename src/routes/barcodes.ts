@@ -1,14 +1,12 @@
 // Barcodes made by the service, stored as the caller's SVG assets. The same module serves the
-// editor (JWT) and /v1 (developer key, registered from v1-designs.ts).
+// editor (JWT) and /v1 (developer key).
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { signalOnClientGone } from '../render/index.js';
 import { AssetReply, toAssetDto } from '../schemas/assets.js';
 import { BarcodeBody } from '../schemas/barcodes.js';
 import { EmptyQuery, errorResponses } from '../schemas/common.js';
-import type { KeyedRouteOptions } from './context-options.js';
 
-const barcodeRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
-  app.addHook('onRequest', options.guard ?? app.authenticate);
+const barcodeRoutes: FastifyPluginAsyncTypebox = async (app) => {
 
   app.post(
     '/',
@@ -18,7 +16,6 @@ const barcodeRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
         tags: ['assets'],
         summary: 'Make a barcode: a vector SVG asset sized in millimetres, quiet zones included',
         operationId: 'createBarcode',
-        security: [{ bearerAuth: [] }],
         querystring: EmptyQuery,
         body: BarcodeBody,
         description:

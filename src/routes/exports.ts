@@ -1,44 +1,35 @@
 // Exports as jobs: POST /projects/:id/exports, GET /exports/:id, GET /exports. Registered for the
-// editor (JWT) and inside /v1 (developer key); the handlers are the same, only the guard, the
-// documented security and the Location prefix differ.
+// editor (JWT) and inside /v1 (developer key); the handlers are the same, only the surrounding
+// guard (and with it the documented security) and the Location prefix differ.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import type { FastifyRequest } from 'fastify';
-import { EmptyQuery, errorResponses, IdempotencyKeyHeaders, IdParams } from '../schemas/common.js';
+import { errorResponses, IdempotencyKeyHeaders, IdParams } from '../schemas/common.js';
 import { CREATE_EXPORT_DOCUMENT, CreateExportBody, ExportListQuery, ExportListReply, ExportReply } from '../schemas/exports.js';
 import type { ExportFormat } from '../services/export-render.js';
+import { routeDefaults } from './route-defaults.js';
 
 export interface ExportRoutesOptions {
   /** Where the routes are mounted, for Location ('' or '/v1'). */
   basePath: string;
-  security: Array<Record<string, string[]>>;
-  /** Statuses the surrounding context adds (429 on /v1). */
-  contextErrors?: number[];
-  /** The guard that sets request.userId; the JWT one when absent. */
-  guard?: (request: FastifyRequest) => Promise<void>;
 }
 
 /** POST /projects/:id/exports, under /projects (or /v1/projects). */
 export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = async (app, options) => {
-  app.addHook('onRequest', options.guard ?? app.authenticate);
-  const contextErrors = options.contextErrors ?? [];
+  routeDefaults(app, 'exports');
 
   app.post(
     '/:id/exports',
     {
       schema: {
-        tags: ['exports'],
         summary: 'Export the project as it is now (its current version), rendered as a job',
         description:
           'Answers 202 at once with the queued export and its Location; poll it (or register a webhook) until it has succeeded or ' +
           'failed. With an Idempotency-Key the same request within 24 h answers 200 with the same export; the key with another body or ' +
           'project is a 409.',
-        security: options.security,
         params: IdParams,
-        querystring: EmptyQuery,
         headers: IdempotencyKeyHeaders,
         body: CreateExportBody,
         'x-openapi': CREATE_EXPORT_DOCUMENT,
-        response: { 200: ExportReply, 202: ExportReply, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 503, ...contextErrors) },
+        response: { 200: ExportReply, 202: ExportReply, ...errorResponses(400, 401, 404, 409, 413, 415, 429, 503) },
       },
     },
     async (request, reply) => {
@@ -57,19 +48,16 @@ export const projectExportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions>
 };
 
 /** GET /exports and GET /exports/:id, under /exports (or /v1/exports). */
-export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = async (app, options) => {
-  app.addHook('onRequest', options.guard ?? app.authenticate);
-  const contextErrors = options.contextErrors ?? [];
+export const exportRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeDefaults(app, 'exports');
 
   app.get(
     '/',
     {
       schema: {
-        tags: ['exports'],
         summary: "List the account's exports, newest first, optionally of one project",
-        security: options.security,
         querystring: ExportListQuery,
-        response: { 200: ExportListReply, ...errorResponses(400, 401, ...contextErrors) },
+        response: { 200: ExportListReply, ...errorResponses(400, 401) },
       },
     },
     async (request) => app.services.exports.list(request.userId, request.query),
@@ -79,12 +67,9 @@ export const exportRoutes: FastifyPluginAsyncTypebox<ExportRoutesOptions> = asyn
     '/:id',
     {
       schema: {
-        tags: ['exports'],
         summary: 'Read one export: its status, error, and download URL once it has succeeded',
-        security: options.security,
         params: IdParams,
-        querystring: EmptyQuery,
-        response: { 200: ExportReply, ...errorResponses(400, 401, 404, ...contextErrors) },
+        response: { 200: ExportReply, ...errorResponses(400, 401, 404) },
       },
     },
     async (request, reply) => {

@@ -1,16 +1,16 @@
 import { Type } from '@sinclair/typebox';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { DatabaseUnavailableError } from '../errors.js';
-import { EmptyQuery, errorResponses } from '../schemas/common.js';
+import { errorResponses } from '../schemas/common.js';
+import { routeDefaults } from './route-defaults.js';
 
 const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeDefaults(app, 'health');
   app.get(
     '/health',
     {
       schema: {
-        tags: ['health'],
         summary: 'Liveness: the process is up (never touches the database)',
-        querystring: EmptyQuery,
         response: { 200: Type.Object({ status: Type.Literal('ok') }), ...errorResponses(400) },
       },
     },
@@ -21,11 +21,9 @@ const healthRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/health/ready',
     {
       schema: {
-        tags: ['health'],
         summary: 'Readiness: the database answers (and the object storage, when S3_BUCKET is set)',
         description: 'With REDIS_URL, workers counts the render workers that answered in the last minute; 0 is still ready (exports wait).',
         operationId: 'getReadiness',
-        querystring: EmptyQuery,
         response: {
           200: Type.Object(
             { status: Type.Literal('ready'), workers: Type.Optional(Type.Integer({ minimum: 0 })) },

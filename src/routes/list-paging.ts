@@ -12,12 +12,13 @@ export interface PageQuery {
 const after = (item: ListPosition, position: ListPosition) =>
   item.createdAt < position.createdAt || (item.createdAt.getTime() === position.createdAt.getTime() && item.id < position.id);
 
+/** The page, and nextCursor only when paging was asked. Items that are not positions themselves say where they stand. */
 export function pageWhenAsked<T>(
   items: T[],
   query: PageQuery,
   cursors: () => CursorCodec,
-  position: (item: T) => ListPosition,
-): { items: T[]; nextCursor?: string | null } {
+  position: (item: T) => ListPosition = (item) => item as ListPosition,
+): { items: T[] } | { items: T[]; nextCursor: string | null } {
   if (query.limit === undefined && query.cursor === undefined) return { items };
   const codec = cursors();
   const from = query.cursor === undefined ? null : codec.decode(query.cursor);

@@ -7,10 +7,7 @@ import { errorResponses, IdParams } from '../schemas/common.js';
 import { LayoutQuery, LayoutResponse } from '../schemas/sheet-layouts.js';
 import { PROJECT_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 
-const security = [{ bearerAuth: [] }];
-
 const projectLayoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
 
   app.get(
     '/:id/layout',
@@ -25,7 +22,6 @@ const projectLayoutRoutes: FastifyPluginAsyncTypebox = async (app) => {
           'lock, lidHeightMm, nicks and nickWidthMm shape the blank as on the dieline routes. ' +
           'A blank larger than the sheet answers 422. The layout runs in a render child within RENDER_LAYOUT_TIMEOUT_MS; past it, ' +
           'or with every render child busy, the answer is 503 with Retry-After.',
-        security,
         params: IdParams,
         querystring: LayoutQuery,
         response: { 200: LayoutResponse, 304: NotModified, ...errorResponses(400, 401, 404, 422, 503) },

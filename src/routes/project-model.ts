@@ -8,10 +8,7 @@ import { ProjectModelQuery, ProjectModelResponse } from '../schemas/models.js';
 import { PROJECT_DIELINE_CACHE } from './dieline-reply.js';
 import { sendModel } from './model-reply.js';
 
-const security = [{ bearerAuth: [] }];
-
 const projectModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
 
   app.get(
     '/:id/model',
@@ -23,7 +20,6 @@ const projectModelRoutes: FastifyPluginAsyncTypebox = async (app) => {
           "The project's size, material, finish and caliper; its printed blank (boxes) or label (containers) as the " +
           'base-colour texture, textureSize pixels on the longest side. format=usdz: the closed model as a USDZ package ' +
           'for AR (Apple Quick Look).',
-        security,
         params: IdParams,
         querystring: ProjectModelQuery,
         response: { 200: ProjectModelResponse, 304: NotModified, ...errorResponses(400, 401, 404, 503) },

@@ -3,13 +3,12 @@ import { Type } from '@sinclair/typebox';
 import { ListPageQuery } from '../schemas/paging.js';
 import { pageWhenAsked } from './list-paging.js';
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { EmptyQuery, errorResponses, IdParams } from '../schemas/common.js';
+import { errorResponses, IdParams } from '../schemas/common.js';
 import { CreateShareBody, ShareListReply, ShareParams, ShareReply, toShareDto } from '../schemas/shares.js';
-
-const security = [{ bearerAuth: [] }];
+import { routeDefaults } from './route-defaults.js';
 
 const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
-  app.addHook('onRequest', app.authenticate);
+  routeDefaults(app, 'shares');
   // PUBLIC_BASE_URL, or a relative URL: never built from Host or X-Forwarded-* (a client could name any site).
   const baseUrl = app.config.publicBaseUrl ?? '';
 
@@ -18,12 +17,9 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
     {
       config: { idempotent: 'body' },
       schema: {
-        tags: ['shares'],
         summary: "Create a share link: the project's 3D model in the viewer, read-only, for anyone with the link",
         operationId: 'createShare',
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         body: CreateShareBody,
         response: { 201: ShareReply, ...errorResponses(400, 401, 404, 413, 415) },
       },
@@ -38,10 +34,8 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id/shares',
     {
       schema: {
-        tags: ['shares'],
         summary: "List the project's share links, newest first",
         operationId: 'listShares',
-        security,
         params: IdParams,
         querystring: ListPageQuery,
         response: { 200: ShareListReply, ...errorResponses(400, 401, 404) },
@@ -51,8 +45,8 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
       const shares = await app.services.shares.list(request.userId, request.params.id, baseUrl);
       const list = `shares:${request.params.id}`;
       const cursors = () => app.services.listCursors(list, request.userId);
-      const { items, nextCursor } = pageWhenAsked(shares, request.query, cursors, (share) => share);
-      return nextCursor === undefined ? { shares: items.map(toShareDto) } : { shares: items.map(toShareDto), nextCursor };
+      const { items, ...next } = pageWhenAsked(shares, request.query, cursors);
+      return { shares: items.map(toShareDto), ...next };
     },
   );
 
@@ -60,12 +54,9 @@ const projectShareRoutes: FastifyPluginAsyncTypebox = async (app) => {
     '/:id/shares/:shareId',
     {
       schema: {
-        tags: ['shares'],
         summary: 'Revoke a share link; it stops working at once on every process',
         operationId: 'revokeShare',
-        security,
         params: ShareParams,
-        querystring: EmptyQuery,
         response: { 204: Type.Null({ description: 'Revoked. Empty body.' }), ...errorResponses(400, 401, 404) },
       },
     },

@@ -4,10 +4,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { ListPageQuery } from '../schemas/paging.js';
 import { pageWhenAsked } from './list-paging.js';
-import type { KeyedRouteOptions } from './context-options.js';
 import { Type } from '@sinclair/typebox';
 import { NotModified } from '../schemas/assets.js';
-import { EmptyQuery, errorResponses, IdParams, NoBody } from '../schemas/common.js';
+import { errorResponses, IdParams, NoBody } from '../schemas/common.js';
 import { DielineResponse, ProjectDielineQuery } from '../schemas/dielines.js';
 import { toProjectDto, toProjectVersionDto } from '../schemas/dto.js';
 import {
@@ -28,19 +27,16 @@ import { badRequest, MESSAGES } from '../errors.js';
 import { replyIfNotModified } from '../lib/entity-tags.js';
 import { PROJECT_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import { ifMatchPrecondition, projectCaching, sendProject } from './project-etag.js';
+import { routeDefaults } from './route-defaults.js';
 
-const security = [{ bearerAuth: [] }];
-
-const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, options) => {
-  app.addHook('onRequest', options.guard ?? app.authenticate);
+const projectRoutes: FastifyPluginAsyncTypebox = async (app) => {
+  routeDefaults(app, 'projects');
 
   app.get(
     '/',
     {
       schema: {
-        tags: ['projects'],
         summary: "List the caller's projects, most recently updated first",
-        security,
         querystring: ListPageQuery,
         response: { 200: ProjectListReply, ...errorResponses(400, 401) },
       },
@@ -48,12 +44,11 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     async (request) => {
       const projects = await app.services.projects.list(request.userId);
       const cursors = () => app.services.listCursors('projects', request.userId);
-      const { items, nextCursor } = pageWhenAsked(projects, request.query, cursors, (project) => ({
+      const { items, ...next } = pageWhenAsked(projects, request.query, cursors, (project) => ({
         createdAt: project.updatedAt,
         id: project.id,
       }));
-      const page = { projects: items.map(toProjectDto), total: projects.length };
-      return nextCursor === undefined ? page : { ...page, nextCursor };
+      return { projects: items.map(toProjectDto), total: projects.length, ...next };
     },
   );
 
@@ -62,10 +57,7 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     {
       config: { idempotent: 'body' },
       schema: {
-        tags: ['projects'],
         summary: 'Create a project',
-        security,
-        querystring: EmptyQuery,
         body: CreateProjectBody,
         response: { 201: ProjectReply, ...errorResponses(400, 401, 403, 413, 415) },
       },
@@ -80,11 +72,8 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     '/:id',
     {
       schema: {
-        tags: ['projects'],
         summary: 'Read one project',
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         headers: IfNoneMatchHeaders,
         response: { 200: ProjectReply, 304: ProjectNotModified, ...errorResponses(400, 401, 404) },
       },
@@ -100,12 +89,9 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     '/:id',
     {
       schema: {
-        tags: ['projects'],
         summary: 'Change the fields sent, leave the others',
         description: 'A change records the replaced state as a version first. Sending only stored values changes nothing.',
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         headers: IfMatchHeaders,
         body: UpdateProjectBody,
         response: { 200: ProjectReply, ...errorResponses(400, 401, 404, 412, 413, 415) },
@@ -122,11 +108,8 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     '/:id',
     {
       schema: {
-        tags: ['projects'],
         summary: 'Delete a project permanently, with its versions',
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         headers: IfMatchHeaders,
         response: { 204: Type.Null({ description: 'Deleted; the body is empty.' }), ...errorResponses(400, 401, 404, 412) },
       },
@@ -143,11 +126,8 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     {
       config: { idempotent: 'body' },
       schema: {
-        tags: ['projects'],
         summary: "Create a project from another's current state",
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         body: DuplicateProjectBody,
         response: { 201: ProjectReply, ...errorResponses(400, 401, 403, 404, 413, 415) },
         // Every field is optional: the body may be left out.
@@ -168,12 +148,9 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     '/:id/versions',
     {
       schema: {
-        tags: ['projects'],
         summary: "List a project's recorded versions, newest first",
         description: 'Each entry is a state a change replaced; the latest 50 are kept. Documents are read one at a time.',
-        security,
         params: IdParams,
-        querystring: EmptyQuery,
         response: { 200: VersionListReply, ...errorResponses(400, 401, 404) },
       },
     },
@@ -188,11 +165,8 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     {
       preValidation: canonicalVersion,
       schema: {
-        tags: ['projects'],
         summary: 'Read one recorded version with its artworkJson',
-        security,
         params: VersionParams,
-        querystring: EmptyQuery,
         response: { 200: VersionReply, ...errorResponses(400, 401, 404) },
       },
     },
@@ -207,14 +181,11 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     {
       preValidation: canonicalVersion,
       schema: {
-        tags: ['projects'],
         summary: 'Bring a recorded version back as the current state',
         description:
           'Sets name, templateId, dimensions and artworkJson to the recorded ones. When that changes something, the ' +
           'replaced state is recorded as a version first; restoring the current state changes nothing.',
-        security,
         params: VersionParams,
-        querystring: EmptyQuery,
         headers: IfMatchHeaders,
         body: NoBody,
         response: { 200: ProjectReply, ...errorResponses(400, 401, 404, 412) },
@@ -232,13 +203,11 @@ const projectRoutes: FastifyPluginAsyncTypebox<KeyedRouteOptions> = async (app, 
     '/:id/dieline',
     {
       schema: {
-        tags: ['projects'],
         summary: "Generate the flat dieline of a project's box, or its container's print layout, as JSON, SVG, PDF, DXF or CF2",
         description:
           "Built from the project's widthMm, heightMm and depthMm. thicknessMm is the EditorState's when the " +
           "box style accepts it, otherwise a typical board for the EditorState's material. bleedMm defaults to 3. " +
           'Containers take labelStyle, overlapMm, fitMm and seamMm where they apply (elsewhere a 400).',
-        security,
         params: IdParams,
         querystring: ProjectDielineQuery,
         response: { 200: DielineResponse, 304: NotModified, ...errorResponses(400, 401, 404) },

@@ -1,18 +1,12 @@
 // GET /templates/:id/model, registered inside the template routes so the public and the /v1
-// surfaces answer from this one module with the dieline routes' cache rules.
+// surfaces answer from this one module, with the cache rule of the dieline routes beside it.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams } from '../schemas/common.js';
 import { ModelResponse, TemplateModelQuery } from '../schemas/models.js';
-import type { TemplateRoutesOptions } from './context-options.js';
-import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE } from './dieline-reply.js';
 import { sendModel } from './model-reply.js';
 
-const templateModelRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, options) => {
-  const contextErrors = options.contextErrors ?? [];
-  const security = options.security ?? [];
-  const cacheControl = security.length > 0 ? KEYED_DIELINE_CACHE : PUBLIC_DIELINE_CACHE;
-
+const templateModelRoutes: FastifyPluginAsyncTypebox<{ cacheControl: string }> = async (app, { cacheControl }) => {
   app.get(
     '/:id/model',
     {
@@ -23,10 +17,9 @@ const templateModelRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = as
           "Dimensions default to the template's defaultDimensions, material and finish to the template's first. " +
           'Round containers take widthMm as the diameter; only the pouch uses depthMm (its gusset). A size the ' +
           'template cannot be built at is a 400 naming the parameter.',
-        security,
         params: IdParams,
         querystring: TemplateModelQuery,
-        response: { 200: ModelResponse, 304: NotModified, ...errorResponses(400, 404, ...contextErrors) },
+        response: { 200: ModelResponse, 304: NotModified, ...errorResponses(400, 404) },
       },
     },
     async function templateModel(request, reply) {

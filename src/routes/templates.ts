@@ -4,11 +4,11 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { FULL_LISTING_BYTES, getTemplate, isCategoryId, listTemplates } from '../catalog/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
 import { replyIfNotModified, strongEtag } from '../lib/entity-tags.js';
+import { precompress, preferredCoding } from '../lib/precompressed.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
 import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
 import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/templates.js';
-import type { TemplateRoutesOptions } from './context-options.js';
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import templateModelRoutes from './template-model.js';
 
@@ -20,14 +20,19 @@ export const PUBLIC_CATALOG_CACHE = 'public, max-age=300, stale-while-revalidate
 export const KEYED_CATALOG_CACHE = 'private, max-age=300, stale-while-revalidate=86400';
 
 const FULL_LISTING_ETAG = strongEtag(FULL_LISTING_BYTES);
+const FULL_LISTING_CODED = precompress(FULL_LISTING_BYTES);
+
+export interface TemplateRoutesOptions {
+  /** Registered behind a developer key: shared caches must not keep (and hand out) the answers. */
+  behindKey?: boolean;
+}
 
 const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (app, options) => {
-  const contextErrors = options.contextErrors ?? [];
-  const security = options.security ?? [];
-  // Behind a credential, shared caches must not keep (and hand out) the answer.
-  const dielineCache = security.length > 0 ? KEYED_DIELINE_CACHE : PUBLIC_DIELINE_CACHE;
-  const catalogCache = security.length > 0 ? KEYED_CATALOG_CACHE : PUBLIC_CATALOG_CACHE;
-  const fullListingCaching = { etag: FULL_LISTING_ETAG, 'cache-control': catalogCache };
+  const dielineCache = options.behindKey ? KEYED_DIELINE_CACHE : PUBLIC_DIELINE_CACHE;
+  const catalogCache = options.behindKey ? KEYED_CATALOG_CACHE : PUBLIC_CATALOG_CACHE;
+  // Every answer varies with Accept-Encoding: the full listing is served precompressed, the
+  // filtered ones are compressed by @fastify/compress.
+  const fullListingCaching = { etag: FULL_LISTING_ETAG, 'cache-control': catalogCache, vary: 'accept-encoding' };
 
   app.get(
     '/',
@@ -35,9 +40,8 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       schema: {
         tags: ['templates'],
         summary: 'List the template catalog, optionally filtered by category and search text',
-        security,
         querystring: TemplateListQuery,
-        response: { 200: TemplateListReply, 304: NotModified, ...errorResponses(400, ...contextErrors) },
+        response: { 200: TemplateListReply, 304: NotModified, ...errorResponses(400) },
       },
     },
     // Synchronous on purpose: the unfiltered listing is the hottest route and needs no promise.
@@ -48,9 +52,14 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       if (category !== undefined || q !== undefined) {
         if (category !== undefined && !isCategoryId(category)) throw badRequest(MESSAGES.unknownCategory(category));
         body = Buffer.from(JSON.stringify(listTemplates({ category, q })), 'utf8');
-        caching = { etag: strongEtag(body), 'cache-control': catalogCache };
+        caching = { ...fullListingCaching, etag: strongEtag(body) };
       }
       if (replyIfNotModified(request, reply, caching)) return;
+      const coding = body === FULL_LISTING_BYTES ? preferredCoding(request.headers) : undefined;
+      if (coding) {
+        body = FULL_LISTING_CODED[coding];
+        void reply.header('content-encoding', coding);
+      }
       // Encoded bytes: a Buffer payload bypasses the serializer, so the cast only tells the type
       // provider what those bytes contain.
       reply.headers(caching).type(JSON_TYPE).send(body as never);
@@ -63,10 +72,9 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
       schema: {
         tags: ['templates'],
         summary: 'Read one template',
-        security,
         params: IdParams,
         querystring: EmptyQuery,
-        response: { 200: TemplateReply, ...errorResponses(400, 404, ...contextErrors) },
+        response: { 200: TemplateReply, ...errorResponses(400, 404) },
       },
     },
     async (request) => {
@@ -89,10 +97,9 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
           'and take labelStyle, overlapMm, fitMm and seamMm where they apply; elsewhere those are a 400. ' +
           "dielineAvailable on the template stays false for containers: they have no folding blank. " +
           'A size or caliper the style cannot be built at is a 400 naming the parameter.',
-        security,
         params: IdParams,
         querystring: TemplateDielineQuery,
-        response: { 200: DielineResponse, 304: NotModified, ...errorResponses(400, 404, ...contextErrors) },
+        response: { 200: DielineResponse, 304: NotModified, ...errorResponses(400, 404) },
       },
     },
     async function templateDieline(request, reply) {
@@ -101,7 +108,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
     },
   );
 
-  await app.register(templateModelRoutes, { contextErrors, security });
+  await app.register(templateModelRoutes, { cacheControl: dielineCache });
 };
 
 export default templateRoutes;

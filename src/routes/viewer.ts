@@ -5,11 +5,11 @@
 // inline style by its hash.
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import { replyIfNotModified } from '../lib/entity-tags.js';
+import { notModified } from './dieline-reply.js';
 import { NotModified } from '../schemas/assets.js';
-import { MOCKUP_ANGLES, type MockupAngle } from '../schemas/mockups.js';
+import { MOCKUP_ANGLES } from '../schemas/mockups.js';
 import { LIGHTING_IDS } from '../schemas/projects.js';
-import { errorResponses, EmptyQuery, StrictObject } from '../schemas/common.js';
+import { errorResponses, EmptyQuery, StrictObject, StringEnum } from '../schemas/common.js';
 import { viewerCsp, type ViewerFileName } from '../services/viewer-files.js';
 
 const ViewerQuery = StrictObject({
@@ -22,11 +22,9 @@ const ViewerQuery = StrictObject({
       description: "A share link's token: shows the model behind it, read-only, with no login (POST /projects/:id/shares).",
     }),
   ),
-  lighting: Type.Optional(Type.Unsafe<(typeof LIGHTING_IDS)[number]>({ type: 'string', enum: [...LIGHTING_IDS], default: 'studio' })),
+  lighting: Type.Optional(StringEnum(LIGHTING_IDS, { default: 'studio' })),
   controls: Type.Optional(
-    Type.Unsafe<'full' | 'none'>({
-      type: 'string',
-      enum: ['full', 'none'],
+    StringEnum(['full', 'none'] as const, {
       default: 'full',
       description: 'none: the model alone, without toolbar or dimensions (mockups, clean embeds).',
     }),
@@ -35,9 +33,7 @@ const ViewerQuery = StrictObject({
     Type.String({ pattern: '^#([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$', description: "Hex colour; default: the lighting preset's." }),
   ),
   angle: Type.Optional(
-    Type.Unsafe<MockupAngle>({
-      type: 'string',
-      enum: [...MOCKUP_ANGLES],
+    StringEnum(MOCKUP_ANGLES, {
       default: 'three-quarter',
       description: 'Where the camera first looks from (as the mockup route): front, three-quarter, top, bottom or back.',
     }),
@@ -95,9 +91,8 @@ const viewerRoutes: FastifyPluginAsyncTypebox = async (app) => {
     },
     async (request, reply) => {
       const script = await load('viewer.js');
-      const caching = { etag: script.etag, 'cache-control': 'public, max-age=3600', 'x-content-type-options': 'nosniff' };
-      if (replyIfNotModified(request, reply, caching)) return reply;
-      return reply.headers(caching).type('text/javascript; charset=utf-8').send(script.body as never);
+      if (notModified(request, reply, script.etag, 'public, max-age=3600')) return reply;
+      return reply.type('text/javascript; charset=utf-8').send(script.body as never);
     },
   );
 };

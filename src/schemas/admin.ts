@@ -35,8 +35,6 @@ export const UserListReply = Type.Object({
 
 export const AdminUserReply = Type.Object({ user: Type.Ref(AdminUserSchema) });
 
-export const UpdatedUserReply = Type.Object({ user: Type.Ref(UserSchema) });
-
 export const UpdateUserBody = StrictObject(
   {
     plan: Type.Optional(Type.Union([Type.Literal('free'), Type.Literal('pro')])),

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { NextCursor } from './paging.js';
 import type { ApiKey } from '../services/api-keys.js';
-import { Id, IsoDateTime, NoBody } from './common.js';
+import { Id, IsoDateTime } from './common.js';
 
 export const ApiKeySchema = Type.Object(
   {
@@ -16,9 +16,6 @@ export const ApiKeySchema = Type.Object(
   },
   { $id: 'ApiKey', title: 'ApiKey', additionalProperties: false },
 );
-
-/** POST /api-keys takes no body: none, `{}` or `null` is accepted; any field is a 400. */
-export const IssueApiKeyBody = NoBody;
 
 export const ApiKeyReply = Type.Object({ apiKey: Type.Ref(ApiKeySchema) });
 

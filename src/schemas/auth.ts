@@ -55,7 +55,7 @@ export const AuthReply = Type.Object({
   token: Type.String({ description: 'JWT (HS256) for the Authorization: Bearer header; valid 7 days.' }),
 });
 
-export const MeReply = Type.Object({ user: Type.Ref(UserSchema) });
+export const UserReply = Type.Object({ user: Type.Ref(UserSchema) });
 
 export const ChangePasswordBody = StrictObject(
   {

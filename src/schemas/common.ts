@@ -1,9 +1,13 @@
 // Building blocks shared by every route schema.
-import { Type, type ObjectOptions, type TProperties } from '@sinclair/typebox';
+import { Type, type ObjectOptions, type StringOptions, type TProperties, type TSchema } from '@sinclair/typebox';
 
 /** An object that rejects unknown fields (Ajv runs with removeAdditional: false). */
 export const StrictObject = <T extends TProperties>(properties: T, options: ObjectOptions = {}) =>
   Type.Object(properties, { additionalProperties: false, ...options });
+
+/** One of these strings, as one { type: 'string', enum } (a union of literals would be an anyOf). */
+export const StringEnum = <T extends readonly string[]>(values: T, options: StringOptions = {}) =>
+  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], ...options });
 
 export const EmptyQuery = StrictObject({});
 
@@ -11,6 +15,8 @@ export const EmptyQuery = StrictObject({});
 export const NoBody = Type.Union([StrictObject({}), Type.Null()], {
   description: 'No body. An empty object is tolerated; any field is rejected.',
 });
+
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const IsoDateTime = Type.String({ format: 'date-time', description: 'ISO 8601 UTC with milliseconds.' });
 

@@ -2,6 +2,7 @@
 // print, preview, preflight and project model query strings. A template they do not apply to
 // answers 400.
 import { Type } from '@sinclair/typebox';
+import { StringEnum } from './common.js';
 import {
   FIT_DEFAULT_MM,
   FIT_LIMITS,
@@ -15,9 +16,7 @@ import {
 
 export const ContainerOptionsProperties = {
   labelStyle: Type.Optional(
-    Type.Unsafe<(typeof LABEL_STYLES)[number]>({
-      type: 'string',
-      enum: [...LABEL_STYLES],
+    StringEnum(LABEL_STYLES, {
       default: 'label',
       description:
         'round-bottle and cosmetic-jar only: label (wrap-around label, default) or sleeve (shrink sleeve). Other templates: 400.',

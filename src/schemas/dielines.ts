@@ -49,7 +49,7 @@ const dimension = (what: string) =>
       `default: the template's defaultDimensions. Each style accepts a narrower range.`,
   });
 
-const BleedQuery = Type.Number({
+export const BleedMm = Type.Number({
   minimum: BLEED_LIMITS.min,
   maximum: BLEED_LIMITS.max,
   default: DEFAULT_BLEED_MM,
@@ -69,6 +69,16 @@ const DieOnlyQuery = Type.Boolean({
   description: 'format=dxf: only the die layers (CUT and the rules), without BLEED and SAFE.',
 });
 
+/** What both dieline routes take beyond the template's own size and board. */
+const renderingQuery = {
+  bleedMm: Type.Optional(BleedMm),
+  format: Type.Optional(FormatQuery),
+  dieOnly: Type.Optional(DieOnlyQuery),
+  ...BoardPartQuery,
+  ...ContainerOptionsProperties,
+  ...StructureQueryProperties,
+};
+
 export const TemplateDielineQuery = StrictObject({
   widthMm: Type.Optional(dimension('Length L (front panel width)')),
   heightMm: Type.Optional(dimension('Height H')),
@@ -85,23 +95,11 @@ export const TemplateDielineQuery = StrictObject({
       description: "One of the template's materials; only chooses the default thicknessMm.",
     }),
   ),
-  bleedMm: Type.Optional(BleedQuery),
-  format: Type.Optional(FormatQuery),
-  dieOnly: Type.Optional(DieOnlyQuery),
-  ...BoardPartQuery,
-  ...ContainerOptionsProperties,
-  ...StructureQueryProperties,
+  ...renderingQuery,
 });
 export type TemplateDielineQuery = Static<typeof TemplateDielineQuery>;
 
-export const ProjectDielineQuery = StrictObject({
-  bleedMm: Type.Optional(BleedQuery),
-  format: Type.Optional(FormatQuery),
-  dieOnly: Type.Optional(DieOnlyQuery),
-  ...BoardPartQuery,
-  ...ContainerOptionsProperties,
-  ...StructureQueryProperties,
-});
+export const ProjectDielineQuery = StrictObject(renderingQuery);
 export type ProjectDielineQuery = Static<typeof ProjectDielineQuery>;
 
 // ---- The Dieline model (src/dielines/types.ts) -----------------------------------------------

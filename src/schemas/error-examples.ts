@@ -7,6 +7,8 @@ import { BlankTooLargeError } from '../dielines/layout.js';
 import { apiError, MESSAGES, type ApiError } from '../errors.js';
 import { FONT_COLLECTION_MESSAGE } from '../lib/font-file.js';
 import { FRAMEWORK_MESSAGES } from '../plugins/errors.js';
+import { capital } from '../plugins/openapi-conventions.js';
+import type { SharedErrorResponse } from '../plugins/openapi-transform.js';
 import { SvgTooCostlyError } from '../render/svg-filters.js';
 import { EXPORT_MESSAGES } from '../services/exports.js';
 import { IDEMPOTENCY_MESSAGES } from '../services/idempotency.js';
@@ -22,25 +24,22 @@ const projectChanged = apiError(412, MESSAGES.projectChanged);
 const projectCap = apiError(403, MESSAGES.projectCap);
 const versionNotFound = apiError(404, MESSAGES.versionNotFound);
 const assetNotFound = apiError(404, MESSAGES.assetNotFound);
-const fontNotFound = apiError(404, FONT_MESSAGES.notFound);
 const fileNotFound = apiError(404, MESSAGES.fileNotFound);
 const exportNotFound = apiError(404, EXPORT_MESSAGES.notFound);
 const webhookNotFound = apiError(404, WEBHOOK_MESSAGES.notFound);
 const adminRequired = apiError(403, MESSAGES.adminRequired);
 const lastAdmin = apiError(409, MESSAGES.lastAdmin);
 const svgTooCostly = apiError(422, new SvgTooCostlyError('feTurbulence numOctaves is 10, at most 4 is rendered').message);
-const fontCollection = apiError(422, FONT_COLLECTION_MESSAGE);
-const idempotencyConflict = apiError(409, IDEMPOTENCY_MESSAGES.conflict);
 const multipartOnly = apiError(415, MESSAGES.unsupportedContentType(['multipart/form-data']));
-const imageTooLarge = apiError(413, MESSAGES.fileTooLarge);
-const fontTooLarge = apiError(413, FONT_MESSAGES.tooLarge);
-const unknownTemplate = apiError(400, MESSAGES.unknownTemplateId(MISSING_TEMPLATE_ID));
 
 const project = { 404: projectNotFound };
 const projectWrite = { 404: projectNotFound, 412: projectChanged };
 const adminUser = { 403: adminRequired, 404: apiError(404, MESSAGES.userNotFound) };
 
-/** operationId → status → the answer. A 400 here is documented beside the shared schema 400. */
+/**
+ * operationId → status → the answer. A 400 here is documented beside the shared schema 400. A /v1
+ * twin answers as the route it repeats, under that route's operationId.
+ */
 export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<string, ApiError>>>> = {
   listMetrics: { 404: apiError(404, 'Route GET /metrics not found.') },
   register: { 409: apiError(409, MESSAGES.emailTaken) },
@@ -50,37 +49,11 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<string, Api
   getTemplate: { 404: templateNotFound },
   getTemplateDieline: { 404: templateNotFound },
   getTemplateModel: { 404: templateNotFound },
-  getV1Template: { 404: templateNotFound },
-  getV1TemplateDieline: { 404: templateNotFound },
-  getV1TemplateModel: { 404: templateNotFound },
-
-  createV1Project: { 400: unknownTemplate, 403: projectCap },
-  getV1Project: project,
-  updateV1Project: projectWrite,
-  deleteV1Project: projectWrite,
-  postV1ProjectDuplicate: { 403: projectCap, 404: projectNotFound },
-  listV1ProjectVersions: project,
-  getV1ProjectVersion: { 404: versionNotFound },
-  postV1ProjectVersionRestore: { 404: versionNotFound, 412: projectChanged },
-  getV1ProjectDieline: project,
-  getV1ProjectPreflight: project,
-  createV1ProjectExport: { 404: projectNotFound, 409: idempotencyConflict },
-  getV1Export: { 404: exportNotFound },
-  v1UploadAsset: { 413: imageTooLarge, 415: multipartOnly, 422: svgTooCostly },
-  getV1Asset: { 404: assetNotFound },
-  deleteV1Asset: { 404: assetNotFound },
-  createV1Webhook: { 409: apiError(409, WEBHOOK_MESSAGES.limit) },
-  deleteV1Webhook: { 404: webhookNotFound },
-  listV1WebhookDeliveries: { 404: webhookNotFound },
-  postV1WebhookTest: { 404: webhookNotFound },
-  postV1WebhookDeliveryRedeliver: { 404: apiError(404, WEBHOOK_MESSAGES.deliveryNotFound) },
-  v1UploadFont: { 413: fontTooLarge, 415: multipartOnly, 422: fontCollection },
-  v1DeleteFont: { 404: fontNotFound },
 
   issueApiKey: { 409: apiError(409, MESSAGES.apiKeyLimit) },
   revokeApiKey: { 404: apiError(404, MESSAGES.apiKeyNotFound) },
 
-  createProject: { 400: unknownTemplate, 403: projectCap },
+  createProject: { 400: apiError(400, MESSAGES.unknownTemplateId(MISSING_TEMPLATE_ID)), 403: projectCap },
   getProject: project,
   updateProject: projectWrite,
   deleteProject: projectWrite,
@@ -99,11 +72,11 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<string, Api
   listShares: project,
   revokeShare: { 404: apiError(404, MESSAGES.shareNotFound) },
   getSharedModel: { 404: apiError(404, MESSAGES.shareNotFound) },
-  uploadAsset: { 413: imageTooLarge, 415: multipartOnly, 422: svgTooCostly },
+  uploadAsset: { 413: apiError(413, MESSAGES.fileTooLarge), 415: multipartOnly, 422: svgTooCostly },
   getAsset: { 404: assetNotFound },
   deleteAsset: { 404: assetNotFound },
-  uploadFont: { 413: fontTooLarge, 415: multipartOnly, 422: fontCollection },
-  deleteFont: { 404: fontNotFound },
+  uploadFont: { 413: apiError(413, FONT_MESSAGES.tooLarge), 415: multipartOnly, 422: apiError(422, FONT_COLLECTION_MESSAGE) },
+  deleteFont: { 404: apiError(404, FONT_MESSAGES.notFound) },
   getFile: { 404: fileNotFound },
   headFile: { 404: fileNotFound },
 
@@ -112,7 +85,7 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<string, Api
   updateAdminUser: { ...adminUser, 409: lastAdmin },
   deleteAdminUser: { ...adminUser, 409: lastAdmin },
 
-  createProjectExport: { 404: projectNotFound, 409: idempotencyConflict },
+  createProjectExport: { 404: projectNotFound, 409: apiError(409, IDEMPOTENCY_MESSAGES.conflict) },
   getExport: { 404: exportNotFound },
   getExportDownload: { 404: exportNotFound, 410: apiError(410, EXPORT_MESSAGES.expired) },
   createWebhook: { 409: apiError(409, WEBHOOK_MESSAGES.limit) },
@@ -125,72 +98,53 @@ export const ERROR_EXAMPLES: Readonly<Record<string, Readonly<Record<string, Api
 /** What the rate limit answers; the example's limit is the default of the sign-in routes. */
 export const RATE_LIMIT_EXAMPLE = { max: 10, after: '1 minute' };
 
-export interface SharedResponse {
-  status: string;
-  /** The components/responses name. */
-  name: string;
-  description: string;
-  /** Named examples, each under components/examples as `${name}${Capitalized example name}`. */
-  examples: Record<string, ApiError>;
-}
-
-/** The answers every route gives alike, by status ('default' for the unexpected failure). */
+/** The answers every route gives alike, by components/responses name, each with its status ('default': unexpected). */
 export const SHARED_RESPONSES = {
-  validation: {
+  BadRequest: {
     status: '400',
-    name: 'BadRequest',
     description: 'Bad Request: the request does not match the schema (the message names the field and the rule).',
     examples: { schema: apiError(400, "body must have required property 'name'.") },
   },
-  bearer: {
+  Unauthorized: {
     status: '401',
-    name: 'Unauthorized',
     description: 'Unauthorized: no bearer token, or one that is invalid, expired or revoked.',
     examples: { missing: apiError(401, MESSAGES.authRequired), invalid: apiError(401, MESSAGES.invalidToken) },
   },
-  apiKey: {
+  ApiKeyUnauthorized: {
     status: '401',
-    name: 'ApiKeyUnauthorized',
     description: 'Unauthorized: no x-api-key header, or a key that is unknown or revoked.',
     examples: { missing: apiError(401, MESSAGES.missingApiKey), invalid: apiError(401, MESSAGES.invalidApiKey) },
   },
-  tooLarge: {
+  PayloadTooLarge: {
     status: '413',
-    name: 'PayloadTooLarge',
     description: 'Payload Too Large: the body is larger than 1 MiB.',
     examples: { body: apiError(413, MESSAGES.bodyTooLarge) },
   },
-  mediaType: {
+  UnsupportedMediaType: {
     status: '415',
-    name: 'UnsupportedMediaType',
     description: 'Unsupported Media Type: the body is not JSON.',
     examples: { type: apiError(415, MESSAGES.unsupportedContentType(['application/json'])) },
   },
-  idempotency: {
+  IdempotencyConflict: {
     status: '409',
-    name: 'IdempotencyConflict',
     description: 'Conflict: the Idempotency-Key was used with another request.',
     examples: { conflict: apiError(409, IDEMPOTENCY_MESSAGES.conflict) },
   },
-  rateLimited: {
+  TooManyRequests: {
     status: '429',
-    name: 'TooManyRequests',
     description: 'Too Many Requests: the rate limit is used up; wait Retry-After seconds.',
     examples: { limit: apiError(429, MESSAGES.rateLimited(RATE_LIMIT_EXAMPLE.max, RATE_LIMIT_EXAMPLE.after)) },
   },
-  unavailable: {
+  ServiceUnavailable: {
     status: '503',
-    name: 'ServiceUnavailable',
     description: 'Service Unavailable: the service is shutting down or busy; retry after Retry-After seconds.',
     examples: { closing: apiError(503, FRAMEWORK_MESSAGES.closing) },
   },
-  unexpected: {
+  UnexpectedError: {
     status: 'default',
-    name: 'UnexpectedError',
     description: 'Unexpected failure (500), or 503 while the server shuts down.',
     examples: { internal: apiError(500, MESSAGES.internal) },
   },
-} as const satisfies Record<string, SharedResponse>;
+} as const satisfies Record<string, SharedErrorResponse>;
 
-export const exampleComponentName = (response: SharedResponse, example: string) =>
-  `${response.name}${example.charAt(0).toUpperCase()}${example.slice(1)}`;
+export const exampleComponentName = (response: string, example: string) => `${response}${capital(example)}`;

@@ -1,10 +1,8 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { EXPORT_FORMATS, EXPORT_OPTION_SCHEMAS, type ExportFormat } from '../services/export-render.js';
 import { DielineResponse } from './dielines.js';
-import { Id, IsoDateTime, StrictObject } from './common.js';
+import { Id, IsoDateTime, Nullable, StrictObject } from './common.js';
 import { FindingSchema } from './print.js';
-
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const ExportErrorSchema = Type.Object(
   {

@@ -1,6 +1,6 @@
 // GET /projects/:id/mockup (only with MOCKUP_ENABLED): query and the PNG reply, shared with OpenAPI.
 import { Type, type Static } from '@sinclair/typebox';
-import { StrictObject } from './common.js';
+import { StrictObject, StringEnum } from './common.js';
 import { LIGHTING_IDS } from './projects.js';
 
 export const MOCKUP_MIN_SIDE = 256;
@@ -26,16 +26,12 @@ export const MockupQuery = StrictObject({
   width: side(MOCKUP_DEFAULT_WIDTH, 'Width'),
   height: side(MOCKUP_DEFAULT_HEIGHT, 'Height'),
   lighting: Type.Optional(
-    Type.Unsafe<(typeof LIGHTING_IDS)[number]>({
-      type: 'string',
-      enum: [...LIGHTING_IDS],
+    StringEnum(LIGHTING_IDS, {
       description: "Lighting preset, with its background; default: the project's EditorState lighting, else studio.",
     }),
   ),
   angle: Type.Optional(
-    Type.Unsafe<MockupAngle>({
-      type: 'string',
-      enum: [...MOCKUP_ANGLES],
+    StringEnum(MOCKUP_ANGLES, {
       default: 'three-quarter',
       description: 'Where the camera looks from: front, three-quarter (front, from above right; the default), top, bottom or back.',
     }),

@@ -2,13 +2,10 @@
 // GET /projects/:id/model). The reply is binary glTF, documented here for OpenAPI.
 import { Type, type Static } from '@sinclair/typebox';
 import { FINISH_IDS, MATERIAL_IDS } from '../catalog/index.js';
-import { StrictObject } from './common.js';
+import { StrictObject, StringEnum } from './common.js';
 import { ContainerOptionsProperties } from './containers.js';
 import { TemplateDielineQuery } from './dielines.js';
 import { WhiteQuery } from './print.js';
-
-const stringEnum = <T extends readonly string[]>(values: T, description: string) =>
-  Type.Unsafe<T[number]>({ type: 'string', enum: [...values], description });
 
 export const TEXTURE_SIZE_MIN = 256;
 export const TEXTURE_SIZE_MAX = 4096;
@@ -22,13 +19,13 @@ export const TemplateModelQuery = StrictObject({
   depthMm: dims.depthMm,
   thicknessMm: dims.thicknessMm,
   material: Type.Optional(
-    stringEnum(
-      MATERIAL_IDS,
-      "One of the template's materials (default: its first); colours the board or body and, for boxes, chooses the default caliper.",
-    ),
+    StringEnum(MATERIAL_IDS, {
+      description:
+        "One of the template's materials (default: its first); colours the board or body and, for boxes, chooses the default caliper.",
+    }),
   ),
   finish: Type.Optional(
-    stringEnum(FINISH_IDS, "One of the template's finishes (default: its first): the printed surface's PBR parameters."),
+    StringEnum(FINISH_IDS, { description: "One of the template's finishes (default: its first): the printed surface's PBR parameters." }),
   ),
 });
 export type TemplateModelQuery = Static<typeof TemplateModelQuery>;
@@ -39,9 +36,7 @@ export type ModelFormat = (typeof MODEL_FORMATS)[number];
 
 export const ProjectModelQuery = StrictObject({
   format: Type.Optional(
-    Type.Unsafe<ModelFormat>({
-      type: 'string',
-      enum: [...MODEL_FORMATS],
+    StringEnum(MODEL_FORMATS, {
       default: 'glb',
       description:
         'glb (the default): binary glTF with the fold animation. usdz: the closed model for AR (Apple Quick Look), ' +

@@ -2,12 +2,11 @@
 // trays and its printed wraps). Spread into the dieline, print, preview and preflight queries; the
 // dieline routes default to the board, the print side to the wrap.
 import { Type } from '@sinclair/typebox';
+import { StringEnum } from './common.js';
 import { DEFAULT_TURN_IN_MM, DIELINE_PARTS, TURN_IN_LIMITS, type DielinePart } from '../dielines/index.js';
 
 const partQuery = (fallback: DielinePart) =>
-  Type.Unsafe<DielinePart>({
-    type: 'string',
-    enum: [...DIELINE_PARTS],
+  StringEnum(DIELINE_PARTS, {
     default: fallback,
     examples: [fallback === 'board' ? 'wrap' : 'board'],
     description:

@@ -3,15 +3,13 @@
 // areas (the same name and values as the print's query: the severity of GLUE_AREA findings), the
 // rigid box's part and the containers' layout options.
 import { Type, type Static } from '@sinclair/typebox';
-import { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES, type GlueAreasMode } from '../print/index.js';
-import { StrictObject } from './common.js';
+import { DEFAULT_GLUE_AREAS, GLUE_AREAS_MODES } from '../print/index.js';
+import { StrictObject, StringEnum } from './common.js';
 import { ContainerOptionsProperties } from './containers.js';
 import { BleedQuery, ConditionQuery } from './print.js';
 import { WrapPartQuery } from './parts.js';
 
-export const PreflightGlueAreas = Type.Unsafe<GlueAreasMode>({
-  type: 'string',
-  enum: [...GLUE_AREAS_MODES],
+export const PreflightGlueAreas = StringEnum(GLUE_AREAS_MODES, {
   default: DEFAULT_GLUE_AREAS,
   examples: ['print'],
   description:

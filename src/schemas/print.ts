@@ -1,22 +1,19 @@
 // Print, preview and preflight of a project (extensions §3): query strings and replies, shared with
 // OpenAPI. The PDF and PNG replies are raw bytes; the preflight reply is JSON.
 import { Type, type Static } from '@sinclair/typebox';
-import { DEFAULT_BLEED_MM } from '../dielines/index.js';
-import { BLEED_LIMITS } from '../dielines/limits.js';
-import { CONDITION_KEYS, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH, type GlueAreasMode } from '../print/index.js';
-import { WHITE_MODES, type WhiteMode } from '../print/effects.js';
-import { StrictObject } from './common.js';
+import { CONDITION_KEYS, PREVIEW_DEFAULT_WIDTH, PREVIEW_MAX_WIDTH, PREVIEW_MIN_WIDTH } from '../print/index.js';
+import { WHITE_MODES } from '../print/effects.js';
+import { StrictObject, StringEnum } from './common.js';
 import { WrapPartQuery } from './parts.js';
 import { ContainerOptionsProperties } from './containers.js';
+import { BleedMm } from './dielines.js';
 
 const BooleanQuery = (description: string) => Type.Boolean({ default: true, description });
 
 /** `condition=`: the printing condition (print and preflight). */
 export const ConditionQuery = {
   condition: Type.Optional(
-    Type.Unsafe<string>({
-      type: 'string',
-      enum: [...CONDITION_KEYS],
+    StringEnum(CONDITION_KEYS, {
       description:
         'Printing condition: fogra39 (FOGRA39, ISO 12647-2 coated), fogra29 (FOGRA29, ISO 12647-2 uncoated) or gracol2006 (CGATS TR 006, ' +
         'GRACoL 2006 coated). Without it, kraft and corrugated designs print for fogra29 and every other material for fogra39. Names the ' +
@@ -28,9 +25,7 @@ export const ConditionQuery = {
 /** `glueAreas=`: knockout (default) leaves glue areas free of ink; print keeps the artwork on them. */
 export const GlueAreasQuery = {
   glueAreas: Type.Optional(
-    Type.Unsafe<GlueAreasMode>({
-      type: 'string',
-      enum: ['knockout', 'print'],
+    StringEnum(['knockout', 'print'] as const, {
       default: 'knockout',
       description: 'knockout: no ink on glue areas, so the carton glues; print: the artwork covers them as designed.',
     }),
@@ -40,9 +35,7 @@ export const GlueAreasQuery = {
 /** `white=`: the White ink plate under the print (print, preview, model). */
 export const WhiteQuery = {
   white: Type.Optional(
-    Type.Unsafe<WhiteMode>({
-      type: 'string',
-      enum: [...WHITE_MODES],
+    StringEnum(WHITE_MODES, {
       default: 'auto',
       description:
         'White ink under every inked area, choked 0.1 mm: underlay, none, or auto (default): underlay on glass, plastic and aluminium ' +
@@ -52,25 +45,14 @@ export const WhiteQuery = {
 };
 
 /** `bleedMm=`: print, and preflight (which checks the placement at the same bleed). */
-export const BleedQuery = {
-  bleedMm: Type.Optional(
-    Type.Number({
-      minimum: BLEED_LIMITS.min,
-      maximum: BLEED_LIMITS.max,
-      default: DEFAULT_BLEED_MM,
-      description: `Bleed around every cut outline, in millimetres (${BLEED_LIMITS.min}–${BLEED_LIMITS.max}).`,
-    }),
-  ),
-};
+export const BleedQuery = { bleedMm: Type.Optional(BleedMm) };
 
 export const PrintQuery = StrictObject({
   ...BleedQuery,
   marks: Type.Optional(BooleanQuery('Crop marks outside the bleed.')),
   dieline: Type.Optional(BooleanQuery('Cut and crease lines as the overprinting spot colours CutContour and Crease.')),
   colorSpace: Type.Optional(
-    Type.Unsafe<'rgb' | 'cmyk'>({
-      type: 'string',
-      enum: ['rgb', 'cmyk'],
+    StringEnum(['rgb', 'cmyk'] as const, {
       default: 'rgb',
       description:
         "rgb: colours and images in ICC-based sRGB. cmyk: " +

@@ -3,8 +3,8 @@
 import { Type, type Static, type TOptional, type TSchema } from '@sinclair/typebox';
 import { NextCursor } from './paging.js';
 import { FINISH_IDS, MATERIAL_IDS } from '../catalog/index.js';
-import { EFFECTS, type Effect } from '../print/effects.js';
-import { Id, IsoDateTime, StrictObject } from './common.js';
+import { EFFECTS } from '../print/effects.js';
+import { Id, IsoDateTime, StrictObject, StringEnum } from './common.js';
 
 export const PROJECT_NAME_MAX_LENGTH = 200;
 export const DIMENSION_MIN_MM = 1;
@@ -13,8 +13,6 @@ export const ARTWORKS_MAX_ITEMS = 200;
 
 export const BACKGROUND_KINDS = ['color', 'gradient', 'image'] as const;
 export const LIGHTING_IDS = ['studio', 'softbox', 'dramatic', 'outdoor'] as const;
-
-const stringEnum = <T extends readonly string[]>(values: T) => Type.Unsafe<T[number]>({ type: 'string', enum: [...values] });
 
 // Strings inside artworkJson live in a json column, which keeps any JSON string (even "\u0000").
 const Text = (maxLength: number, description?: string) =>
@@ -40,7 +38,7 @@ export const EditorDimensionsSchema = StrictObject(
 
 export const BackgroundSchema = StrictObject(
   {
-    kind: stringEnum(BACKGROUND_KINDS),
+    kind: StringEnum(BACKGROUND_KINDS),
     value: Text(2048, 'A colour, a gradient definition or an image URL, depending on kind.'),
   },
   { title: 'Background' },
@@ -62,9 +60,7 @@ export const ArtworkPlacementSchema = StrictObject(
     scale: FiniteNumber(),
     rotationDeg: FiniteNumber(),
     effect: Type.Optional(
-      Type.Unsafe<Effect>({
-        type: 'string',
-        enum: [...EFFECTS],
+      StringEnum(EFFECTS, {
         description:
           "A finish on the artwork's shape, printed as its own overprinting spot plate: foil-gold and foil-silver (Foil_Gold, " +
           'Foil_Silver: the foil replaces the ink, nothing prints under it), spot-uv (SpotUV), emboss and deboss (Emboss, Deboss): the ' +
@@ -79,11 +75,11 @@ export const EditorStateSchema = StrictObject(
   {
     templateId: Type.Optional(Text(100)),
     dimensions: Type.Optional(EditorDimensionsSchema),
-    material: Type.Optional(stringEnum(MATERIAL_IDS)),
+    material: Type.Optional(StringEnum(MATERIAL_IDS)),
     thicknessMm: Type.Optional(FiniteNumber('Board thickness in millimetres.')),
-    finish: Type.Optional(stringEnum(FINISH_IDS)),
+    finish: Type.Optional(StringEnum(FINISH_IDS)),
     background: Type.Optional(BackgroundSchema),
-    lighting: Type.Optional(stringEnum(LIGHTING_IDS)),
+    lighting: Type.Optional(StringEnum(LIGHTING_IDS)),
     artworks: Type.Optional(Type.Array(ArtworkPlacementSchema, { maxItems: ARTWORKS_MAX_ITEMS })),
   },
   {

@@ -2,14 +2,13 @@
 // in the cut lines. Spread into the template and project dieline queries and the project layout
 // query; an option the template does not take answers 400 naming the templates that take it.
 import { Type } from '@sinclair/typebox';
+import { StringEnum } from './common.js';
 import { DEFAULT_NICK_WIDTH_MM, NICK_COUNT_LIMITS, NICK_WIDTH_LIMITS } from '../dielines/nicks.js';
 import { TUCK_LOCKS, type StructureOptions } from '../dielines/types.js';
 
 export const StructureQueryProperties = {
   lock: Type.Optional(
-    Type.Unsafe<NonNullable<StructureOptions['lock']>>({
-      type: 'string',
-      enum: [...TUCK_LOCKS],
+    StringEnum(TUCK_LOCKS, {
       default: 'slit',
       description:
         'reverse-tuck-carton, straight-tuck-box and auto-bottom-box (their tuck tops and tuck bottoms): slit = a slit at each end of the ' +

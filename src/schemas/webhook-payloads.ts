@@ -6,14 +6,7 @@ import { IsoDateTime } from './common.js';
 const ref = (name: string) => Type.Unsafe<unknown>({ $ref: `#/components/schemas/${name}` });
 
 const envelope = (type: string, data: TSchema, title: string) =>
-  Type.Object(
-    {
-      type: Type.Literal(type),
-      timestamp: IsoDateTime,
-      data,
-    },
-    { additionalProperties: false, title },
-  );
+  Type.Object({ type: Type.Literal(type), timestamp: IsoDateTime, data }, { additionalProperties: false, title });
 
 const ProjectUpdated = Type.Object(
   {
@@ -35,57 +28,53 @@ const SIGNATURE_HEADERS = [
   },
 ].map((header) => ({ ...header, in: 'header', required: true, schema: { type: 'string' } }));
 
-function webhook(event: string, operationId: string, summary: string, data: TSchema) {
-  return {
-    post: {
-      tags: ['webhooks'],
-      operationId,
-      summary,
-      description:
-        `${summary}. Verify the signature with the webhook's secret before trusting the body; ` +
-        `answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).`,
-      security: [],
-      parameters: SIGNATURE_HEADERS,
-      requestBody: {
-        required: true,
-        content: {
-          'application/json': { schema: envelope(event, data, `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Payload`) },
-        },
+/** The event's entry: its operationId is the event's name in camelCase (export.succeeded → exportSucceeded). */
+function webhook(event: string, summary: string, data: TSchema) {
+  const operationId = event.replace(/\.([a-z])/g, (_m, c: string) => c.toUpperCase());
+  const post = {
+    tags: ['webhooks'],
+    operationId,
+    summary,
+    description:
+      `${summary}. Verify the signature with the webhook's secret before trusting the body; ` +
+      `answer 2xx within 10 s, or the delivery is retried (at least 5 attempts over 30 minutes).`,
+    security: [],
+    parameters: SIGNATURE_HEADERS,
+    requestBody: {
+      required: true,
+      content: {
+        'application/json': { schema: envelope(event, data, `${operationId.charAt(0).toUpperCase()}${operationId.slice(1)}Payload`) },
       },
-      responses: { '200': { description: 'Received (any 2xx status counts).' } },
     },
+    responses: { '200': { description: 'Received (any 2xx status counts).' } },
   };
+  return [event, { post }] as const;
 }
 
-export const WEBHOOK_PAYLOADS = {
-  'export.succeeded': webhook(
+export const WEBHOOK_PAYLOADS = Object.fromEntries([
+  webhook(
     'export.succeeded',
-    'exportSucceeded',
     'An export finished: its downloadUrl is set',
     Type.Object({ export: ref('Export') }, { additionalProperties: false }),
   ),
-  'export.failed': webhook(
+  webhook(
     'export.failed',
-    'exportFailed',
     'An export failed: its error says why (with the findings of a refused print)',
     Type.Object({ export: ref('Export') }, { additionalProperties: false }),
   ),
-  'project.updated': webhook(
+  webhook(
     'project.updated',
-    'projectUpdated',
     'A project changed (an update or a restore)',
     Type.Object({ project: ProjectUpdated }, { additionalProperties: false }),
   ),
-  'project.deleted': webhook(
+  webhook(
     'project.deleted',
-    'projectDeleted',
     'A project was deleted',
     Type.Object({ project: Type.Object({ id: Type.String() }, { additionalProperties: false }) }, { additionalProperties: false }),
   ),
-  'webhook.test': webhook(
+  webhook(
     'webhook.test',
-    'webhookTest',
     'Sent on request (POST /webhooks/{id}/test) to check the endpoint and its signature check',
     Type.Object({ webhook: Type.Object({ id: Type.String() }, { additionalProperties: false }) }, { additionalProperties: false }),
   ),
-};
+]);

@@ -1,11 +1,10 @@
 import { Type } from '@sinclair/typebox';
 import { DELIVERY_EVENTS, WEBHOOK_EVENTS, WEBHOOK_URL_MAX_LENGTH } from '../services/webhooks.js';
-import { Id, IsoDateTime, StrictObject } from './common.js';
+import { Id, IsoDateTime, Nullable, StrictObject } from './common.js';
 import { ListPageQuery, NextCursor } from './paging.js';
 
 const Event = Type.String({ enum: [...WEBHOOK_EVENTS] });
 const DeliveryEvent = Type.String({ enum: [...DELIVERY_EVENTS] });
-const Nullable = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
 
 const webhookFields = {
   id: Id,

@@ -16,7 +16,7 @@ export function createAccountService(users: UserRepository, passwords: PasswordH
   /** The stored hash matches, or `error`. A password that could never have been stored fails unhashed. */
   async function assertCorrectPassword(account: User, password: string, error: () => Error): Promise<void> {
     if (checkPassword(password) !== null) throw error();
-    const stored = await users.findByIdWithSecret(account.id);
+    const stored = await users.findWithSecret({ id: account.id });
     // Gone, or its tokens revoked since the guard read it (a concurrent password change or
     // sign-out): the request's token is no longer valid, whatever the password says.
     if (!stored || stored.tokenGeneration !== account.tokenGeneration) throw unauthorized(MESSAGES.invalidToken);
@@ -64,5 +64,3 @@ export function createAccountService(users: UserRepository, passwords: PasswordH
     deleteAccount,
   };
 }
-
-export type AccountService = ReturnType<typeof createAccountService>;

@@ -2,7 +2,7 @@
 // (Deleting one is the account service's deleteAccount.) The role rules live in the repository's
 // transactions; this layer turns their outcomes into statuses.
 import { badRequest, conflict, MESSAGES, notFound } from '../errors.js';
-import { isRecordId } from '../lib/ids.js';
+import { foundOr404, isRecordId } from '../lib/ids.js';
 import { createCursorCodec, pageOf } from '../lib/cursors.js';
 import { isStorableText } from '../lib/text.js';
 import type {
@@ -49,9 +49,7 @@ export function createAdminService(users: UserRepository, cursorSecret: string) 
     },
 
     async getUser(id: string): Promise<UserWithCounts> {
-      const user = isRecordId(id) ? await users.findWithCounts(id) : null;
-      if (!user) throw notFound(MESSAGES.userNotFound);
-      return user;
+      return foundOr404(id, MESSAGES.userNotFound, () => users.findWithCounts(id));
     },
 
     /** Plan changes apply from the next request: the project cap reads the plan under the owner's row lock. */
@@ -66,5 +64,3 @@ export function createAdminService(users: UserRepository, cursorSecret: string) 
     },
   };
 }
-
-export type AdminService = ReturnType<typeof createAdminService>;

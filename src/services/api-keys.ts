@@ -1,16 +1,13 @@
 // Developer keys: issue, list (the full key, unsealed), revoke, and verify a presented key. A
-// presented key is looked up by its digest on every request (one unique-index lookup), so a
+// presented key is looked up by its digest on every request (one statement on the unique index, with its owner), so a
 // revoked key fails on every process from the next request.
-import { createId, isRecordId } from '../lib/ids.js';
-import { conflict, MESSAGES, notFound } from '../errors.js';
+import { createId, foundOr404 } from '../lib/ids.js';
+import { conflict, MESSAGES } from '../errors.js';
 import { digestApiKey, digestsEqual, generateApiKey, isWellFormedApiKey } from '../lib/api-key-crypto.js';
 import { SealedSecretError, type SecretSealer } from '../lib/secret-sealer.js';
-import type { ApiKeyOwner, ApiKeyRepository, SealedApiKey } from '../repositories/api-keys.js';
+import type { ApiKeyRepository, SealedApiKey, VerifiedApiKey } from '../repositories/api-keys.js';
 
-export interface ApiKey extends ApiKeyOwner {
-  key: string;
-  createdAt: Date;
-}
+export type ApiKey = Pick<SealedApiKey, 'id' | 'userId' | 'createdAt'> & { key: string };
 
 /** API keys one account may hold. */
 export const API_KEY_LIMIT = 20;
@@ -39,9 +36,7 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: SecretSealer
 
     /** 404 for an unknown key and for another account's key alike. */
     async revoke(userId: string, id: string): Promise<void> {
-      // Ids are cuid2; anything else (a NUL byte would even make PostgreSQL fail) names no key.
-      if (!isRecordId(id)) throw notFound(MESSAGES.apiKeyNotFound);
-      if (!(await keys.deleteOwned(userId, id))) throw notFound(MESSAGES.apiKeyNotFound);
+      await foundOr404(id, MESSAGES.apiKeyNotFound, () => keys.deleteOwned(userId, id));
     },
 
     /** Revokes every key of the account (sign-out everywhere with apiKeys=true). */
@@ -49,11 +44,9 @@ export function createApiKeyService(keys: ApiKeyRepository, sealer: SecretSealer
       await keys.deleteAllOwned(userId);
     },
 
-    /** The key's owner, or null when it is malformed (checked before any database work), unknown or revoked. */
-    async verify(presented: string): Promise<ApiKeyOwner | null> {
-      return isWellFormedApiKey(presented) ? keys.findOwnerByDigest(digestApiKey(presented)) : null;
+    /** The key and its owner's account, or null when it is malformed (checked before any database work), unknown or revoked. */
+    async verify(presented: string): Promise<VerifiedApiKey | null> {
+      return isWellFormedApiKey(presented) ? keys.findWithOwnerByDigest(digestApiKey(presented)) : null;
     },
   };
 }
-
-export type ApiKeyService = ReturnType<typeof createApiKeyService>;

@@ -2,12 +2,13 @@
 // named, and the guarantee that a failed upload leaves neither a file nor a row behind.
 import { createHash } from 'node:crypto';
 import { Readable, pipeline } from 'node:stream';
-import { createId, isRecordId } from '../lib/ids.js';
+import { createId, foundOr404 } from '../lib/ids.js';
 import { badRequest, HttpError, MESSAGES, notFound } from '../errors.js';
 import { DigestStream } from '../lib/digest-stream.js';
 import { ImageTooLargeError, ImageUnreadableError, type ImageAnalysis, type ImageInput } from '../lib/image-analysis.js';
 import { detectImageType, SNIFF_BYTES, STORED_EXTENSIONS, SVG_IMAGE, type ImageType } from '../lib/image-type.js';
 import { readWhole } from '../lib/read-whole.js';
+import type { ListPosition } from '../lib/cursors.js';
 import { UploadGuard } from '../lib/upload-guard.js';
 import { RenderError, SvgTooCostlyError, type Renderer } from '../render/index.js';
 import { boundedSvg } from '../render/svg-filters.js';
@@ -30,8 +31,6 @@ export const THUMBNAIL_NAME = /^[a-z0-9]{20,32}-thumb\.webp$/;
 
 /** The thumbnail's stored name for an asset's stored name. */
 export const thumbnailNameOf = (name: string) => `${name.replace(/\.[a-z0-9]+$/, '')}${THUMBNAIL_SUFFIX}`;
-
-/** Ids are cuid2: anything else (NUL bytes included, which PostgreSQL text refuses) is a 404 unread. */
 
 /** How many rows the backfill reads per page. */
 const BACKFILL_PAGE = 20;
@@ -85,19 +84,10 @@ function asClientError(error: unknown): unknown {
 }
 
 /** Backfill progress: how many rows were filled, could not be read, or were skipped (no file). */
-export interface BackfillResult {
-  filled: number;
-  unreadable: number;
-  skipped: number;
-}
+export type BackfillResult = Record<'filled' | 'unreadable' | 'skipped', number>;
 
 /** A stored SVG the cost model refuses: renders leave it out and preflight reports SVG_TOO_COSTLY. */
-export interface CostlySvg {
-  id: string;
-  userId: string;
-  name: string;
-  reason: string;
-}
+export type CostlySvg = Pick<StoredSvg, 'id' | 'userId' | 'name'> & { reason: string };
 
 /** What the backfill records as unreadable: the image itself cannot be analysed within the bounds. */
 const refusedByBounds = (error: unknown) =>
@@ -109,19 +99,36 @@ const refusedByBounds = (error: unknown) =>
 /** The backfill's renders wait their turn as one account of their own. */
 const BACKFILL_ACCOUNT = 'backfill';
 
+/** Every row list gives, oldest first, page by page; stops early when signal aborts. */
+async function* eachRow<Row extends ListPosition>(
+  list: (limit: number, after?: Row) => Promise<Row[]>,
+  signal: AbortSignal | undefined,
+): AsyncGenerator<Row> {
+  let cursor: Row | undefined;
+  while (!signal?.aborted) {
+    const page = await list(BACKFILL_PAGE, cursor);
+    for (const row of page) {
+      if (signal?.aborted) return;
+      yield row;
+    }
+    if (page.length < BACKFILL_PAGE) return;
+    cursor = page[page.length - 1];
+  }
+}
+
 export function createAssetService(
   assets: AssetRepository,
   storage: FileStorage,
   janitor: FileJanitor,
   renderer: Renderer,
-  ownerFonts?: (userId: string) => Promise<{ faces: FontFace[] }>,
+  ownerFonts: (userId: string) => Promise<{ faces: FontFace[] }>,
 ) {
   /** The analysis runs in a render child for account, within its deadline (src/render/). */
   const analyse = (input: ImageInput, mimeType: string, account: string, signal?: AbortSignal, fonts?: readonly FontFace[]) =>
     renderer.run('analysis', 'image.analyse', { input, mimeType, ...(fonts ? { fonts } : {}) }, account, signal);
   /** An SVG's thumbnail outlines its text with the owner's fonts. */
   const fontsFor = async (userId: string, mimeType: string) =>
-    mimeType === SVG_IMAGE.mime && ownerFonts ? (await ownerFonts(userId)).faces : undefined;
+    mimeType === SVG_IMAGE.mime ? (await ownerFonts(userId)).faces : undefined;
 
   /** The stored bytes under name, whole, or null when storage has no such object. */
   async function readStored(name: string): Promise<Buffer | null> {
@@ -150,26 +157,21 @@ export function createAssetService(
 
   /** Fills one pre-existing row. */
   async function backfillOne(row: UnreadAsset): Promise<keyof BackfillResult> {
-    const outcome = await (async () => {
-      const bytes = await readStored(row.name);
-      // No file under this storage (another process's directory, or lost): left for a later run.
-      if (!bytes) return null;
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      try {
-        return { sha256, analysis: await analyse(bytes, row.mimeType, BACKFILL_ACCOUNT) };
-      } catch (error) {
-        if (refusedByBounds(error)) return { sha256, analysis: null };
-        throw error;
-      }
-    })();
-    if (!outcome) return 'skipped';
-    if (!outcome.analysis) {
+    const bytes = await readStored(row.name);
+    // No file under this storage (another process's directory, or lost): left for a later run.
+    if (!bytes) return 'skipped';
+    const sha256 = createHash('sha256').update(bytes).digest('hex');
+    let analysis: ImageAnalysis;
+    try {
+      analysis = await analyse(bytes, row.mimeType, BACKFILL_ACCOUNT);
+    } catch (error) {
+      if (!refusedByBounds(error)) throw error;
       // Kept as it is (it was accepted once), with what can be said without decoding it.
       const unread = { widthPx: null, heightPx: null, dpi: null, hasAlpha: false, thumbnailName: null, thumbnailBytes: null };
-      await assets.recordMetadata(row.id, { ...unread, colorSpace: 'other', sha256: outcome.sha256 });
+      await assets.recordMetadata(row.id, { ...unread, colorSpace: 'other', sha256 });
       return 'unreadable';
     }
-    const metadata = await storeThumbnail(row.name, outcome.analysis, outcome.sha256);
+    const metadata = await storeThumbnail(row.name, analysis, sha256);
     if (!(await assets.recordMetadata(row.id, metadata))) {
       // Deleted meanwhile, or filled by another process: the thumbnail it just wrote is the same.
       const still = await assets.findFile(row.name);
@@ -279,16 +281,12 @@ export function createAssetService(
     },
 
     async get(userId: string, id: string): Promise<Asset> {
-      const asset = isRecordId(id) ? await assets.findOwned(userId, id) : null;
-      if (!asset) throw notFound(MESSAGES.assetNotFound);
-      return asset;
+      return foundOr404(id, MESSAGES.assetNotFound, () => assets.findOwned(userId, id));
     },
 
     /** Deletes the row (recording its files in the outbox, same transaction), then the files. */
     async remove(userId: string, id: string): Promise<void> {
-      const names = isRecordId(id) ? await assets.deleteOwned(userId, id) : null;
-      if (!names) throw notFound(MESSAGES.assetNotFound);
-      await janitor.removeRecorded(names);
+      await janitor.removeRecorded(await foundOr404(id, MESSAGES.assetNotFound, () => assets.deleteOwned(userId, id)));
     },
 
     /**
@@ -298,16 +296,7 @@ export function createAssetService(
      */
     async backfill(signal?: AbortSignal): Promise<BackfillResult> {
       const result: BackfillResult = { filled: 0, unreadable: 0, skipped: 0 };
-      let cursor: UnreadAsset | undefined;
-      while (!signal?.aborted) {
-        const page = await assets.listUnread(BACKFILL_PAGE, cursor);
-        for (const row of page) {
-          if (signal?.aborted) break;
-          result[await backfillOne(row)]++;
-        }
-        if (page.length < BACKFILL_PAGE) break;
-        cursor = page[page.length - 1];
-      }
+      for await (const row of eachRow(assets.listUnread, signal)) result[await backfillOne(row)]++;
       return result;
     },
 
@@ -318,22 +307,15 @@ export function createAssetService(
      */
     async findCostlySvgs(signal?: AbortSignal): Promise<CostlySvg[]> {
       const costly: CostlySvg[] = [];
-      let cursor: StoredSvg | undefined;
-      while (!signal?.aborted) {
-        const page = await assets.listSvgs(BACKFILL_PAGE, cursor);
-        for (const row of page) {
-          if (signal?.aborted) break;
-          const bytes = await readStored(row.name);
-          if (!bytes) continue;
-          try {
-            boundedSvg(bytes);
-          } catch (error) {
-            if (!(error instanceof SvgTooCostlyError)) throw error;
-            costly.push({ id: row.id, userId: row.userId, name: row.name, reason: error.reason });
-          }
+      for await (const row of eachRow(assets.listSvgs, signal)) {
+        const bytes = await readStored(row.name);
+        if (!bytes) continue;
+        try {
+          boundedSvg(bytes);
+        } catch (error) {
+          if (!(error instanceof SvgTooCostlyError)) throw error;
+          costly.push({ id: row.id, userId: row.userId, name: row.name, reason: error.reason });
         }
-        if (page.length < BACKFILL_PAGE) break;
-        cursor = page[page.length - 1];
       }
       return costly;
     },

@@ -3,7 +3,7 @@
 import { createId } from '../lib/ids.js';
 import { badRequest, conflict, MESSAGES, UniqueViolationError, unauthorized } from '../errors.js';
 import { checkPassword, type PasswordHasher } from '../lib/passwords.js';
-import { isStorableText } from '../lib/text.js';
+import { normalizeName } from '../lib/text.js';
 import type { User, UserRepository } from '../repositories/users.js';
 
 export const EMAIL_MAX_LENGTH = 254;
@@ -34,25 +34,12 @@ export function assertPassword(password: string, field = 'password'): void {
   if (problem) throw badRequest(`${field} ${PASSWORD_MESSAGES[problem]}`);
 }
 
-function normalizeName(raw: string): string {
-  const name = raw.trim();
-  const length = [...name].length;
-  if (length < 1 || length > NAME_MAX_LENGTH) {
-    throw badRequest(`name must be 1 to ${NAME_MAX_LENGTH} characters long after trimming.`);
-  }
-  // PostgreSQL text cannot hold NUL, and a lone surrogate would be stored as U+FFFD.
-  if (!isStorableText(name)) {
-    throw badRequest('name must not contain NUL or unpaired surrogate characters.');
-  }
-  return name;
-}
-
 export function createAuthService(users: UserRepository, passwords: PasswordHasher) {
   return {
     async register(input: { email: string; password: string; name: string }): Promise<User> {
       const email = normalizeEmail(input.email);
       assertPassword(input.password);
-      const name = normalizeName(input.name);
+      const name = normalizeName(input.name, NAME_MAX_LENGTH);
       const passwordHash = await passwords.hash(input.password);
       try {
         return await users.create({ id: createId(), email, name, passwordHash });
@@ -66,7 +53,7 @@ export function createAuthService(users: UserRepository, passwords: PasswordHash
     async login(input: { email: string; password: string }): Promise<User> {
       const email = normalizeEmail(input.email);
       assertPassword(input.password);
-      const found = await users.findByEmailWithSecret(email);
+      const found = await users.findWithSecret({ email });
       const valid = found
         ? await passwords.verify(input.password, found.passwordHash)
         : await passwords.verifyAgainstDummy(input.password);
@@ -80,5 +67,3 @@ export function createAuthService(users: UserRepository, passwords: PasswordHash
     },
   };
 }
-
-export type AuthService = ReturnType<typeof createAuthService>;

@@ -30,5 +30,3 @@ export function createBarcodeService(assets: AssetService, renderer: Renderer) {
     },
   };
 }
-
-export type BarcodeService = ReturnType<typeof createBarcodeService>;

@@ -15,6 +15,7 @@ import {
   renderDieline,
   type Dieline,
   type DielineFormat,
+  type RenderedDieline,
 } from '../dielines/index.js';
 import { isContainerKind } from '../dielines/containers/index.js';
 import { badRequest, MESSAGES, notFound } from '../errors.js';
@@ -22,18 +23,15 @@ import type { Project } from '../repositories/projects.js';
 import type { DielineReplyBody, ProjectDielineQuery, TemplateDielineQuery } from '../schemas/dielines.js';
 import { strongEtag } from '../lib/entity-tags.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
+import { resolveDimensions } from './projects.js';
 import { containerOptionsKey, containerOptionsOf, printGeometry, requireContainerOptions } from './print-geometry.js';
 import type { ContainerOptions } from '../dielines/containers/index.js';
 import type { StructureOptions } from '../dielines/types.js';
 import { DIELINE_STYLES, templatesTaking } from '../dielines/registry.js';
 import { structureOptionsOf } from '../schemas/structure.js';
 
-export interface RenderedDielineReply {
+export interface RenderedDielineReply extends RenderedDieline {
   format: DielineFormat;
-  contentType: string;
-  /** Suggested download name, e.g. `mailer-box-300x220x80.svg`. */
-  fileName: string;
-  body: string | Buffer;
   /** Strong ETag (quoted) of body. */
   etag: string;
 }
@@ -88,32 +86,22 @@ export function projectThicknessMm(template: Template, state: Project['artworkJs
   return defaultThicknessMm(template.id, material);
 }
 
-function cacheKey(spec: DielineSpec): string {
-  const { templateId, widthMm, heightMm, depthMm, thicknessMm, bleedMm, format, part } = spec;
-  const containers = containerOptionsKey(getTemplate(templateId)!, spec.containers);
-  return JSON.stringify([
-    templateId,
-    widthMm,
-    heightMm,
-    depthMm,
-    thicknessMm,
-    bleedMm,
-    format,
-    part.part,
-    part.turnInMm,
+/** What a dieline request says beyond the size and caliper, with its defaults. */
+function requested(templateId: string, query: ProjectDielineQuery, containers: ContainerOptions) {
+  return {
+    bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
+    format: query.format ?? 'json',
+    part: resolvePart(templateId, query, 'board'),
     containers,
-    spec.structure,
-    spec.dieOnly,
-  ]);
+    structure: structureOptionsOf(query),
+    dieOnly: query.dieOnly ?? false,
+  };
 }
 
-async function encode(dieline: Dieline, format: DielineFormat, dieOnly: boolean): Promise<{ contentType: string; body: string | Buffer }> {
-  if (format === 'json') {
-    const reply: DielineReplyBody = { dieline };
-    return { contentType: JSON_CONTENT_TYPE, body: JSON.stringify(reply) };
-  }
-  const { contentType, body } = await renderDieline(dieline, format, { dieOnly });
-  return { contentType, body };
+async function encode(dieline: Dieline, format: DielineFormat, dieOnly: boolean): Promise<RenderedDieline> {
+  if (format !== 'json') return renderDieline(dieline, format, { dieOnly });
+  const reply: DielineReplyBody = { dieline };
+  return { contentType: JSON_CONTENT_TYPE, fileName: dielineFileName(dieline, format), body: JSON.stringify(reply) };
 }
 
 /** Structure options apply to box styles only: a container answers as an option the template does not take. */
@@ -130,20 +118,24 @@ export function requireNoStructure(structure: StructureOptions): void {
   throw new DielineOptionError(option, taking[option]);
 }
 
-export function createDielineService() {
-  const cache = new LRUCache<string, RenderedDielineReply>({
-    max: DIELINE_CACHE_ENTRIES,
-    maxSize: DIELINE_CACHE_BYTES,
+/** Recent replies, at most `max` of them and `maxBytes` of bodies. */
+export const createReplyCache = (max: number, maxBytes: number) =>
+  new LRUCache<string, RenderedDielineReply>({
+    max,
+    maxSize: maxBytes,
     sizeCalculation: (reply) => (typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length),
   });
 
+export function createDielineService() {
+  const cache = createReplyCache(DIELINE_CACHE_ENTRIES, DIELINE_CACHE_BYTES);
+
   async function render(spec: DielineSpec): Promise<RenderedDielineReply> {
-    const key = cacheKey(spec);
+    const template = getTemplate(spec.templateId)!;
+    const key = JSON.stringify({ ...spec, containers: containerOptionsKey(template, spec.containers) });
     const cached = cache.get(key);
     if (cached) return cached;
     let dieline: Dieline;
     try {
-      const template = getTemplate(spec.templateId)!;
       const dims = { widthMm: spec.widthMm, heightMm: spec.heightMm, depthMm: spec.depthMm };
       if (isContainerKind(template.kind)) requireNoStructure(spec.structure);
       dieline = isContainerKind(template.kind)
@@ -166,8 +158,8 @@ export function createDielineService() {
     if ((spec.format === 'dxf' || spec.format === 'cf2') && !dieline.paths.some((path) => path.type === 'cut')) {
       throw badRequest(MESSAGES.noCuttingDie(spec.templateId));
     }
-    const { contentType, body } = await encode(dieline, spec.format, spec.dieOnly);
-    const reply = { format: spec.format, contentType, fileName: dielineFileName(dieline, spec.format), body, etag: strongEtag(body) };
+    const encoded = await encode(dieline, spec.format, spec.dieOnly);
+    const reply = { format: spec.format, ...encoded, etag: strongEtag(encoded.body) };
     cache.set(key, reply);
     return reply;
   }
@@ -182,19 +174,11 @@ export function createDielineService() {
       if (material !== undefined && !(template.materials as string[]).includes(material)) {
         throw badRequest(MESSAGES.materialNotForTemplate(material, templateId));
       }
-      const defaults = template.defaultDimensions;
       return render({
         templateId,
-        widthMm: query.widthMm ?? defaults.widthMm,
-        heightMm: query.heightMm ?? defaults.heightMm,
-        depthMm: query.depthMm ?? defaults.depthMm,
+        ...resolveDimensions(query, undefined, template),
         thicknessMm: isContainerKind(template.kind) ? 0 : (query.thicknessMm ?? defaultThicknessMm(templateId, material)),
-        bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
-        format: query.format ?? 'json',
-        part: resolvePart(templateId, query, 'board'),
-        containers,
-        structure: structureOptionsOf(query),
-        dieOnly: query.dieOnly ?? false,
+        ...requested(templateId, query, containers),
       });
     },
 
@@ -208,12 +192,7 @@ export function createDielineService() {
         heightMm: project.heightMm,
         depthMm: project.depthMm,
         thicknessMm: projectThicknessMm(template, project.artworkJson),
-        bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
-        format: query.format ?? 'json',
-        part: resolvePart(template.id, query, 'board'),
-        containers,
-        structure: structureOptionsOf(query),
-        dieOnly: query.dieOnly ?? false,
+        ...requested(template.id, query, containers),
       });
     },
   };

@@ -39,17 +39,8 @@ export const EXPORT_OPTION_SCHEMAS = {
   'dieline-cf2': DielineExportOptions,
 } satisfies Record<ExportFormat, TSchema>;
 
-const EXTENSIONS: Record<ExportFormat, string> = {
-  'print-pdf': 'pdf',
-  'preview-png': 'png',
-  'model-glb': 'glb',
-  'dieline-svg': 'svg',
-  'dieline-pdf': 'pdf',
-  'dieline-dxf': 'dxf',
-  'dieline-cf2': 'cf2',
-};
-
-export const extensionOf = (format: ExportFormat) => EXTENSIONS[format];
+/** Every format's name ends in its file's extension. */
+export const extensionOf = (format: ExportFormat) => format.slice(format.indexOf('-') + 1);
 
 const dielineFormatOf = (format: ExportFormat): string | null => (format.startsWith('dieline-') ? format.slice('dieline-'.length) : null);
 

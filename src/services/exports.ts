@@ -2,9 +2,10 @@
 // one render attempt, which whatever runs jobs (the in-process runner or a queue worker) calls.
 // The state lives in the database only; a queue carries export ids and nothing else.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { apiError, conflict, HttpError, MESSAGES, notFound } from '../errors.js';
+import { EventEmitter } from 'node:events';
+import { apiError, conflict, HttpError, MESSAGES } from '../errors.js';
 import { RenderError } from '../render/errors.js';
-import { createId, isRecordId } from '../lib/ids.js';
+import { createId, foundOr404, isRecordId } from '../lib/ids.js';
 import type { ExportError, ExportRepository, ExportRow } from '../repositories/exports.js';
 import type { Project } from '../repositories/projects.js';
 import type { FileStorage } from '../storage/index.js';
@@ -51,11 +52,6 @@ export interface ExportDto {
   expiresAt: string | null;
 }
 
-export interface ExportRequest {
-  format: ExportFormat;
-  options?: Record<string, unknown>;
-}
-
 /** Signs and checks the service's own download URLs; S3 presigns its own instead (see presign). */
 export interface DownloadLinks {
   /** The URL a client downloads a succeeded export from, valid until expiresAt. */
@@ -76,12 +72,6 @@ export function busyBackoffMs(waitedMs: number): number {
   return Math.min(30_000, Math.max(1_000, Math.round(waitedMs / 4)));
 }
 
-/** A render pool, or the admission in front of one, had no room: waiting is the answer, not failing. */
-const isBusy = (error: unknown) => error instanceof RenderError && error.reason === 'busy';
-
-/** Told when an export fails because its workers kept stopping (the process logs it). */
-export type WorkerStopped = (exportId: string, message: string) => void;
-
 /** HMAC-signed `/exports/<id>/download?expires=&signature=` links, for storage that cannot presign. */
 export function createSignedDownloadLinks(secret: Buffer, publicBaseUrl: string | null) {
   const key = createHmac('sha256', secret).update('export-download').digest();
@@ -99,7 +89,6 @@ export function createSignedDownloadLinks(secret: Buffer, publicBaseUrl: string 
     },
   };
 }
-export type SignedDownloadLinks = ReturnType<typeof createSignedDownloadLinks>;
 
 export interface ExportServiceDeps {
   repository: ExportRepository;
@@ -112,14 +101,23 @@ export interface ExportServiceDeps {
   leaseMs: number;
   /** From creation, how long an export keeps waiting for busy render pools before it fails. */
   deadlineMs: number;
+  /** Told after an export finishes, in the process that finished it (the webhooks). */
+  announce: ExportFinished;
 }
+
+/**
+ * jobDuration: a finished render's seconds (the job metrics); workerStopped: an export failed
+ * because its workers kept stopping (the process logs it).
+ */
+type ExportEvents = {
+  jobDuration: [format: string, outcome: string, seconds: number];
+  workerStopped: [exportId: string, message: string];
+};
 
 export function createExportService(deps: ExportServiceDeps) {
   const { repository, storage, links } = deps;
   const checkOptions = createExportOptionsCheck();
-  const listeners: ExportFinished[] = [];
-  const jobDurations: Array<(format: string, outcome: string, seconds: number) => void> = [];
-  const stoppedListeners: WorkerStopped[] = [];
+  const events = new EventEmitter<ExportEvents>();
 
   /** Writes the finished file under name (whole or not at all); its size in bytes. A stream is streamed to storage. */
   async function store(name: string, body: Buffer | Readable): Promise<number> {
@@ -136,7 +134,7 @@ export function createExportService(deps: ExportServiceDeps) {
   async function failStopped(row: ExportRow, times: number, started: number): Promise<AttemptOutcome> {
     const message = EXPORT_MESSAGES.workerStopped(times);
     const outcome = await finishFailed(row, apiError(500, message), started);
-    if (outcome === 'failed') for (const listener of stoppedListeners) listener(row.id, message);
+    if (outcome === 'failed') events.emit('workerStopped', row.id, message);
     return outcome;
   }
 
@@ -169,15 +167,14 @@ export function createExportService(deps: ExportServiceDeps) {
 
   async function announce(row: ExportRow): Promise<void> {
     const event = row.status === 'succeeded' ? 'export.succeeded' : 'export.failed';
-    const dto = await toDto(row);
-    for (const listener of listeners) await listener(row.userId, event, dto);
+    await deps.announce(row.userId, event, await toDto(row));
     await repository.markAnnounced(row.id, new Date());
   }
 
   async function finishFailed(row: ExportRow, error: ExportError, started: number): Promise<AttemptOutcome> {
     const now = new Date();
     if (!(await repository.fail(row.id, error, now, new Date(now.getTime() + EXPORT_LIFETIME_MS)))) return 'skipped';
-    for (const observe of jobDurations) observe(row.format, 'failed', (Date.now() - started) / 1000);
+    events.emit('jobDuration', row.format, 'failed', (Date.now() - started) / 1000);
     const failed = await repository.find(row.id);
     if (failed) await announce(failed);
     return 'failed';
@@ -192,19 +189,7 @@ export function createExportService(deps: ExportServiceDeps) {
 
   return {
     toDto,
-
-    /** Called after an export finishes, in the process that finished it. */
-    onFinished(listener: ExportFinished) {
-      listeners.push(listener);
-    },
-
-    onJobDuration(observe: (format: string, outcome: string, seconds: number) => void) {
-      jobDurations.push(observe);
-    },
-
-    onWorkerStopped(listener: WorkerStopped) {
-      stoppedListeners.push(listener);
-    },
+    events,
 
     /**
      * Records the request. `created` false: the same Idempotency-Key and request within its
@@ -213,7 +198,7 @@ export function createExportService(deps: ExportServiceDeps) {
     async create(
       userId: string,
       projectId: string,
-      request: ExportRequest,
+      request: { format: ExportFormat; options?: Record<string, unknown> },
       idempotencyKey: string | undefined,
       routeBase = '',
     ): Promise<{ export: ExportDto; created: boolean }> {
@@ -223,11 +208,12 @@ export function createExportService(deps: ExportServiceDeps) {
       const digest = idempotencyKey === undefined ? null : requestDigest({ projectId, body: request });
       const keyWindowStart = new Date(Date.now() - IDEMPOTENCY_LIFETIME_MS);
       // A repeat is answered before any limit: it creates nothing.
+      const repeated = async (row: ExportRow) => {
+        if (row.requestDigest !== digest) throw conflict(IDEMPOTENCY_MESSAGES.conflict);
+        return { export: await toDto(row), created: false };
+      };
       const earlier = idempotencyKey === undefined ? null : await repository.findByKey(userId, idempotencyKey, keyWindowStart);
-      if (earlier) {
-        if (earlier.requestDigest !== digest) throw conflict(IDEMPOTENCY_MESSAGES.conflict);
-        return { export: await toDto(earlier), created: false };
-      }
+      if (earlier) return repeated(earlier);
       const project = await deps.projects.get(userId, projectId);
       const outcome = await repository.insert(
         {
@@ -245,17 +231,12 @@ export function createExportService(deps: ExportServiceDeps) {
         QUEUED_EXPORTS_LIMIT,
       );
       if (outcome.kind === 'limit-reached') throw new HttpError(429, MESSAGES.tooManyExports, QUEUED_EXPORTS_RETRY_AFTER_S);
-      if (outcome.kind === 'key-taken') {
-        if (outcome.row.requestDigest !== digest) throw conflict(IDEMPOTENCY_MESSAGES.conflict);
-        return { export: await toDto(outcome.row), created: false };
-      }
+      if (outcome.kind === 'key-taken') return repeated(outcome.row);
       return { export: await toDto(outcome.row), created: true };
     },
 
     async get(userId: string, id: string): Promise<ExportDto> {
-      const row = isRecordId(id) ? await repository.findOwned(userId, id, new Date()) : null;
-      if (!row) throw notFound(EXPORT_MESSAGES.notFound);
-      return toDto(row);
+      return toDto(await foundOr404(id, EXPORT_MESSAGES.notFound, () => repository.findOwned(userId, id, new Date())));
     },
 
     async list(
@@ -288,18 +269,15 @@ export function createExportService(deps: ExportServiceDeps) {
       if (!claimed) return 'skipped';
       // Past its attempts only when earlier workers died holding it (a failed render ends sooner).
       if (claimed.attempts > deps.attempts) return failStopped(claimed, claimed.attempts - 1, started);
-      const heartbeat = setInterval(
-        () => {
-          void repository.renew(id, new Date(Date.now() + deps.leaseMs)).catch(() => undefined);
-        },
-        Math.max(250, Math.floor(deps.leaseMs / 3)),
-      );
+      const renew = () => void repository.renew(id, new Date(Date.now() + deps.leaseMs)).catch(() => undefined);
+      const heartbeat = setInterval(renew, Math.max(250, Math.floor(deps.leaseMs / 3)));
       heartbeat.unref();
-      const fileName = `export-${id}.${extensionOf(claimed.format as ExportFormat)}`;
+      const format = claimed.format as ExportFormat;
+      const fileName = `export-${id}.${extensionOf(format)}`;
       try {
         const project = await projectAt(claimed);
         if (!('version' in project)) return await finishFailed(claimed, project, started);
-        const file = await renderExport(deps.renderers, project, claimed.format as ExportFormat, claimed.options);
+        const file = await renderExport(deps.renderers, project, format, claimed.options);
         const sizeBytes = await store(fileName, file.body);
         const finishedAt = new Date();
         const done = await repository.succeed(
@@ -314,16 +292,17 @@ export function createExportService(deps: ExportServiceDeps) {
           if (row?.fileName !== fileName) await storage.delete(fileName);
           return 'skipped';
         }
-        for (const observe of jobDurations) observe(claimed.format, 'succeeded', (Date.now() - started) / 1000);
+        events.emit('jobDuration', claimed.format, 'succeeded', (Date.now() - started) / 1000);
         const row = await repository.find(id);
         if (row) await announce(row);
         return 'succeeded';
       } catch (error) {
-        if (isBusy(error)) {
+        // A render pool, or the admission in front of one, had no room: waiting is the answer, not failing.
+        if (error instanceof RenderError && error.reason === 'busy') {
           const now = Date.now();
           const retryAt = now + busyBackoffMs(now - claimed.createdAt.getTime());
           if (retryAt > claimed.createdAt.getTime() + deps.deadlineMs) {
-            return await finishFailed(claimed, apiError(503, (error as RenderError).message), started);
+            return await finishFailed(claimed, apiError(503, error.message), started);
           }
           await repository.wait(id, new Date(retryAt));
           return 'waiting';
@@ -348,7 +327,7 @@ export function createExportService(deps: ExportServiceDeps) {
       if (row && (row.status === 'queued' || row.status === 'running')) await failStopped(row, Math.max(1, row.attempts), Date.now());
     },
 
-    /** Announces finished exports whose process died before it could (listeners are idempotent per export). */
+    /** Announces finished exports whose process died before it could (an announcement is idempotent per export). */
     async announceMissed(): Promise<number> {
       const rows = await repository.unannounced(new Date(Date.now() - ANNOUNCE_GRACE_MS), 100);
       for (const row of rows) await announce(row);

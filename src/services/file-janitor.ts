@@ -1,5 +1,5 @@
 // Removes stored files whose rows are gone, through the file_deletions outbox: whoever deletes rows
-// records their files' names in the same transaction (recordFileDeletions in the repository
+// records their files' names in the same transaction (deleteRecordingFiles in the repository
 // layer); after the commit it calls removeRecorded(names). A process that dies in between leaves
 // the names recorded, and the next start-up's drain() removes them. A file is never removed
 // before its row is gone, and a row never points at a removed file.
@@ -8,10 +8,7 @@ import type { FileStorage } from '../storage/index.js';
 
 const DRAIN_PAGE = 100;
 
-export interface DrainResult {
-  removed: number;
-  failed: number;
-}
+export type DrainResult = Record<'removed' | 'failed', number>;
 
 export function createFileJanitor(deletions: FileDeletionRepository, storage: FileStorage) {
   /** Removes each file, then forgets the names whose removal succeeded. Never throws for a file. */

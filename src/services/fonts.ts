@@ -6,8 +6,8 @@ import { createHash } from 'node:crypto';
 import { mkdir, rename, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { HttpError, notFound } from '../errors.js';
-import { createId, isRecordId } from '../lib/ids.js';
+import { HttpError } from '../errors.js';
+import { createId, foundOr404 } from '../lib/ids.js';
 import { NotAFontError, readFontFile, UnusableFontError } from '../lib/font-file.js';
 import { readWhole } from '../lib/read-whole.js';
 import { bundledFamilies, type FontFace } from '../print/fonts.js';
@@ -24,8 +24,6 @@ export const FONT_MESSAGES = {
   notFound: 'Font not found.',
 } as const;
 
-/** Ids are cuid2: anything else is a 404 unread. */
-
 const EXTENSIONS = { truetype: 'ttf', opentype: 'otf' } as const;
 
 /** The owner's fonts as a render needs them: faces as files, and an identity for ETags. */
@@ -34,6 +32,8 @@ export interface OwnerFonts {
   /** Changes exactly when the owner's font set changes. */
   identity: string;
 }
+
+const identityOf = (rows: Font[]) => rows.map((row) => row.id).sort().join(',');
 
 export function createFontService(
   fonts: FontRepository,
@@ -99,14 +99,12 @@ export function createFontService(
     bundled: bundledFamilies,
 
     async remove(userId: string, id: string): Promise<void> {
-      const name = isRecordId(id) ? await fonts.deleteOwned(userId, id) : null;
-      if (!name) throw notFound(FONT_MESSAGES.notFound);
-      await janitor.removeRecorded([name]);
+      await janitor.removeRecorded([await foundOr404(id, FONT_MESSAGES.notFound, () => fonts.deleteOwned(userId, id))]);
     },
 
     /** Changes exactly when the owner's font set changes (no file is read). */
     async identity(userId: string): Promise<string> {
-      return (await fonts.listOwned(userId)).map((row) => row.id).sort().join(',');
+      return identityOf(await fonts.listOwned(userId));
     },
 
     /** The owner's fonts a render outlines text with (the bundled ones are added by src/print). */
@@ -117,9 +115,7 @@ export function createFontService(
         const file = await fileOf(row);
         if (file) faces.push({ family: row.family, style: row.style, weight: row.weight, path: file });
       }
-      return { faces, identity: rows.map((row) => row.id).sort().join(',') };
+      return { faces, identity: identityOf(rows) };
     },
   };
 }
-
-export type FontService = ReturnType<typeof createFontService>;

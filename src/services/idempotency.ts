@@ -50,18 +50,12 @@ export type IdempotentStart =
   /** The caller runs the request, then hands its answer over (null: it created nothing, the key is free again). */
   | { kind: 'run'; finish: (answer: StoredAnswer | null) => Promise<void> };
 
-export interface IdempotencyServiceOptions {
-  /** How long a running first request holds its key before another may take it (its process stopped). */
-  leaseMs: number;
-  /** How long a repeat waits for the first request's answer before answering 409. */
-  waitMs: number;
-}
+/** How long a running first request holds its key before another may take it (its process stopped). */
+const LEASE_MS = 130_000;
+/** How long a repeat waits for the first request's answer before answering 409. */
+const WAIT_MS = 60_000;
 
-export function createIdempotencyService(
-  repository: IdempotentRequestRepository,
-  sealer: SecretSealer,
-  options: IdempotencyServiceOptions = { leaseMs: 130_000, waitMs: 60_000 },
-) {
+export function createIdempotencyService(repository: IdempotentRequestRepository, sealer: SecretSealer) {
   const sealContext = (id: IdempotentKey) => `idempotency:${id.userId}:${id.route}:${id.key}`;
 
   return {
@@ -71,14 +65,14 @@ export function createIdempotencyService(
      * arrives while the first still runs waits for its answer.
      */
     async start(id: IdempotentKey, digest: string): Promise<IdempotentStart> {
-      const deadline = Date.now() + options.waitMs;
+      const deadline = Date.now() + WAIT_MS;
       for (let pause = 20; ; pause = Math.min(pause * 2, 500)) {
         const now = new Date();
         const claim = randomBytes(12).toString('base64url');
         const claimed = await repository.claim(id, {
           requestDigest: digest,
           claim,
-          leaseUntil: new Date(now.getTime() + options.leaseMs),
+          leaseUntil: new Date(now.getTime() + LEASE_MS),
           now,
           forgottenBefore: new Date(now.getTime() - IDEMPOTENCY_LIFETIME_MS),
         });
@@ -108,5 +102,3 @@ export function createIdempotencyService(
     },
   };
 }
-
-export type IdempotencyService = ReturnType<typeof createIdempotencyService>;

@@ -53,10 +53,16 @@ export function createServices(config: Config, db: Database, selected: SelectedS
   const viewerFiles = createViewerFiles();
   // Developer keys, webhook secrets and share tokens are sealed alike (each row's id as authenticated data).
   const sealer = createSecretSealer(config.apiKeySecret);
-  const projects = createProjectService(repositories.projects, fileJanitor);
+  const listCursors = createListCursors(config.jwtSecret);
+  const webhooks = createWebhookService(
+    repositories.webhooks,
+    sealer,
+    { allowPrivate: config.webhooks.allowPrivate, production: config.production },
+    listCursors,
+  );
+  const projects = createProjectService(repositories.projects, fileJanitor, webhooks.projectChanged);
   const dielines = createDielineService();
   const downloadLinks = createSignedDownloadLinks(config.apiKeySecret, config.publicBaseUrl);
-  const listCursors = createListCursors(config.jwtSecret);
   const exports = createExportService({
     repository: repositories.exports,
     projects,
@@ -76,16 +82,9 @@ export function createServices(config: Config, db: Database, selected: SelectedS
     attempts: config.exports.attempts,
     leaseMs: config.exports.leaseMs,
     deadlineMs: config.exports.deadlineMs,
+    announce: webhooks.exportFinished,
   });
-  const webhooks = createWebhookService(
-    repositories.webhooks,
-    sealer,
-    { allowPrivate: config.webhooks.allowPrivate, production: config.production },
-    listCursors,
-  );
-  exports.onFinished((userId, event, dto) => webhooks.exportFinished(userId, event, dto));
   const assets = createAssetService(repositories.assets, storage, fileJanitor, renderer, fonts.ownerFonts);
-  projects.onEvent((userId, event, project) => webhooks.projectChanged(userId, event, project));
   return {
     passwordHasher,
     storage,

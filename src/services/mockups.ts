@@ -13,9 +13,8 @@ import { HttpError, MESSAGES } from '../errors.js';
 import { createFairLimiter } from '../lib/fair-limiter.js';
 import type { Project } from '../repositories/projects.js';
 import { MOCKUP_DEFAULT_HEIGHT, MOCKUP_DEFAULT_WIDTH, type MockupAngle, type MockupQuery } from '../schemas/mockups.js';
-import { LIGHTING_IDS } from '../schemas/projects.js';
 import { strongEtag } from '../lib/entity-tags.js';
-import type { ModelService } from './models.js';
+import { savedLighting, type Lighting, type ModelService } from './models.js';
 import type { Conditional } from './print.js';
 import { viewerCsp, type ViewerFiles } from './viewer-files.js';
 
@@ -41,8 +40,6 @@ export const CHROMIUM_ARGS = [
   '--no-first-run',
 ];
 
-type Lighting = (typeof LIGHTING_IDS)[number];
-
 /** What one mockup shows: its size in pixels, the lighting preset and the camera's angle. */
 interface Shot {
   width: number;
@@ -56,11 +53,6 @@ interface PageSlot {
   page: Page;
   /** The GLB the page's next model request gets. */
   model: Buffer | null;
-}
-
-function projectLighting(project: Project): Lighting {
-  const wanted = project.artworkJson?.lighting;
-  return typeof wanted === 'string' && (LIGHTING_IDS as readonly string[]).includes(wanted) ? (wanted as Lighting) : 'studio';
 }
 
 export function createMockupService(target: MockupTarget, models: ModelService, viewer: ViewerFiles, accountQueue: number) {
@@ -204,7 +196,8 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
       ]);
       const width = query.width ?? MOCKUP_DEFAULT_WIDTH;
       const height = query.height ?? MOCKUP_DEFAULT_HEIGHT;
-      const shot: Shot = { width, height, lighting: query.lighting ?? projectLighting(project), angle: query.angle ?? 'three-quarter' };
+      const lighting = query.lighting ?? savedLighting(project.artworkJson) ?? 'studio';
+      const shot: Shot = { width, height, lighting, angle: query.angle ?? 'three-quarter' };
       const etag = strongEtag(JSON.stringify([RENDERER_VERSION, model.etag, page.etag, script.etag, shot]));
       return {
         etag,
@@ -233,5 +226,3 @@ export function createMockupService(target: MockupTarget, models: ModelService, 
     },
   };
 }
-
-export type MockupService = ReturnType<typeof createMockupService>;

@@ -26,6 +26,7 @@ import { strongEtag } from '../lib/entity-tags.js';
 import { projectThicknessMm } from './dielines.js';
 import { containerOptionsKey, containerOptionsOf, requireContainerOptions } from './print-geometry.js';
 import type { PrintService } from './print.js';
+import { resolveDimensions } from './projects.js';
 
 export interface RenderedModel {
   contentType: typeof MODEL_CONTENT_TYPE | typeof USDZ_CONTENT_TYPE;
@@ -47,12 +48,8 @@ function fileName(templateId: string, d: BoxDimensions, format: ModelFormat): st
 }
 
 /** The file a format writes: binary glTF, or USDZ for AR. */
-type Built = ReturnType<typeof modelParts>;
-interface ModelWriter {
-  contentType: RenderedModel['contentType'];
-  write: (input: ModelInput, built?: Built) => Promise<Uint8Array>;
-}
-const WRITERS: Record<ModelFormat, ModelWriter> = {
+type ModelWriter = (input: ModelInput, built?: ReturnType<typeof modelParts>) => Promise<Uint8Array>;
+const WRITERS: Record<ModelFormat, { contentType: RenderedModel['contentType']; write: ModelWriter }> = {
   glb: { contentType: MODEL_CONTENT_TYPE, write: buildModel },
   usdz: { contentType: USDZ_CONTENT_TYPE, write: async (input, built) => buildUsdz(input, built) },
 };
@@ -63,18 +60,9 @@ function requireTemplate(templateId: string): Template {
   return template;
 }
 
-/** The project's finish when the template offers it, else the template's first. */
-function projectFinish(template: Template, state: Project['artworkJson']): FinishId {
-  const wanted = state?.finish;
-  if (wanted && (template.finishes as string[]).includes(wanted)) return wanted;
-  return template.finishes[0] ?? FINISH_IDS[0];
-}
-
-function projectMaterial(template: Template, state: Project['artworkJson']): MaterialId {
-  const wanted = state?.material;
-  if (typeof wanted === 'string' && (template.materials as string[]).includes(wanted)) return wanted as MaterialId;
-  return template.materials[0]!;
-}
+/** The project's choice when the template offers it, else fallback (the template's first). */
+const offeredOr = <T extends string>(offered: readonly T[], wanted: unknown, fallback: T): T =>
+  typeof wanted === 'string' && (offered as readonly string[]).includes(wanted) ? (wanted as T) : fallback;
 
 /** What the texture paints besides the print: the substrate where nothing prints, the finish's metal and gloss. */
 function textureLook(material: MaterialId, finish: FinishId, clear: boolean): TextureLook {
@@ -143,15 +131,10 @@ export function createModelService(textures: ProjectTextures) {
       if (finish !== undefined && !(template.finishes as string[]).includes(finish)) {
         throw badRequest(MESSAGES.finishNotForTemplate(finish, templateId));
       }
-      const defaults = template.defaultDimensions;
       const input: ModelInput = {
         templateId,
         kind: template.kind,
-        dimensions: {
-          widthMm: query.widthMm ?? defaults.widthMm,
-          heightMm: query.heightMm ?? defaults.heightMm,
-          depthMm: query.depthMm ?? defaults.depthMm,
-        },
+        dimensions: resolveDimensions(query, undefined, template),
         material: material ?? template.materials[0]!,
         finish: finish ?? template.finishes[0] ?? FINISH_IDS[0],
         ...(template.kind === 'box' && query.thicknessMm !== undefined ? { thicknessMm: query.thicknessMm } : {}),
@@ -171,9 +154,9 @@ export function createModelService(textures: ProjectTextures) {
         templateId: template.id,
         kind: template.kind,
         dimensions,
-        material: projectMaterial(template, state),
+        material: offeredOr(template.materials, state?.material, template.materials[0]!),
         textureSize: sizePx,
-        finish: projectFinish(template, state),
+        finish: offeredOr(template.finishes, state?.finish, template.finishes[0] ?? FINISH_IDS[0]),
         ...(template.kind === 'box' ? { thicknessMm: projectThicknessMm(template, state) } : {}),
         ...(savedLighting(state) ? { lighting: savedLighting(state)! } : {}),
       };
@@ -196,7 +179,9 @@ export function createModelService(textures: ProjectTextures) {
 export type ModelService = ReturnType<typeof createModelService>;
 
 /** The lighting preset the project was saved with, when it is one the viewer has. */
-function savedLighting(state: Project['artworkJson']): string | null {
+export function savedLighting(state: Project['artworkJson']): Lighting | null {
   const wanted = (state as { lighting?: unknown } | null | undefined)?.lighting;
-  return typeof wanted === 'string' && (LIGHTING_IDS as readonly string[]).includes(wanted) ? wanted : null;
+  return typeof wanted === 'string' && (LIGHTING_IDS as readonly string[]).includes(wanted) ? (wanted as Lighting) : null;
 }
+
+export type Lighting = (typeof LIGHTING_IDS)[number];

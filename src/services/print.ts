@@ -24,9 +24,7 @@ import {
   type DesignState,
   type ImageCacheSettings,
   type Finding,
-  type Placement,
   type PreflightReport,
-  type PrintSurface,
   type PrintOptions,
   type ResolvedAsset,
   type StructureOptions,
@@ -60,6 +58,7 @@ import { strongEtag } from '../lib/entity-tags.js';
 import { projectThicknessMm } from './dielines.js';
 import { resolvePart, type ResolvedPart } from './parts.js';
 import type { PrintAdmission } from './print-admission.js';
+import type { createFontService } from './fonts.js';
 import {
   containerOptionsKey,
   containerOptionsOf,
@@ -116,39 +115,22 @@ export interface Conditional<T> {
  * image that could not be read) or storage no longer has the file.
  */
 export async function describeAsset(storage: FileStorage, file: PlacedFile): Promise<ResolvedAsset | null> {
-  const { widthPx, heightPx } = file;
+  const { name, mimeType, widthPx, heightPx, sizeBytes, barcode } = file;
   if (!widthPx || !heightPx) return null;
-  const localFile = file.mimeType !== SVG_MIME && storage.localPath ? storage.localPath(file.name) : null;
+  const localFile = mimeType !== SVG_MIME && storage.localPath ? storage.localPath(name) : null;
   if (localFile) {
     // A raster on this machine's disk: its bytes are read only where needed (a render child reads the file itself).
-    if (!(await storage.stat(file.name))) return null;
+    if (!(await storage.stat(name))) return null;
     let bytes: Promise<Buffer> | undefined;
-    const { name, mimeType, sizeBytes, barcode } = file;
     return { name, mimeType, widthPx, heightPx, sizeBytes, barcode, localFile, load: () => (bytes ??= readFile(localFile)) };
   }
-  const opened = await storage.open(file.name);
+  const opened = await storage.open(name);
   if (!opened) return null;
   const data = await readWhole(opened.stream, opened.size);
-  const intrinsic = file.mimeType === SVG_MIME ? svgIntrinsicSize(data.toString('utf8')) : null;
-  return {
-    name: file.name,
-    mimeType: file.mimeType,
-    widthPx,
-    heightPx: intrinsic ? (widthPx * intrinsic.height) / intrinsic.width : heightPx,
-    sizeBytes: file.sizeBytes,
-    barcode: file.barcode,
-    load: async () => data,
-  };
+  const intrinsic = mimeType === SVG_MIME ? svgIntrinsicSize(data.toString('utf8')) : null;
+  const shownHeight = intrinsic ? (widthPx * intrinsic.height) / intrinsic.width : heightPx;
+  return { name, mimeType, widthPx, heightPx: shownHeight, sizeBytes, barcode, load: async () => data };
 }
-
-/** The owner's fonts as the print service needs them (the font service). */
-export interface OwnerFontSource {
-  identity(userId: string): Promise<string>;
-  ownerFonts(userId: string): Promise<{ faces: FontFace[]; identity: string }>;
-}
-
-/** Only the bundled fonts: an account without a font service. */
-const BUNDLED_ONLY: OwnerFontSource = { identity: async () => '', ownerFonts: async () => ({ faces: [], identity: '' }) };
 
 interface Prepared {
   template: Template;
@@ -177,23 +159,9 @@ export function createPrintService(
   publicBaseUrl: string | null,
   renderer: Renderer,
   admission: PrintAdmission,
-  fonts: OwnerFontSource = BUNDLED_ONLY,
-  imageCache: ImageCacheSettings | null = null,
+  fonts: Pick<ReturnType<typeof createFontService>, 'identity' | 'ownerFonts'>,
+  imageCache: ImageCacheSettings | null,
 ) {
-  /** The sheet's print as a model's textures, or null when nothing prints on it. */
-  function textureMaps(
-    placement: Placement<PrintSurface>,
-    sizePx: number,
-    window: Bounds | undefined,
-    look: TextureLook,
-    atlas: TextureAtlas | undefined,
-    account: string,
-    signal?: AbortSignal,
-  ): Promise<TextureMaps> | null {
-    if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
-    return renderer.run('texture', 'print.texture', { placement, sizePx, window, look, ...(atlas ? { atlas } : {}) }, account, signal);
-  }
-
   const baseUrl = publicBaseUrl ?? undefined;
 
   /** The owner's rows for every asset the design names: cheap, no file is read. */
@@ -205,12 +173,6 @@ export function createPrintService(
     return files;
   }
 
-  async function describeAll(files: Map<string, PlacedFile | null>): Promise<AssetLookup> {
-    const lookup = new Map<string, ResolvedAsset | null>();
-    for (const [name, file] of files) lookup.set(name, file ? await describeAsset(storage, file) : null);
-    return lookup;
-  }
-
   async function prepare(
     project: Project,
     files: Map<string, PlacedFile | null>,
@@ -220,10 +182,16 @@ export function createPrintService(
   ): Promise<Prepared> {
     const template = getTemplate(project.templateId)!;
     const state = (project.artworkJson ?? {}) as DesignState;
-    const none = { fonts: [], svgFacts: new Map<string, SvgFacts>() };
-    if (!hasPrintGeometry(template)) {
-      return { template, dieline: null, findings: [noDielineFinding(template.id)], assets: new Map(), state, ...none };
-    }
+    const unplaceable = (finding: Finding): Prepared => ({
+      template,
+      dieline: null,
+      findings: [finding],
+      assets: new Map(),
+      state,
+      fonts: [],
+      svgFacts: new Map(),
+    });
+    if (!hasPrintGeometry(template)) return unplaceable(noDielineFinding(template.id));
     let geometry: PrintGeometry;
     try {
       geometry = printGeometry(
@@ -237,11 +205,11 @@ export function createPrintService(
         },
       );
     } catch (error) {
-      if (error instanceof DielineSizeError)
-        return { template, dieline: null, findings: [dielineSizeFinding(error.message)], assets: new Map(), state, ...none };
+      if (error instanceof DielineSizeError) return unplaceable(dielineSizeFinding(error.message));
       throw error;
     }
-    const assets = await describeAll(files);
+    const assets = new Map<string, ResolvedAsset | null>();
+    for (const [name, file] of files) assets.set(name, file ? await describeAsset(storage, file) : null);
     const { faces } = await fonts.ownerFonts(project.userId);
     const svgFacts = new Map<string, SvgFacts>();
     for (const asset of assets.values()) {
@@ -313,35 +281,6 @@ export function createPrintService(
     return totals;
   }
 
-  /**
-   * The preflight the route answers: the placement's findings at the bleed asked for, plus each
-   * image's ink coverage and profile in the condition.
-   */
-  async function fullPreflight(
-    prepared: Prepared,
-    condition: string | undefined,
-    bleedMm: number,
-    options: StructureOptions,
-    account: string,
-    signal?: AbortSignal,
-  ): Promise<PreflightReport> {
-    const base = preflightOf(prepared, options);
-    if (!isPlaceable(prepared)) return base;
-    const placement = place(prepared);
-    const printing = printCondition(condition ?? conditionForMaterial(prepared.state.material));
-    const totals = await measuredInk(inkMeasuredAssets(placement), printing, account, signal);
-    const profiles = await profileMismatchFindings(placement, printing);
-    const minimums = await minimumFindings(placement, prepared.svgFacts, printing);
-    return report([
-      ...base.findings,
-      ...noBleedFindings(prepared.dieline, bleedMm),
-      ...inkCoverageFindings(placement, printing, totals),
-      ...profiles,
-      ...(await effectDetailFindings(placement)),
-      ...minimums,
-    ]);
-  }
-
   /** The request's container options, checked against the template (400 when one does not apply). */
   function optionsFor(project: Project, query: ContainerOptions): ContainerOptions {
     const options = containerOptionsOf(query);
@@ -380,25 +319,36 @@ export function createPrintService(
     if (!template || !hasPrintGeometry(template)) throw badRequest(MESSAGES.templateHasNoDieline(project.templateId));
   }
 
-  /** `mirror` is for film printed on its reverse: a sleeve, the pouch's web, the tube's laminate. */
-  function requireFilm(project: Project, containers: ContainerOptions): void {
-    const film = project.templateId === 'stand-up-pouch' || project.templateId === 'squeeze-tube' || containers.labelStyle === 'sleeve';
-    if (!film) throw badRequest(MESSAGES.mirrorNotFilm);
-  }
-
   const optionsKey = (project: Project, options: ContainerOptions) => containerOptionsKey(getTemplate(project.templateId)!, options);
 
   return {
-    /** GET /projects/:id/preflight: the body is small, its hash is the ETag. */
+    /**
+     * GET /projects/:id/preflight: the placement's findings at the bleed asked for, plus each
+     * image's ink coverage and profile in the condition. The body is small, its hash is the ETag.
+     */
     async preflight(project: Project, query: PreflightQuery = {}, signal?: AbortSignal): Promise<{ body: string; etag: string }> {
       const containers = optionsFor(project, query);
       const files = await ownedFiles(project);
-      const options: StructureOptions = { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS };
       const part = printedPart(project, query);
       const bleedMm = query.bleedMm ?? DEFAULT_BLEED_MM;
-      const result = await admission.admit(project.userId, async () =>
-        fullPreflight(await prepare(project, files, bleedMm, part, containers), query.condition, bleedMm, options, project.userId, signal),
-      );
+      const result = await admission.admit(project.userId, async () => {
+        const prepared = await prepare(project, files, bleedMm, part, containers);
+        const base = preflightOf(prepared, { glueAreas: query.glueAreas ?? DEFAULT_GLUE_AREAS });
+        if (!isPlaceable(prepared)) return base;
+        const placement = place(prepared);
+        const printing = printCondition(query.condition ?? conditionForMaterial(prepared.state.material));
+        const totals = await measuredInk(inkMeasuredAssets(placement), printing, project.userId, signal);
+        const profiles = await profileMismatchFindings(placement, printing);
+        const minimums = await minimumFindings(placement, prepared.svgFacts, printing);
+        return report([
+          ...base.findings,
+          ...noBleedFindings(prepared.dieline, bleedMm),
+          ...inkCoverageFindings(placement, printing, totals),
+          ...profiles,
+          ...(await effectDetailFindings(placement)),
+          ...minimums,
+        ]);
+      });
       const body = JSON.stringify({ preflight: result });
       return { body, etag: strongEtag(JSON.stringify([body, await fonts.identity(project.userId)])) };
     },
@@ -408,14 +358,16 @@ export function createPrintService(
       requireDieline(project);
       const part = printedPart(project, query);
       const containers = optionsFor(project, query);
-      if (query.mirror) requireFilm(project, containers);
+      // `mirror` is for film printed on its reverse: a sleeve, the pouch's web, the tube's laminate.
+      const film = project.templateId === 'stand-up-pouch' || project.templateId === 'squeeze-tube' || containers.labelStyle === 'sleeve';
+      if (query.mirror && !film) throw badRequest(MESSAGES.mirrorNotFilm);
       const design = (project.artworkJson ?? {}) as DesignState;
       const options: PrintOptions = {
         bleedMm: query.bleedMm ?? DEFAULT_BLEED_MM,
         marks: query.marks ?? true,
         dieline: query.dieline ?? true,
         colorSpace: query.colorSpace ?? 'rgb',
-        condition: query.condition ?? conditionForMaterial((project.artworkJson as DesignState | null)?.material),
+        condition: query.condition ?? conditionForMaterial(design.material),
         glueAreas: query.glueAreas ?? 'knockout',
         white: resolveWhite(query.white, design.material, design.finish),
         mirror: query.mirror ?? false,
@@ -461,7 +413,10 @@ export function createPrintService(
       return admission.admit(project.userId, async () => {
         const prepared = await prepare(project, files, DEFAULT_BLEED_MM, part, container ?? {});
         if (!isPlaceable(prepared)) return null;
-        return textureMaps(place(prepared), sizePx, prepared.textureWindow, look, container ? undefined : atlas, project.userId, signal);
+        const placement = place(prepared);
+        if (placement.pieces.every((piece) => piece.background === null && piece.images.length === 0)) return null;
+        const input = { placement, sizePx, window: prepared.textureWindow, look, ...(atlas && !container ? { atlas } : {}) };
+        return renderer.run('texture', 'print.texture', input, project.userId, signal);
       });
     },
 

@@ -2,7 +2,8 @@
 // EditorState, the plan's project cap, partial-update semantics, version history and duplicates.
 // Knows nothing of HTTP beyond the status-bearing errors it throws (If-Match arrives as a
 // precondition on the project's version).
-import { createId, isRecordId } from '../lib/ids.js';
+import { EventEmitter } from 'node:events';
+import { createId, foundOr404, isRecordId } from '../lib/ids.js';
 import { getTemplate, type Dimensions, type Template } from '../catalog/index.js';
 import { badRequest, forbidden, HttpError, MESSAGES, notFound, preconditionFailed } from '../errors.js';
 import type {
@@ -18,7 +19,7 @@ import type {
 } from '../repositories/projects.js';
 import { PROJECT_NAME_MAX_LENGTH, type EditorState } from '../schemas/projects.js';
 import { projectLimitFor } from './plans.js';
-import { isStorableText } from '../lib/text.js';
+import { normalizeName } from '../lib/text.js';
 import type { FileJanitor } from './file-janitor.js';
 
 export interface CreateProjectInput extends Partial<Dimensions> {
@@ -29,31 +30,14 @@ export interface CreateProjectInput extends Partial<Dimensions> {
 
 export type UpdateProjectInput = Partial<CreateProjectInput>;
 
-export interface DuplicateProjectInput {
-  name?: string;
-}
-
 const COPY_SUFFIX = ' (copy)';
 
 const DIMENSION_KEYS = ['widthMm', 'heightMm', 'depthMm'] as const;
 export const DEFAULT_THICKNESS_MM = 3;
 
-// Ids are cuid2 (lower-case letters and digits); anything else cannot name a project, and is
-// answered like a missing one without a query.
-
 /** "<name> (copy)", cut to the longest name a project may have (in code points), trimmed. */
 export function copyName(name: string): string {
   return [...`${name}${COPY_SUFFIX}`].slice(0, PROJECT_NAME_MAX_LENGTH).join('').trimEnd();
-}
-
-function normalizeName(raw: string): string {
-  const name = raw.trim();
-  const length = [...name].length; // code points, as PostgreSQL counts varchar(200)
-  if (length < 1 || length > PROJECT_NAME_MAX_LENGTH) {
-    throw badRequest(`name must be 1 to ${PROJECT_NAME_MAX_LENGTH} characters long after trimming.`);
-  }
-  if (!isStorableText(name)) throw badRequest('name must not contain NUL or unpaired surrogate characters.');
-  return name;
 }
 
 function requireTemplate(templateId: string): Template {
@@ -103,6 +87,7 @@ function changedFields(current: ProjectState, wanted: ProjectChanges): ProjectCh
   return changes;
 }
 
+/** Ids are cuid2 (lower-case letters and digits); anything else is answered like a missing project, without a query. */
 function assertProjectId(id: string): void {
   if (!isRecordId(id)) throw notFound(MESSAGES.projectNotFound);
 }
@@ -120,27 +105,22 @@ function accepted<T extends object>(outcome: T | Refused<keyof typeof REFUSALS>)
   return outcome;
 }
 
-/** Told after a project changed or was deleted (the webhooks); a listener's failure is reported, not thrown. */
+/** Told after a project changed or was deleted (the webhooks); its failure is reported, not thrown. */
 export type ProjectEventListener = (
   userId: string,
   event: 'project.updated' | 'project.deleted',
   project: { id: string; name?: string; templateId?: string; version?: number; updatedAt?: string },
 ) => Promise<void>;
 
-export function createProjectService(projects: ProjectRepository, janitor?: FileJanitor) {
-  const listeners: ProjectEventListener[] = [];
-  const errorReporters: Array<(error: unknown) => void> = [];
-  const reportError = (error: unknown) => {
-    for (const report of errorReporters) report(error);
-  };
+export function createProjectService(projects: ProjectRepository, janitor: FileJanitor, announce: ProjectEventListener) {
+  /** eventError: announcing a change failed (the change itself stands). */
+  const events = new EventEmitter<{ eventError: [error: unknown] }>();
 
-  async function tell(userId: string, event: 'project.updated' | 'project.deleted', project: Parameters<ProjectEventListener>[2]) {
-    for (const listener of listeners) {
-      try {
-        await listener(userId, event, project);
-      } catch (error) {
-        reportError(error);
-      }
+  async function tell(...args: Parameters<ProjectEventListener>) {
+    try {
+      await announce(...args);
+    } catch (error) {
+      events.emit('eventError', error);
     }
   }
 
@@ -155,21 +135,14 @@ export function createProjectService(projects: ProjectRepository, janitor?: File
   }
 
   return {
-    onEvent(listener: ProjectEventListener) {
-      listeners.push(listener);
-    },
-
-    /** Where a listener's failure goes (the change itself stands). */
-    onEventError(report: (error: unknown) => void) {
-      errorReporters.push(report);
-    },
+    events,
 
     list(userId: string): Promise<Project[]> {
       return projects.listOwned(userId);
     },
 
     async create(userId: string, input: CreateProjectInput): Promise<Project> {
-      const name = normalizeName(input.name);
+      const name = normalizeName(input.name, PROJECT_NAME_MAX_LENGTH);
       const template = requireTemplate(input.templateId);
       const dimensions = resolveDimensions(input, input.artworkJson?.dimensions, template);
       const artworkJson = input.artworkJson ?? defaultEditorState(template, dimensions);
@@ -178,18 +151,15 @@ export function createProjectService(projects: ProjectRepository, janitor?: File
     },
 
     /** A new project with the source's current state (not its history), under the plan's cap. */
-    async duplicate(userId: string, id: string, input: DuplicateProjectInput): Promise<Project> {
-      const name = input.name === undefined ? undefined : normalizeName(input.name);
+    async duplicate(userId: string, id: string, input: { name?: string }): Promise<Project> {
+      const name = input.name === undefined ? undefined : normalizeName(input.name, PROJECT_NAME_MAX_LENGTH);
       assertProjectId(id);
       const nameFor = (source: Project) => name ?? copyName(source.name);
       return accepted(await projects.duplicateWithinLimit(userId, id, createId(), nameFor, projectLimitFor)).project;
     },
 
     async get(userId: string, id: string): Promise<Project> {
-      assertProjectId(id);
-      const project = await projects.findOwned(userId, id);
-      if (!project) throw notFound(MESSAGES.projectNotFound);
-      return project;
+      return foundOr404(id, MESSAGES.projectNotFound, () => projects.findOwned(userId, id));
     },
 
     /**
@@ -198,11 +168,9 @@ export function createProjectService(projects: ProjectRepository, janitor?: File
      */
     async update(userId: string, id: string, input: UpdateProjectInput, precondition?: VersionPrecondition): Promise<Project> {
       const wanted: ProjectChanges = {};
-      if (input.name !== undefined) wanted.name = normalizeName(input.name);
+      if (input.name !== undefined) wanted.name = normalizeName(input.name, PROJECT_NAME_MAX_LENGTH);
       if (input.templateId !== undefined) wanted.templateId = requireTemplate(input.templateId).id;
-      for (const key of DIMENSION_KEYS) {
-        if (input[key] !== undefined) wanted[key] = input[key];
-      }
+      for (const key of DIMENSION_KEYS) if (input[key] !== undefined) wanted[key] = input[key];
       if (input.artworkJson !== undefined) wanted.artworkJson = input.artworkJson;
       assertProjectId(id);
       return announced(userId, await projects.updateOwned(userId, id, (current) => changedFields(current, wanted), precondition));
@@ -212,16 +180,13 @@ export function createProjectService(projects: ProjectRepository, janitor?: File
     async remove(userId: string, id: string, precondition?: VersionPrecondition): Promise<void> {
       assertProjectId(id);
       const { exportFiles } = accepted(await projects.deleteOwned(userId, id, precondition));
-      if (exportFiles.length > 0) await janitor?.removeRecorded(exportFiles);
+      if (exportFiles.length > 0) await janitor.removeRecorded(exportFiles);
       await tell(userId, 'project.deleted', { id });
     },
 
     /** The kept versions, newest first. */
     async listVersions(userId: string, id: string): Promise<ProjectVersionSummary[]> {
-      assertProjectId(id);
-      const versions = await projects.listVersions(userId, id);
-      if (!versions) throw notFound(MESSAGES.projectNotFound);
-      return versions;
+      return foundOr404(id, MESSAGES.projectNotFound, () => projects.listVersions(userId, id));
     },
 
     async getVersion(userId: string, id: string, version: number): Promise<ProjectVersion> {

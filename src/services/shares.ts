@@ -4,19 +4,13 @@
 import { hash, randomBytes } from 'node:crypto';
 import { MESSAGES, notFound } from '../errors.js';
 import type { SecretSealer } from '../lib/secret-sealer.js';
-import { createId, isRecordId } from '../lib/ids.js';
+import { createId, foundOr404 } from '../lib/ids.js';
 import type { Project } from '../repositories/projects.js';
 import { ShareTargetMissingError, type SealedShare, type ShareRepository } from '../repositories/shares.js';
 import type { ProjectService } from './projects.js';
 
-export interface Share {
-  id: string;
-  projectId: string;
-  /** The viewer link: <base>/viewer?share=<token>. */
-  url: string;
-  createdAt: Date;
-  expiresAt: Date | null;
-}
+/** url: the viewer link, <base>/viewer?share=<token>. */
+export type Share = Pick<SealedShare, 'id' | 'projectId' | 'createdAt' | 'expiresAt'> & { url: string };
 
 const TOKEN_BYTES = 32;
 /** base64url of TOKEN_BYTES: anything else names no link, and costs no database work. */
@@ -70,9 +64,7 @@ export function createShareService(shares: ShareRepository, projects: ProjectSer
 
     async revoke(userId: string, projectId: string, shareId: string): Promise<void> {
       const project = await projects.get(userId, projectId);
-      if (!isRecordId(shareId) || !(await shares.deleteOwned(project.userId, project.id, shareId))) {
-        throw notFound(MESSAGES.shareNotFound);
-      }
+      await foundOr404(shareId, MESSAGES.shareNotFound, () => shares.deleteOwned(project.userId, project.id, shareId));
     },
 
     /** The project a live token opens; 404 for an unknown, revoked or expired token alike. */
@@ -84,5 +76,3 @@ export function createShareService(shares: ShareRepository, projects: ProjectSer
     },
   };
 }
-
-export type ShareService = ReturnType<typeof createShareService>;

@@ -3,7 +3,6 @@
 // sheet is hundreds of copies to place and draw, so both run in a render child, within its
 // deadline, admitted as print work is (one account's one at a time). Layouts are a pure function
 // of the blank and the sheet: recent answers are kept in a small LRU.
-import { LRUCache } from 'lru-cache';
 import { DEFAULT_BLEED_MM, DielineOptionError, DielineSizeError, generateDieline, type Dieline } from '../dielines/index.js';
 import { BlankTooLargeError, DEFAULT_MARGIN_MM, type SheetSpec } from '../dielines/layout.js';
 import type { StructureOptions } from '../dielines/types.js';
@@ -14,7 +13,7 @@ import type { PrintAdmission } from './print-admission.js';
 import type { Project } from '../repositories/projects.js';
 import type { LayoutQuery, LayoutReplyBody } from '../schemas/sheet-layouts.js';
 import { strongEtag } from '../lib/entity-tags.js';
-import { projectThicknessMm, requireDielineTemplate, type RenderedDielineReply } from './dielines.js';
+import { createReplyCache, projectThicknessMm, requireDielineTemplate, type RenderedDielineReply } from './dielines.js';
 
 export const DEFAULT_SHEET: Required<SheetSpec> = {
   widthMm: 787,
@@ -47,11 +46,7 @@ function projectDieline(project: Project, structure: StructureOptions): Dieline 
 }
 
 export function createSheetLayoutService(renderer: Renderer, admission: PrintAdmission) {
-  const cache = new LRUCache<string, RenderedDielineReply>({
-    max: CACHE_ENTRIES,
-    maxSize: CACHE_BYTES,
-    sizeCalculation: (reply) => (typeof reply.body === 'string' ? Buffer.byteLength(reply.body) : reply.body.length),
-  });
+  const cache = createReplyCache(CACHE_ENTRIES, CACHE_BYTES);
 
   return {
     /** GET /projects/:id/layout (ownership checked by the caller); signal stops the render. */
@@ -90,5 +85,3 @@ export function createSheetLayoutService(renderer: Renderer, admission: PrintAdm
     },
   };
 }
-
-export type SheetLayoutService = ReturnType<typeof createSheetLayoutService>;

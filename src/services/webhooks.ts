@@ -3,15 +3,17 @@
 // per-account cap, turning an event into one pending message per subscribed webhook, the test
 // event and redelivery (both only record a due message: whatever delivers sends it).
 import { randomBytes } from 'node:crypto';
+import { EventEmitter } from 'node:events';
 import { lookup } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { badRequest, conflict, notFound } from '../errors.js';
+import { badRequest, conflict } from '../errors.js';
 import type { SecretSealer } from '../lib/secret-sealer.js';
-import { createId, isRecordId } from '../lib/ids.js';
+import { createId, foundOr404 } from '../lib/ids.js';
 import { isPublicAddress } from '../lib/public-address.js';
 import { pageOf, type ListCursorFactory } from '../lib/cursors.js';
 import type { PendingMessage, WebhookRepository, WebhookRow } from '../repositories/webhooks.js';
 import type { ExportDto } from './exports.js';
+import type { ProjectEventListener } from './projects.js';
 
 /** The events a webhook subscribes to. */
 export const WEBHOOK_EVENTS = ['export.succeeded', 'export.failed', 'project.updated', 'project.deleted'] as const;
@@ -32,21 +34,10 @@ export const WEBHOOK_MESSAGES = {
   deliveryNotFound: 'Delivery not found.',
 } as const;
 
-/** What a project event tells. */
-export interface ProjectEventData {
-  id: string;
-  name?: string;
-  templateId?: string;
-  version?: number;
-  updatedAt?: string;
-}
+export type QueuedMessageDto = Omit<PendingMessage, 'nextAttemptAt'> & { nextAttemptAt: string };
 
-export interface QueuedMessageDto {
-  id: string;
-  event: string;
-  exportId: string | null;
-  nextAttemptAt: string;
-}
+/** A message's body: the Standard Webhooks envelope. */
+const payloadOf = (type: string, timestamp: Date, data: object) => JSON.stringify({ type, timestamp: timestamp.toISOString(), data });
 
 const messageDto = (row: PendingMessage): QueuedMessageDto => ({ ...row, nextAttemptAt: row.nextAttemptAt.toISOString() });
 
@@ -84,12 +75,7 @@ export async function resolveWebhookUrl(raw: string, policy: WebhookPolicy): Pro
   return { url, address: first.address, family: first.family === 6 ? 6 : 4 };
 }
 
-export interface WebhookDto {
-  id: string;
-  url: string;
-  events: string[];
-  createdAt: string;
-}
+export type WebhookDto = Pick<WebhookRow, 'id' | 'url' | 'events'> & { createdAt: string };
 
 const toDto = (row: WebhookRow): WebhookDto => ({ id: row.id, url: row.url, events: row.events, createdAt: row.createdAt.toISOString() });
 
@@ -99,20 +85,16 @@ export function createWebhookService(
   policy: WebhookPolicy,
   cursors: ListCursorFactory,
 ) {
-  const pokes: Array<() => void> = [];
-  const wake = () => {
-    for (const poke of pokes) poke();
-  };
+  /** enqueued: new messages are due. */
+  const events = new EventEmitter<{ enqueued: [] }>();
+  const wake = () => events.emit('enqueued');
 
-  async function owned(userId: string, id: string): Promise<WebhookRow> {
-    const row = isRecordId(id) ? await repository.findOwned(userId, id) : null;
-    if (!row) throw notFound(WEBHOOK_MESSAGES.notFound);
-    return row;
-  }
+  const owned = (userId: string, id: string): Promise<WebhookRow> =>
+    foundOr404(id, WEBHOOK_MESSAGES.notFound, () => repository.findOwned(userId, id));
 
   async function record(userId: string, event: WebhookEvent, data: object, subject: { exportId: string } | null): Promise<void> {
     const timestamp = new Date();
-    const payload = JSON.stringify({ type: event, timestamp: timestamp.toISOString(), data });
+    const payload = payloadOf(event, timestamp, data);
     const count = await repository.enqueue(userId, event, subject ?? { messageId: () => `msg_${createId()}` }, payload, timestamp);
     if (count > 0) wake();
   }
@@ -151,7 +133,7 @@ export function createWebhookService(
     },
 
     async remove(userId: string, id: string): Promise<void> {
-      if (!isRecordId(id) || !(await repository.deleteOwned(userId, id))) throw notFound(WEBHOOK_MESSAGES.notFound);
+      await foundOr404(id, WEBHOOK_MESSAGES.notFound, () => repository.deleteOwned(userId, id));
     },
 
     /** Newest first; without `limit` the newest 100 and no cursor, as before paging. */
@@ -177,11 +159,7 @@ export function createWebhookService(
     async sendTest(userId: string, id: string): Promise<QueuedMessageDto> {
       const webhook = await owned(userId, id);
       const timestamp = new Date();
-      const payload = JSON.stringify({
-        type: WEBHOOK_TEST_EVENT,
-        timestamp: timestamp.toISOString(),
-        data: { webhook: { id: webhook.id } },
-      });
+      const payload = payloadOf(WEBHOOK_TEST_EVENT, timestamp, { webhook: { id: webhook.id } });
       const message = await repository.enqueueOne(
         { id: `msg_${createId()}`, webhookId: webhook.id, event: WEBHOOK_TEST_EVENT, exportId: null, payload },
         timestamp,
@@ -193,8 +171,9 @@ export function createWebhookService(
     /** The delivery's message is due again: a new attempt under the same webhook-id. */
     async redeliver(userId: string, id: string, deliveryId: string): Promise<QueuedMessageDto> {
       await owned(userId, id);
-      const message = isRecordId(deliveryId) ? await repository.redeliver(userId, id, deliveryId, new Date()) : null;
-      if (!message) throw notFound(WEBHOOK_MESSAGES.deliveryNotFound);
+      const message = await foundOr404(deliveryId, WEBHOOK_MESSAGES.deliveryNotFound, () =>
+        repository.redeliver(userId, id, deliveryId, new Date()),
+      );
       wake();
       return messageDto(message);
     },
@@ -204,15 +183,10 @@ export function createWebhookService(
       await record(userId, event, { export: dto }, { exportId: dto.id });
     },
 
-    async projectChanged(userId: string, event: 'project.updated' | 'project.deleted', project: ProjectEventData): Promise<void> {
+    async projectChanged(userId: string, event: 'project.updated' | 'project.deleted', project: Parameters<ProjectEventListener>[2]) {
       await record(userId, event, { project }, null);
     },
 
-    /** Called when new messages are due. */
-    onEnqueued(poke: () => void) {
-      pokes.push(poke);
-    },
+    events,
   };
 }
-
-export type WebhookService = ReturnType<typeof createWebhookService>;

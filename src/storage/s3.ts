@@ -69,17 +69,26 @@ function unavailable(error: unknown): StorageUnavailableError {
   return error instanceof StorageUnavailableError ? error : new StorageUnavailableError({ cause: error });
 }
 
+/** The request's answer; any failure a 503. */
+const answered = <T>(request: Promise<T>): Promise<T> =>
+  request.catch((error: unknown) => {
+    throw unavailable(error);
+  });
+
+/** The request's answer, or null when the object is missing; any other failure a 503. */
+const unlessMissing = <T>(request: Promise<T>): Promise<T | null> =>
+  request.catch((error: unknown) => {
+    if (isMissing(error)) return null;
+    throw unavailable(error);
+  });
+
 export function createS3Storage(target: S3Target, client = createS3Client(target)): S3Storage {
   const { bucket, timeoutMs } = target;
   /** An abort signal for a single request: past it the call rejects and the request answers 503. */
   const deadline = () => ({ abortSignal: AbortSignal.timeout(timeoutMs) });
 
   const remove = async (key: string) => {
-    try {
-      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), deadline());
-    } catch (error) {
-      if (!isMissing(error)) throw unavailable(error);
-    }
+    await unlessMissing(client.send(new DeleteObjectCommand({ Bucket: bucket, Key: key }), deadline()));
   };
 
   /** Aborts a multipart upload that may still be open, retrying while the bucket is away. */
@@ -136,18 +145,14 @@ export function createS3Storage(target: S3Target, client = createS3Client(target
         size,
         async commit(name) {
           assertSafeName(name);
+          const copy = new CopyObjectCommand({ Bucket: bucket, Key: name, CopySource: `${bucket}/${temporary}` });
           try {
-            await client.send(
-              new CopyObjectCommand({ Bucket: bucket, Key: name, CopySource: `${bucket}/${temporary}` }),
-              deadline(),
-            );
-          } catch (error) {
+            await answered(client.send(copy, deadline()));
+          } finally {
+            // Copied or not, the temporary object is done with; one left behind is only clutter,
+            // removed at the next start-up.
             await remove(temporary).catch(() => undefined);
-            throw unavailable(error);
           }
-          // The copy is in place: a temporary object left behind is only clutter, removed at the
-          // next start-up.
-          await remove(temporary).catch(() => undefined);
         },
         discard: () => remove(temporary),
       };
@@ -160,11 +165,9 @@ export function createS3Storage(target: S3Target, client = createS3Client(target
       try {
         // The deadline covers the answer's headers, not the body: a large file may take longer
         // than one request budget to read; the socket's inactivity timeout ends a stalled one.
-        const reply = await client.send(new GetObjectCommand({ Bucket: bucket, Key: name }), { abortSignal: headers.signal });
-        return { size: reply.ContentLength ?? 0, stream: reply.Body as Readable };
-      } catch (error) {
-        if (isMissing(error)) return null;
-        throw unavailable(error);
+        const get = new GetObjectCommand({ Bucket: bucket, Key: name });
+        const reply = await unlessMissing(client.send(get, { abortSignal: headers.signal }));
+        return reply && { size: reply.ContentLength ?? 0, stream: reply.Body as Readable };
       } finally {
         clearTimeout(headersTimer);
       }
@@ -172,13 +175,8 @@ export function createS3Storage(target: S3Target, client = createS3Client(target
 
     async stat(name: string) {
       assertSafeName(name);
-      try {
-        const reply = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: name }), deadline());
-        return { size: reply.ContentLength ?? 0 };
-      } catch (error) {
-        if (isMissing(error)) return null;
-        throw unavailable(error);
-      }
+      const reply = await unlessMissing(client.send(new HeadObjectCommand({ Bucket: bucket, Key: name }), deadline()));
+      return reply && { size: reply.ContentLength ?? 0 };
     },
 
     async delete(name: string) {
@@ -201,19 +199,11 @@ export function createS3Storage(target: S3Target, client = createS3Client(target
     async save(name: string, bytes: Buffer) {
       assertSafeName(name);
       // One PutObject: S3 makes it visible whole or not at all, and overwrites.
-      try {
-        await client.send(new PutObjectCommand({ Bucket: bucket, Key: name, Body: bytes }), deadline());
-      } catch (error) {
-        throw unavailable(error);
-      }
+      await answered(client.send(new PutObjectCommand({ Bucket: bucket, Key: name, Body: bytes }), deadline()));
     },
 
     async check() {
-      try {
-        await client.send(new HeadBucketCommand({ Bucket: bucket }), deadline());
-      } catch (error) {
-        throw unavailable(error);
-      }
+      await answered(client.send(new HeadBucketCommand({ Bucket: bucket }), deadline()));
     },
 
     async removeStaleTemporaries() {

@@ -15,8 +15,7 @@ describe(`compression (${engineName()})`, () => {
     await app?.close();
   });
 
-  const get = (url: string, encoding?: string) =>
-    app.inject({ method: 'GET', url, headers: encoding ? { 'accept-encoding': encoding } : {} });
+  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: 'GET', url, headers });
 
   it.each([
     ['/viewer/viewer.js', 'br', 'br'],
@@ -29,7 +28,7 @@ describe(`compression (${engineName()})`, () => {
     const plain = await get(url);
     expect(plain.statusCode).toBe(200);
     expect(plain.headers['content-encoding']).toBeUndefined();
-    const packed = await get(url, accepted);
+    const packed = await get(url, { 'accept-encoding': accepted });
     expect(packed.statusCode).toBe(200);
     expect(packed.headers['content-encoding']).toBe(expected);
     expect(String(packed.headers.vary)).toMatch(/accept-encoding/i);
@@ -37,5 +36,46 @@ describe(`compression (${engineName()})`, () => {
     const unpacked = expected === 'br' ? brotliDecompressSync(packed.rawPayload) : gunzipSync(packed.rawPayload);
     expect(unpacked.equals(plain.rawPayload)).toBe(true);
     expect(packed.rawPayload.length).toBeLessThan(plain.rawPayload.length);
+  });
+
+  describe("the catalog listing's content codings", () => {
+    it.each([
+      ['gzip, deflate, br, zstd', 'br'],
+      ['br;q=0, gzip', 'gzip'],
+      ['x-gzip', 'gzip'],
+      ['*', 'gzip'],
+      ['identity', undefined],
+      ['deflate', undefined],
+    ])('accept-encoding %s → %s, the same bytes, ETag and caching, and Vary on every answer', async (accepted, expected) => {
+      const plain = await get('/templates');
+      expect(plain.headers.vary).toBe('accept-encoding');
+      const answer = await get('/templates', { 'accept-encoding': accepted });
+      expect(answer.statusCode).toBe(200);
+      expect(answer.headers['content-encoding']).toBe(expected);
+      expect(answer.headers.vary).toBe('accept-encoding');
+      for (const header of ['etag', 'cache-control', 'content-type']) expect(answer.headers[header]).toBe(plain.headers[header]);
+      const decode = { br: brotliDecompressSync, gzip: gunzipSync }[expected ?? ''] ?? ((bytes: Buffer) => bytes);
+      const bytes = decode(answer.rawPayload);
+      expect(bytes.equals(plain.rawPayload)).toBe(true);
+      expect(Number(answer.headers['content-length'])).toBe(answer.rawPayload.length);
+    });
+
+    it('x-no-compression gets the plain bytes; a 304 carries Vary; a filtered listing is compressed with Vary once', async () => {
+      const plain = await get('/templates', { 'accept-encoding': 'br', 'x-no-compression': '1' });
+      expect(plain.headers['content-encoding']).toBeUndefined();
+      expect(plain.json().templates.length).toBeGreaterThan(0);
+      const notModified = await get('/templates', { 'accept-encoding': 'br', 'if-none-match': String(plain.headers.etag) });
+      expect(notModified.statusCode).toBe(304);
+      expect(notModified.rawPayload.length).toBe(0);
+      expect(notModified.headers.vary).toBe('accept-encoding');
+      expect(notModified.headers['content-encoding']).toBeUndefined();
+      const filtered = await get('/templates?q=box', { 'accept-encoding': 'br' });
+      expect(filtered.statusCode).toBe(200);
+      expect(filtered.headers.vary).toBe('accept-encoding');
+      const unfiltered = await get('/templates?q=box');
+      expect(unfiltered.headers.vary).toBe('accept-encoding');
+      expect(filtered.headers['content-encoding']).toBe('br');
+      expect(brotliDecompressSync(filtered.rawPayload).equals(unfiltered.rawPayload)).toBe(true);
+    });
   });
 });

@@ -66,7 +66,8 @@ describe(`exports while the render pool is busy (${engineName()}, in process)`, 
     let done: ExportBody;
     try {
       await eventually(async () => app.services.renderer.stats().print.busy === 1, 30_000, 'the costly preview to take a child');
-      await sleep(500);
+      // The second preview waits in the account's admission, which has no gauge: time for it to get there on a loaded machine.
+      await sleep(2_000);
       const created = await app.inject({
         method: 'POST',
         url: `/projects/${project}/exports`,

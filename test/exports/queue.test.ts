@@ -118,7 +118,7 @@ describe('exports on the queue with two worker processes', () => {
     ];
     expect(counted.reduce((sum, match) => sum + Number(match[2]), 0)).toBe(first.length);
     expect((await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).status).toBe(404);
-  });
+  }, 120_000);
 
   it('a worker killed with SIGKILL in the middle of a render loses no export: the other worker finishes it', async () => {
     const id = await longExport('Kill');
@@ -131,7 +131,12 @@ describe('exports on the queue with two worker processes', () => {
     }
     expect(victim, 'no worker started the export').toBeDefined();
     expect(victim!.logged('succeeded')).not.toContain(id);
-    const claimed = await readExport(id)();
+    // The worker logs the start just before it writes its claim: wait for the claim.
+    let claimed = await readExport(id)();
+    while (claimed.attempts < 1 && Date.now() < deadline) {
+      await sleep(20);
+      claimed = await readExport(id)();
+    }
     expect(claimed).toMatchObject({ status: 'running', attempts: 1 });
     await victim!.kill('SIGKILL');
     const survivor = workers.find((worker) => worker !== victim)!;

@@ -3,6 +3,7 @@
 // marks required is present, the media type is a documented one, and a JSON body matches its
 // schema. A violation fails the test that caused it (the app.inject wrapper throws) and, for
 // answers sent over a real socket, the app's close() (the test's afterAll) — never silently.
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js';
 import addFormatsModule from 'ajv-formats';
@@ -94,8 +95,17 @@ const isEmpty = (payload: unknown) =>
 const mediaMatches = (documented: string, actual: string) =>
   documented === actual || (documented.endsWith('/*') && actual.startsWith(documented.slice(0, -1)));
 
+/** A body a route sent already compressed (a precompressed one), as the client reads it. */
+function decoded(reply: FastifyReply, payload: unknown): unknown {
+  const coding = reply.getHeader('content-encoding');
+  if (!Buffer.isBuffer(payload)) return payload;
+  if (coding === 'br') return brotliDecompressSync(payload);
+  return coding === 'gzip' ? gunzipSync(payload) : payload;
+}
+
 /** What is wrong with this answer, or undefined when it is what the document says. */
-function check(contract: Contract, request: FastifyRequest, reply: FastifyReply, payload: unknown): string | undefined {
+function check(contract: Contract, request: FastifyRequest, reply: FastifyReply, sent: unknown): string | undefined {
+  const payload = decoded(reply, sent);
   const url = request.routeOptions.url;
   const status = String(reply.statusCode);
   const method = request.method.toLowerCase();

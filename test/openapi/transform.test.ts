@@ -5,14 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { API_KEY, BEARER, PUBLIC } from '../../src/plugins/openapi-conventions.js';
 import {
   applyConventions,
-  applyDocumentedRules,
-  applyOperationPatches,
-  collapseLiteralUnions,
   completeDocument,
-  describeResponses,
-  documentedPath,
+  describeOperations,
   documentHeadOperations,
   documentRoute,
+  finishSchemas,
   sharedErrorComponents,
   type ErrorExamples,
   type PathsObject,
@@ -22,22 +19,17 @@ const answer = (statusCode: number, error: string, message: string) => ({ status
 const SCHEMA_400 = answer(400, 'Bad Request', "body must have required property 'name'.");
 const NAMED = answer(400, 'Bad Request', 'name is taken by Z.');
 const CONFLICT = answer(409, 'Conflict', 'Z is busy.');
-const shared = (status: string, name: string, examples: ErrorExamples['shared'][string]['examples']) => ({
-  status,
-  name,
-  description: name,
-  examples,
-});
+const shared = (status: string, examples: ErrorExamples['shared'][string]['examples']) => ({ status, description: status, examples });
 const EXAMPLES: ErrorExamples = {
   byOperation: { makeZ: { 400: NAMED, 409: CONFLICT } },
   shared: {
-    validation: shared('400', 'BadRequest', { schema: SCHEMA_400 }),
-    apiKey: shared('401', 'ApiKeyUnauthorized', { missing: answer(401, 'Unauthorized', 'Missing x-api-key header.') }),
-    tooLarge: shared('413', 'PayloadTooLarge', { body: answer(413, 'Payload Too Large', 'Too large.') }),
-    mediaType: shared('415', 'UnsupportedMediaType', { type: answer(415, 'Unsupported Media Type', 'Not JSON.') }),
-    unexpected: shared('default', 'UnexpectedError', { internal: answer(500, 'Internal Server Error', 'Oops.') }),
+    BadRequest: shared('400', { schema: SCHEMA_400 }),
+    ApiKeyUnauthorized: shared('401', { missing: answer(401, 'Unauthorized', 'Missing x-api-key header.') }),
+    PayloadTooLarge: shared('413', { body: answer(413, 'Payload Too Large', 'Too large.') }),
+    UnsupportedMediaType: shared('415', { type: answer(415, 'Unsupported Media Type', 'Not JSON.') }),
+    UnexpectedError: shared('default', { internal: answer(500, 'Internal Server Error', 'Oops.') }),
   },
-  exampleName: (response, example) => `${response.name}${example.charAt(0).toUpperCase()}${example.slice(1)}`,
+  exampleName: (response, example) => `${response}${example.charAt(0).toUpperCase()}${example.slice(1)}`,
 };
 
 describe('OpenAPI transforms', () => {
@@ -50,7 +42,7 @@ describe('OpenAPI transforms', () => {
         },
       },
     };
-    applyOperationPatches(
+    describeOperations(
       paths,
       new Map([
         [
@@ -69,14 +61,14 @@ describe('OpenAPI transforms', () => {
 
   it('names statuses, collapses literal unions, and strips bodies from HEAD', () => {
     const paths: PathsObject = { '/x': { get: { responses: { '404': { description: 'Default Response' } } } } };
-    describeResponses(paths);
+    describeOperations(paths, new Map());
     expect(paths['/x']!.get!.responses!['404']!.description).toBe('Not Found');
 
     const node = { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'string', enum: ['b'] }] };
-    collapseLiteralUnions(node);
+    finishSchemas(node);
     expect(node).toEqual({ type: 'string', enum: ['a', 'b'] });
     const mixed = { anyOf: [{ type: 'string', enum: ['a'] }, { type: 'integer' }] };
-    collapseLiteralUnions(mixed);
+    finishSchemas(mixed);
     expect(mixed.anyOf).toHaveLength(2);
 
     const body = { 'application/json': { schema: {} } };
@@ -86,8 +78,6 @@ describe('OpenAPI transforms', () => {
     expect(withHead['/y']!.head!.operationId).toBe('headY');
     expect(withHead['/y']!.head!.responses!['200']).toEqual({ description: 'OK Headers only, no body.' });
     expect(withHead['/y']!.get!.responses!['200']!.content).toBe(body);
-    expect(documentedPath('/things/')).toBe('/things');
-    expect(documentedPath('/')).toBe('/');
   });
 
   it('gives every operation the shared answers and refuses a duplicate operationId', () => {
@@ -176,6 +166,7 @@ describe('OpenAPI transforms', () => {
       schema: hidden,
       patches: [],
     });
+    expect(documentRoute({ url: '/', methods: ['GET'], schema: hidden, guardedBy }).url).toBe('/');
     expect(() => documentRoute({ url: '/v1/templates', methods: ['GET'], schema: { security: BEARER }, guardedBy: () => API_KEY })).toThrow(
       /declares a security its guard does not enforce/,
     );
@@ -213,7 +204,7 @@ describe('OpenAPI transforms', () => {
         state: { $ref: '#/components/schemas/Loose', 'x-document': { $ref: '#/components/schemas/Strict' } },
       },
     };
-    applyDocumentedRules(node);
+    finishSchemas(node);
     expect(node.properties.name).toEqual({ type: 'string', maxLength: 120, description: 'Trimmed, 1–120 bytes.' });
     expect(node.properties.state).toEqual({ $ref: '#/components/schemas/Strict' });
   });

@@ -57,6 +57,9 @@ describe(`shared rate limits on Redis (${engineName()})`, { timeout: 120_000 }, 
       instance({ REDIS_URL: SHARED_REDIS_URL, RATE_LIMIT_NAMESPACE: namespace }),
       instance({ REDIS_URL: SHARED_REDIS_URL, RATE_LIMIT_NAMESPACE: namespace }),
     ]);
+    // A connection attempt that timed out while the apps started counts as a store error too;
+    // what is asserted is that none of the counted checks below failed.
+    const errorsBefore = await Promise.all([a, b].map((app) => metricValue(app, 'rate_limit_store_errors_total')));
     const statuses = [];
     for (const app of [a, b, a, b, a]) statuses.push((await login(app)).statusCode);
     expect(statuses).toEqual([400, 400, 400, 400, 400]);
@@ -69,7 +72,8 @@ describe(`shared rate limits on Redis (${engineName()})`, { timeout: 120_000 }, 
     // Another client address has its own budget.
     expect((await login(b, '203.0.113.8')).statusCode).toBe(400);
     expect(await metricValue(a, 'rate_limit_rejections_total')).toBe(1);
-    for (const app of [a, b]) expect(await metricValue(app, 'rate_limit_store_errors_total')).toBe(0);
+    const errorsAfter = await Promise.all([a, b].map((app) => metricValue(app, 'rate_limit_store_errors_total')));
+    expect(errorsAfter).toEqual(errorsBefore);
   });
 
   it('keys are namespaced: two deployments on one Redis do not share budgets', async () => {

@@ -19,7 +19,7 @@ import { openOutputs, outputFiles, ownDirs } from './output-dirs.js';
 
 type Pool = ReturnType<typeof createRenderPool>;
 
-const DEFAULTS = { name: 'test', size: 1, queue: 8, accountQueue: 16, memoryMb: 1536, heapMb: 512, idleMs: 60_000 };
+const DEFAULTS = { size: 1, queue: 8, accountQueue: 16, memoryMb: 1536, heapMb: 512, idleMs: 60_000 };
 const OPTIONS: PrintOptions = { bleedMm: 3, marks: true, dieline: true, colorSpace: 'rgb' };
 const RUN = { deadlineMs: 120_000, label: 'print file', account: 'account-a' };
 const PANELS = ['front', 'back', 'lid', 'left'];

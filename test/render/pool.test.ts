@@ -10,7 +10,7 @@ import { translucentCircles } from '../../fixtures/svg-bombs.js';
 
 type Pool = ReturnType<typeof createRenderPool>;
 
-const DEFAULTS = { name: 'test', queue: 8, accountQueue: 16, memoryMb: 1536, heapMb: 512, idleMs: 60_000 };
+const DEFAULTS = { queue: 8, accountQueue: 16, memoryMb: 1536, heapMb: 512, idleMs: 60_000 };
 const analyse = (pool: Pool, account = 'account-a') =>
   pool.run(
     'image.analyse',

@@ -3,7 +3,7 @@
  * layouts read, so a label printed from the layout lands where the model shows it. Millimetres;
  * heights measured from the container's base (y = 0) upwards.
  */
-import type { Range } from '../limits.js';
+import { requireInRange, type Range } from '../limits.js';
 import type { BoxDimensions } from '../types.js';
 
 export type ContainerKind = 'bottle' | 'jar' | 'can' | 'tube' | 'pouch';
@@ -24,6 +24,14 @@ export const CONTAINER_LIMITS: Record<ContainerKind, ContainerLimits> = {
   tube: { subject: 'a tube model', widthMm: { min: 15, max: 80 }, heightMm: { min: 50, max: 350 } },
   pouch: { subject: 'a pouch model', widthMm: { min: 60, max: 500 }, heightMm: { min: 80, max: 700 }, depthMm: { min: 20, max: 250 } },
 };
+
+/** Throws DielineSizeError (naming the dimension) outside the container's CONTAINER_LIMITS. */
+export function requireContainerSize(kind: ContainerKind, dims: BoxDimensions): void {
+  const limits = CONTAINER_LIMITS[kind];
+  requireInRange('widthMm', dims.widthMm, limits.widthMm, limits.subject);
+  requireInRange('heightMm', dims.heightMm, limits.heightMm, limits.subject);
+  if (limits.depthMm) requireInRange('depthMm', dims.depthMm, limits.depthMm, limits.subject);
+}
 
 /** A lathe container's label band: a cylinder of `radius` from `bottom` to `top`. */
 export interface LatheLabel {

@@ -8,7 +8,7 @@ import { DielineSizeError } from '../errors.js';
 import { BLEED_LIMITS, requireInRange } from '../limits.js';
 import type { BoxDimensions, ContainerStyleId } from '../types.js';
 import { buildCanBand } from './band.js';
-import { CONTAINER_LIMITS, type ContainerKind } from './figures.js';
+import { requireContainerSize, type ContainerKind } from './figures.js';
 import { buildWrapLabel } from './label.js';
 import { buildTubeLaminate, TUBE_SEAM_DEFAULT_MM } from './laminate.js';
 import type { ContainerLayout } from './layout.js';
@@ -109,10 +109,7 @@ export function generateContainerLayout(
   bleedMm = 3,
 ): ContainerLayout {
   checkContainerOptions(templateId, kind, options);
-  const limits = CONTAINER_LIMITS[kind];
-  requireInRange('widthMm', dims.widthMm, limits.widthMm, limits.subject);
-  requireInRange('heightMm', dims.heightMm, limits.heightMm, limits.subject);
-  if (limits.depthMm) requireInRange('depthMm', dims.depthMm, limits.depthMm, limits.subject);
+  requireContainerSize(kind, dims);
   requireInRange('bleedMm', bleedMm, BLEED_LIMITS, 'a dieline');
   const range = (name: 'overlapMm' | 'fitMm' | 'seamMm', value: number, limit: { min: number; max: number }) => {
     if (!(value >= limit.min && value <= limit.max)) {

@@ -4,6 +4,7 @@
  * layout's top-left, y down, printed side up.
  */
 import { SAFE_MARGIN_MM } from '../assemble.js';
+import { rect } from '../draft.js';
 import { pathData, round3 } from '../format.js';
 import { boundsOf } from '../geometry.js';
 import type {
@@ -32,7 +33,7 @@ export interface ContainerLayout {
   textureWindow: Bounds;
 }
 
-export const rect = (x0: number, y0: number, x1: number, y1: number): Point[] => [[x0, y0], [x1, y0], [x1, y1], [x0, y1]];
+export { rect };
 
 /** Points on a circular arc from angle a0 to a1 (radians; y down, so positive turns clockwise), both ends included. */
 export function arc(cx: number, cy: number, r: number, a0: number, a1: number): Point[] {
@@ -124,7 +125,6 @@ export interface LayoutInput extends LayoutBase {
 
 export function assembleLayout(input: LayoutInput): Dieline {
   const { width, height, bleedMm } = input;
-  const extent = (value: number) => round3(value);
   const parameters = Object.fromEntries(Object.entries(input.parameters).map(([key, value]) => [key, round3(value)]));
   return {
     templateId: input.templateId,
@@ -134,11 +134,11 @@ export function assembleLayout(input: LayoutInput): Dieline {
     thicknessMm: input.thicknessMm,
     bleedMm,
     safeMarginMm: SAFE_MARGIN_MM,
-    blank: { width: extent(width), height: extent(height) },
-    artboard: { x: -bleedMm, y: -bleedMm, width: extent(width + 2 * bleedMm), height: extent(height + 2 * bleedMm) },
+    blank: { width: round3(width), height: round3(height) },
+    artboard: { x: -bleedMm, y: -bleedMm, width: round3(width + 2 * bleedMm), height: round3(height + 2 * bleedMm) },
     dimensions: { inside: { ...input.dims }, outside: { ...input.dims } },
     parameters,
-    pieces: [{ id: input.piece.id, name: input.piece.name, bounds: { x: 0, y: 0, width: extent(width), height: extent(height) } }],
+    pieces: [{ id: input.piece.id, name: input.piece.name, bounds: { x: 0, y: 0, width: round3(width), height: round3(height) } }],
     panels: input.panels,
     paths: input.paths,
   };

@@ -53,15 +53,13 @@ export function buildWrap(spec: WrapSpec): ContainerLayout {
   const width = p + strip;
   const pieceId = spec.piece.id;
   const band = (x0: number, x1: number): Point[] => rect(x0, 0, x1, h);
+  // A wall from x0 to x1 whose upright frame, centred at x = cx, is frameWidth wide.
+  const wall = (id: string, name: string, x0: number, x1: number, cx: number, frameWidth: number) =>
+    layoutPanel(id, name, 'wall', pieceId, band(x0, x1), { center: [cx, h / 2], rotationDeg: 0, width: frameWidth, height: h });
   const panels = [
-    layoutPanel('label', 'Label', 'wall', pieceId, band(0, width), { center: [p / 2, h / 2], rotationDeg: 0, width: p, height: h }),
-    layoutPanel('front', 'Front', 'wall', pieceId, band(p / 4, (3 * p) / 4), {
-      center: [p / 2, h / 2],
-      rotationDeg: 0,
-      width: p / 2,
-      height: h,
-    }),
-    layoutPanel('back', 'Back', 'wall', pieceId, band((3 * p) / 4, width), { center: [p, h / 2], rotationDeg: 0, width: p / 2, height: h }),
+    wall('label', 'Label', 0, width, p / 2, p),
+    wall('front', 'Front', p / 4, (3 * p) / 4, p / 2, p / 2),
+    wall('back', 'Back', (3 * p) / 4, width, p, p / 2),
   ];
   const paths: DielinePath[] = [];
   const printTop = unprintedMm > 0 ? unprintedMm : -b;

@@ -6,7 +6,7 @@
 import { DielineDraft, type StyleGeometry } from '../draft.js';
 import { ceilTenth, formatNumber } from '../format.js';
 import { requireAtLeast, type StyleLimits } from '../limits.js';
-import type { BoxDimensions } from '../types.js';
+import type { BoxDimensions, Point } from '../types.js';
 import { buildTube, TUBE_ORDER, tubeOutside, tubePanelWidths, type EdgeFeature, type TubePanelId } from './tube.js';
 
 export const RSC_SUBJECT = 'a regular slotted container';
@@ -38,35 +38,8 @@ function flapFeature(
 ): EdgeFeature {
   const x0 = slotWidth / 2;
   const x1 = width - slotWidth / 2;
-  return {
-    profile: [
-      [0, 0],
-      [x0, 0],
-      [x0, height],
-      [x1, height],
-      [x1, 0],
-      [width, 0],
-    ],
-    panels: [
-      {
-        id,
-        name,
-        role,
-        polygon: [
-          [x0, 0],
-          [x0, height],
-          [x1, height],
-          [x1, 0],
-        ],
-      },
-    ],
-    creases: [
-      [
-        [x0, 0],
-        [x1, 0],
-      ],
-    ],
-  };
+  const polygon: Point[] = [[x0, 0], [x0, height], [x1, height], [x1, 0]];
+  return { profile: [[0, 0], ...polygon, [width, 0]], panels: [{ id, name, role, polygon }], creases: [[[x0, 0], [x1, 0]]] };
 }
 
 export function buildRegularSlottedContainer(inside: BoxDimensions, t: number): StyleGeometry {

@@ -60,7 +60,7 @@ export const LID_TRAY: TrayNames = {
 function addTray(
   draft: DielineDraft,
   origin: Point,
-  inside: { length: number; depth: number; height: number },
+  inside: TrayInside,
   t: number,
   names: TrayNames,
 ): void {
@@ -111,7 +111,6 @@ export interface TrayInside {
   height: number;
 }
 
-/** The inside sizes of the base tray and the lid tray (the wraps are sized from these too). */
 /** The lid's inside height unless asked otherwise: a third of the base, at least 20 mm, at most the base. */
 export function defaultLidHeightMm(heightMm: number): number {
   return Math.min(heightMm, Math.max(LID_MIN_HEIGHT_MM, LID_HEIGHT_SHARE * heightMm));
@@ -122,6 +121,7 @@ export function lidHeightRange(heightMm: number, t: number): { min: number; max:
   return { min: LID_HEIGHT_MIN_MM, max: heightMm + t };
 }
 
+/** The inside sizes of the base tray and the lid tray (the wraps are sized from these too). */
 export function rigidTrayInsides(inside: BoxDimensions, t: number, lidHeightMm?: number): { base: TrayInside; lid: TrayInside } {
   const { widthMm: L, depthMm: W, heightMm: H } = inside;
   // The lid's inside fits over the wrapped base and is itself lined by its turn-ins.

@@ -83,19 +83,18 @@ function addWrap(draft: DielineDraft, origin: Point, inside: TrayInside, t: numb
     const y = (d: number) => (side === 'back' ? -d : Wo + d);
     const edge = side === 'back' ? 0 : Wo;
     const rotation = r[side];
-    const title = side === 'back' ? 'back' : 'front';
-    panel(side, `${label} ${title} wall`, 'wall', rect(0, Math.min(edge, y(Hw)), Lo, Math.max(edge, y(Hw))), rotation);
-    panel(`${side}-rim`, `${label} ${title} rim`, 'rim', rect(0, Math.min(y(Hw), y(s)), Lo, Math.max(y(Hw), y(s))), rotation);
+    panel(side, `${label} ${side} wall`, 'wall', rect(0, Math.min(edge, y(Hw)), Lo, Math.max(edge, y(Hw))), rotation);
+    panel(`${side}-rim`, `${label} ${side} rim`, 'rim', rect(0, Math.min(y(Hw), y(s)), Lo, Math.max(y(Hw), y(s))), rotation);
     panel(
       `${side}-turn-in`,
-      `${label} ${title} turn-in`,
+      `${label} ${side} turn-in`,
       'inner-wall',
       rect(t, Math.min(y(s), y(u)), Lo - t, Math.max(y(s), y(u))),
       halfTurn(rotation),
     );
     for (const [end, x0, dx] of [[names.west, 0, -1], [names.east, Lo, 1]] as const) {
       const ear: Point[] = [[x0, edge], [x0, y(Hw)], [x0 + dx * E, y(Hw)], [x0 + dx * E, edge + sign * E]];
-      panel(`${side}-ear-${end}`, `${label} ${title} corner ear (${end})`, 'corner-flap', ear, rotation);
+      panel(`${side}-ear-${end}`, `${label} ${side} corner ear (${end})`, 'corner-flap', ear, rotation);
       fold([x0, edge], [x0, y(Hw)]);
     }
     fold([0, edge], [Lo, edge]);

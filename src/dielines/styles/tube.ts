@@ -82,6 +82,11 @@ export interface EdgeFeature {
   glue?: { panelId: string; polygon: Point[] }[];
 }
 
+/** A flap whose outline is its whole profile, hinged along the panel's edge. */
+export function plainFlap(width: number, profile: Point[], panel: Omit<FeaturePanel, 'polygon'>): EdgeFeature {
+  return { profile, panels: [{ ...panel, polygon: profile }], creases: [[[0, 0], [width, 0]]] };
+}
+
 /** A half-round notch centred on a wall's free top or bottom edge, biting into the wall. */
 export interface WallNotch {
   panel: TubePanelId;

@@ -5,10 +5,11 @@
  */
 import { DielineDraft, type StyleGeometry } from '../draft.js';
 import { ceilTenth, formatNumber } from '../format.js';
-import { requireAtLeast } from '../limits.js';
+import { requireAtLeast, type StyleLimits } from '../limits.js';
 import { roundedPolyline, type Corner } from '../profile.js';
 import type { BoxDimensions, Point, TuckLock } from '../types.js';
-import { buildTube, tubeOutside, tubePanelWidths, type EdgeFeature, type TubePanelId, type TubeSpec, type WallNotch } from './tube.js';
+import { buildTube, plainFlap, tubeOutside, tubePanelWidths } from './tube.js';
+import type { EdgeFeature, TubePanelId, TubeSpec, WallNotch } from './tube.js';
 
 /** Each end carries two closure layers (dust flaps under the closure): 1.5 calipers per end. */
 export const CLOSURE_LAYERS_PER_END = 1.5;
@@ -150,12 +151,7 @@ export function closureFeature(width: number, sizes: TuckEndSizes, closure: Pane
   const slit = sizes.lock === 'slit' ? slitLength(width) : 0;
   // Crease relief: with a lock, the tuck's crease stops a caliper short of the cuts at its ends.
   const relief = sizes.lock === 'none' ? 0 : slit + sizes.thicknessMm;
-  const slits: [Point, Point][] = slit > 0
-    ? [
-        [[0, depth], [slit, depth]],
-        [[width, depth], [width - slit, depth]],
-      ]
-    : [];
+  const slits: [Point, Point][] = slit > 0 ? [[[0, depth], [slit, depth]], [[width, depth], [width - slit, depth]]] : [];
   return {
     profile: [[0, 0], ...tuckOutline, [width, 0]],
     panels: [
@@ -163,25 +159,11 @@ export function closureFeature(width: number, sizes: TuckEndSizes, closure: Pane
         id: closure.id,
         name: closure.name,
         role: 'closure',
-        polygon: [
-          [0, 0],
-          [0, depth],
-          [width, depth],
-          [width, 0],
-        ],
+        polygon: [[0, 0], [0, depth], [width, depth], [width, 0]],
       },
       { id: tuck.id, name: tuck.name, role: 'tuck', polygon: tuckOutline },
     ],
-    creases: [
-      [
-        [0, 0],
-        [width, 0],
-      ],
-      [
-        [relief, depth],
-        [width - relief, depth],
-      ],
-    ],
+    creases: [[[0, 0], [width, 0]], [[relief, depth], [width - relief, depth]]],
     ...(slits.length > 0 ? { slits } : {}),
   };
 }
@@ -222,25 +204,10 @@ export function dustFlapFeature(width: number, sizes: TuckEndSizes, flap: PanelN
   const shoulder = sizes.dustFlapShoulder;
   const taper = (h - shoulder) * Math.tan((DUST_FLAP_TAPER_DEG * Math.PI) / 180);
   const profile: Point[] = [
-    [0, 0],
-    [r, r],
-    [r, shoulder],
-    [r + taper, h],
-    [width - r - taper, h],
-    [width - r, shoulder],
-    [width - r, r],
-    [width, 0],
+    [0, 0], [r, r], [r, shoulder], [r + taper, h],
+    [width - r - taper, h], [width - r, shoulder], [width - r, r], [width, 0],
   ];
-  return {
-    profile,
-    panels: [{ id: flap.id, name: flap.name, role: 'dust-flap', polygon: profile }],
-    creases: [
-      [
-        [0, 0],
-        [width, 0],
-      ],
-    ],
-  };
+  return plainFlap(width, profile, { id: flap.id, name: flap.name, role: 'dust-flap' });
 }
 
 /** Parameters every tuck-end style reports. */
@@ -263,6 +230,23 @@ export function tuckTop(widths: TubeSpec['widths'], sizes: TuckEndSizes): TubeSp
     right: dustFlapFeature(widths.right, sizes, { id: 'dust-flap-top-right', name: 'Dust flap (top right)' }),
   };
 }
+
+/**
+ * ECMA reverse tuck end (commonly labelled A20.20.03.01): the top tuck closes front-to-back from
+ * the back panel, the bottom tuck the other way from the front panel, so cartons nest on the sheet.
+ * ECMA straight tuck end (A20.20.01.01): both closures are hinged on the back panel and tuck into
+ * the front, leaving a clean front face.
+ */
+export const REVERSE_TUCK_END_SUBJECT = 'a reverse tuck-end carton';
+export const STRAIGHT_TUCK_END_SUBJECT = 'a straight tuck-end carton';
+
+/** The bounds of both ECMA tuck-end cartons. */
+export const TUCK_END_LIMITS: StyleLimits = {
+  widthMm: { min: 20, max: 400 },
+  depthMm: { min: 15, max: 400 },
+  heightMm: { min: 20, max: 600 },
+  thicknessMm: { min: 0.2, max: 2 },
+};
 
 /**
  * A tuck-end carton: the top closure is hinged on the back; the bottom closure on the front

@@ -18,6 +18,7 @@ import type { BoxDimensions, Point, TuckLock } from '../types.js';
 import {
   buildTube,
   GLUE_AREA_INSET_MM,
+  plainFlap,
   TUBE_ORDER,
   tubeOutside,
   tubePanelWidths,
@@ -89,38 +90,19 @@ function crashLockSizes(inside: BoxDimensions, t: number, bodyHeight: number): C
  */
 function lockFlapFeature(width: number, sizes: CrashLockSizes, side: TubePanelId): EdgeFeature {
   const { sideFlapDepth: hW, glueTab: hT, lockFlapDepth: hL, lockOverlap } = sizes;
-  const tab: Point[] = [
-    [0, 0],
-    [0, hT],
-    [hT, hT],
-  ];
+  const tab: Point[] = [[0, 0], [0, hT], [hT, hT]];
   const hS = hL - lockOverlap;
   const middle = width / 2;
   // Past the tab the flap follows the 45° line to the W flap's depth, then drops to its tip.
   const rightEnd: Point[] = hS > hW + 1 ? [[width - hW, hS], [width - hW, hW], [width, 0]] : [[width - hS, hS], [width, 0]];
-  const rest: Point[] = [
-    [hW, hW],
-    [hW, hL],
-    [middle, hL],
-    [middle, hS],
-    ...rightEnd,
-  ];
+  const rest: Point[] = [[hW, hW], [hW, hL], [middle, hL], [middle, hS], ...rightEnd];
   return {
     profile: [...tab, ...rest],
     panels: [
       { id: `bottom-flap-${side}`, name: `Bottom lock flap (${side})`, role: 'lock-flap', polygon: [[0, 0], [hT, hT], ...rest] },
       { id: `bottom-flap-${side}-glue-tab`, name: `Bottom glue tab (${side})`, role: 'glue-tab', polygon: tab },
     ],
-    creases: [
-      [
-        [0, 0],
-        [width, 0],
-      ],
-      [
-        [0, 0],
-        [hT, hT],
-      ],
-    ],
+    creases: [[[0, 0], [width, 0]], [[0, 0], [hT, hT]]],
     glue: [{ panelId: `bottom-flap-${side}-glue-tab`, polygon: offsetPolygon(tab, -GLUE_AREA_INSET_MM) }],
   };
 }
@@ -128,22 +110,8 @@ function lockFlapFeature(width: number, sizes: CrashLockSizes, side: TubePanelId
 /** A side flap with 45° ends; its right-end triangle receives the neighbouring glue tab. */
 function sideFlapFeature(width: number, sizes: CrashLockSizes, side: TubePanelId): EdgeFeature {
   const hW = sizes.sideFlapDepth;
-  const profile: Point[] = [
-    [0, 0],
-    [hW, hW],
-    [width - hW, hW],
-    [width, 0],
-  ];
-  return {
-    profile,
-    panels: [{ id: `bottom-flap-${side}`, name: `Bottom side flap (${side})`, role: 'minor-flap', polygon: profile }],
-    creases: [
-      [
-        [0, 0],
-        [width, 0],
-      ],
-    ],
-  };
+  const profile: Point[] = [[0, 0], [hW, hW], [width - hW, hW], [width, 0]];
+  return plainFlap(width, profile, { id: `bottom-flap-${side}`, name: `Bottom side flap (${side})`, role: 'minor-flap' });
 }
 
 export function buildTuckTopAutoBottom(inside: BoxDimensions, t: number, tuckLock: TuckLock): StyleGeometry {
