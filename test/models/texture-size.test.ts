@@ -64,5 +64,5 @@ describe(`project model weight (${engineName()})`, () => {
     // The photographs are on it: the texture is far from a blank sheet.
     const stats = await sharp(image).stats();
     expect(stats.channels[0]!.stdev).toBeGreaterThan(20);
-  });
+  }, 90_000);
 });
