@@ -466,5 +466,5 @@ describe(`OpenAPI error examples (${engineName()})`, () => {
       if (!(name in doc.components.examples)) problems.push(`${name}: a recipe for no example`);
     }
     expect(problems).toEqual([]);
-  });
+  }, 90_000);
 });
