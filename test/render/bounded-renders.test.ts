@@ -9,13 +9,13 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { App } from '../../src/app.js';
 import { createTestApp, engineName } from '../helpers/app.js';
-import { loadConfig } from '../../src/config.js';
 import { registerAccount, type TestAccount } from '../helpers/accounts.js';
 import { filePart, multipartBody, type MultipartBody } from '../helpers/multipart.js';
 import { connect, requestHead } from '../helpers/raw-http.js';
 import { registerProAccount } from '../projects/fixtures.js';
 import { blurMorphologyBomb, dashedCircles, modestFilterSvg, translucentCircles, turbulenceBomb } from '../../fixtures/svg-bombs.js';
 import { getTemplate } from '../../src/catalog/index.js';
+import { loadConfig } from '../../src/config.js';
 import { placeDesign, type DesignState, type ResolvedAsset } from '../../src/print/index.js';
 import { printGeometry } from '../../src/services/print-geometry.js';
 
@@ -31,9 +31,8 @@ function nestedUse(): string {
 /** The analysis deadline of this app: short, so the tests that reach it wait seconds. */
 const DEADLINE_MS = 8_000;
 /**
- * Print files, previews and 3D textures: a bound that a render left without its image meets on a
- * loaded CI machine, where a fresh child's start and a 4096 px texture take seconds. Previews and
- * textures keep their defaults.
+ * The print deadline: long enough for a render that leaves its image out on a loaded CI machine,
+ * where a fresh child's start takes seconds. Previews and 3D textures keep their defaults.
  */
 const PRINT_DEADLINE_MS = 20_000;
 const PREVIEW_DEADLINE_MS = loadConfig({}).render.timeoutsMs.preview;
