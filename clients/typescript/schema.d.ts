@@ -2980,10 +2980,16 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The catalog, or the templates matching the filters, in the order of the catalog. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the uncompressed body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=300, stale-while-revalidate=86400 on /templates; private, with the same ages, on /v1. */
+                    "cache-control": string;
+                    /** @description accept-encoding: the body is compressed (br or gzip) when the client accepts it. */
+                    vary: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -2998,6 +3004,12 @@ export interface operations {
             304: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
+                    /** @description Strong validator: a hash of the uncompressed body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=300, stale-while-revalidate=86400 on /templates; private, with the same ages, on /v1. */
+                    "cache-control": string;
+                    /** @description accept-encoding: the body is compressed (br or gzip) when the client accepts it. */
+                    vary: string;
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -3250,13 +3262,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK */
+            /** @description The catalog, or the templates matching the filters, in the order of the catalog. */
             200: {
                 headers: {
                     "x-request-id": components["headers"]["XRequestId"];
                     "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator: a hash of the uncompressed body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=300, stale-while-revalidate=86400 on /templates; private, with the same ages, on /v1. */
+                    "cache-control": string;
+                    /** @description accept-encoding: the body is compressed (br or gzip) when the client accepts it. */
+                    vary: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -3274,6 +3292,12 @@ export interface operations {
                     "x-ratelimit-limit": components["headers"]["XRatelimitLimit"];
                     "x-ratelimit-remaining": components["headers"]["XRatelimitRemaining"];
                     "x-ratelimit-reset": components["headers"]["XRatelimitReset"];
+                    /** @description Strong validator: a hash of the uncompressed body. Send it back in If-None-Match for a 304. */
+                    etag: string;
+                    /** @description public, max-age=300, stale-while-revalidate=86400 on /templates; private, with the same ages, on /v1. */
+                    "cache-control": string;
+                    /** @description accept-encoding: the body is compressed (br or gzip) when the client accepts it. */
+                    vary: string;
                     [name: string]: unknown;
                 };
                 content?: never;

@@ -259,7 +259,7 @@ function documentOptionalBody(operation: OperationObject): void {
 
 /**
  * Headers that are always sent where they are documented: Location on a redirect, and the caching
- * validators of a 200 that has them, which a 304 of the same operation carries too (RFC 9110 §15.4.5).
+ * headers of a 200 that has them, which a 304 of the same operation carries too (RFC 9110 §15.4.5).
  */
 function requireStandardHeaders(responses: Record<string, ResponseObject>): void {
   for (const [status, response] of Object.entries(responses)) {
@@ -267,7 +267,7 @@ function requireStandardHeaders(responses: Record<string, ResponseObject>): void
     if (/^30[1278]$/.test(status) && location) location.required = true;
   }
   const notModified = responses['304'];
-  for (const name of ['etag', 'cache-control']) {
+  for (const name of ['etag', 'cache-control', 'vary']) {
     const header = responses['200']?.headers?.[name] as JsonNode | undefined;
     if (!header) continue;
     header.required = true;

@@ -8,7 +8,7 @@ import { precompress, preferredCoding } from '../lib/precompressed.js';
 import { NotModified } from '../schemas/assets.js';
 import { errorResponses, IdParams, EmptyQuery } from '../schemas/common.js';
 import { DielineResponse, TemplateDielineQuery } from '../schemas/dielines.js';
-import { TemplateListQuery, TemplateListReply, TemplateReply } from '../schemas/templates.js';
+import { TemplateListQuery, TemplateListResponse, TemplateReply } from '../schemas/templates.js';
 import { KEYED_DIELINE_CACHE, PUBLIC_DIELINE_CACHE, sendDieline } from './dieline-reply.js';
 import templateModelRoutes from './template-model.js';
 
@@ -41,7 +41,7 @@ const templateRoutes: FastifyPluginAsyncTypebox<TemplateRoutesOptions> = async (
         tags: ['templates'],
         summary: 'List the template catalog, optionally filtered by category and search text',
         querystring: TemplateListQuery,
-        response: { 200: TemplateListReply, 304: NotModified, ...errorResponses(400) },
+        response: { 200: TemplateListResponse, 304: NotModified, ...errorResponses(400) },
       },
     },
     // Synchronous on purpose: the unfiltered listing is the hottest route and needs no promise.

@@ -53,4 +53,19 @@ export const TemplateListReply = Type.Object({
   categories: Type.Array(Type.Ref(CategorySchema)),
 });
 
+/** The listing's 200 with the headers every listing answer carries (the 304 repeats them). */
+export const TemplateListResponse = {
+  description: 'The catalog, or the templates matching the filters, in the order of the catalog.',
+  headers: {
+    etag: Type.String({
+      description: 'Strong validator: a hash of the uncompressed body. Send it back in If-None-Match for a 304.',
+    }),
+    'cache-control': Type.String({
+      description: 'public, max-age=300, stale-while-revalidate=86400 on /templates; private, with the same ages, on /v1.',
+    }),
+    vary: Type.String({ description: 'accept-encoding: the body is compressed (br or gzip) when the client accepts it.' }),
+  },
+  content: { 'application/json': { schema: TemplateListReply } },
+};
+
 export const TemplateReply = Type.Object({ template: Type.Ref(TemplateSchema) });

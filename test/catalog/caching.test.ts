@@ -76,6 +76,20 @@ describe(`catalog caching (${engineName()})`, () => {
     expect(response.statusCode).toBe(401);
   });
 
+  it('the OpenAPI document lists ETag, Cache-Control and Vary as sent on every listing answer, its 304 included', async () => {
+    type Headers = Record<string, { required?: boolean; description?: string }>;
+    type Paths = Record<string, { get: { responses: Record<string, { headers?: Headers }> } }>;
+    const { paths } = (await get('/openapi.json')).json<{ paths: Paths }>();
+    for (const path of ['/templates', '/v1/templates']) {
+      for (const status of ['200', '304']) {
+        const headers = paths[path]?.get.responses[status]?.headers ?? {};
+        for (const name of ['etag', 'cache-control', 'vary']) expect(headers[name]?.required, `${path} ${status} ${name}`).toBe(true);
+        expect(headers['cache-control']?.description).toContain(PUBLIC);
+        expect(headers.vary?.description).toMatch(/^accept-encoding: /);
+      }
+    }
+  });
+
   it('an unknown category is still a 400 without caching headers', async () => {
     const response = await get('/templates?category=nope', { 'if-none-match': '*' });
     expect(response.statusCode).toBe(400);
