@@ -193,6 +193,12 @@ describe(`mockups shared fairly by account (${engineName()})`, { timeout: 600_00
       if (answer.statusCode === 200) finished.push(label);
       return answer;
     };
+    // Both models are built first (the model cache keeps them): the other account's request then
+    // reaches the queue in milliseconds, while the busy account's first mockup is still drawn.
+    for (const [account, projectId] of [[busy, busyProject], [other, otherProject]] as const) {
+      const warm = await app.inject({ method: 'GET', url: `/projects/${projectId}/mockup?width=280&height=280`, headers: account.auth });
+      expect(warm.statusCode).toBe(200);
+    }
     // Distinct sizes: none is answered from the cache.
     const burst = [300, 310, 320, 330].map((side) => mockup(busy, busyProject, 'busy', side));
     while (app.services.mockups!.stats().waiting < 2) await new Promise((resolve) => setTimeout(resolve, 10));
