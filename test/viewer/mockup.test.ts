@@ -194,7 +194,7 @@ describe(`mockups shared fairly by account (${engineName()})`, { timeout: 600_00
       return answer;
     };
     // Both models are built first (the model cache keeps them): the other account's request then
-    // reaches the queue in milliseconds, while the busy account's first mockup is still drawn.
+    // reaches the queue in milliseconds, while the busy account's first mockup is still being drawn.
     for (const [account, projectId] of [[busy, busyProject], [other, otherProject]] as const) {
       const warm = await app.inject({ method: 'GET', url: `/projects/${projectId}/mockup?width=280&height=280`, headers: account.auth });
       expect(warm.statusCode).toBe(200);
