@@ -35,8 +35,7 @@ const DEADLINE_MS = 8_000;
  * where a fresh child's start takes seconds. Previews and 3D textures keep their defaults.
  */
 const PRINT_DEADLINE_MS = 20_000;
-const PREVIEW_DEADLINE_MS = loadConfig({}).render.timeoutsMs.preview;
-const TEXTURE_DEADLINE_MS = loadConfig({}).render.timeoutsMs.texture;
+const { preview: PREVIEW_DEADLINE_MS, texture: TEXTURE_DEADLINE_MS } = loadConfig({}).render.timeoutsMs;
 /** A generous bound on how long after its deadline an answer may come (a loaded CI machine). */
 const SLACK_MS = 7_000;
 const METRICS_TOKEN = 'render-metrics-token-0123456789';
